@@ -1,0 +1,3 @@
+"""Callwright: AI outbound calling."""
+
+__version__ = "0.1.0"

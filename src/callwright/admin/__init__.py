@@ -1,0 +1,1 @@
+"""Administrator API. Every route here requires the admin role."""

@@ -1,0 +1,1 @@
+"""Accounts and sign-in: tokens, CSRF, registration, verification, password reset, Google."""

@@ -1,0 +1,61 @@
+"""Who is calling: bearer token first, then the session cookie. Roles are enforced here."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from callwright.auth import tokens
+from callwright.auth.cookies import SESSION_COOKIE
+from callwright.kit.db import SessionDep
+from callwright.kit.errors import Forbidden, Unauthenticated
+from callwright.models import ApiToken, User
+from callwright.users import repository as users
+
+
+def _presented_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return request.cookies.get(SESSION_COOKIE) or None
+
+
+async def optional_user(request: Request, session: SessionDep) -> User | None:
+    plaintext = _presented_token(request)
+    if not plaintext:
+        return None
+    token = await tokens.resolve(session, plaintext)
+    if token is None:
+        return None
+    user = await users.get(session, token.user_id)
+    if user is None:
+        return None
+    request.state.token = token
+    return user
+
+
+async def current_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
+    if user is None:
+        raise Unauthenticated()
+    return user
+
+
+async def admin_user(user: Annotated[User, Depends(current_user)]) -> User:
+    if not user.is_admin:
+        raise Forbidden()
+    return user
+
+
+def current_token(request: Request, _user: Annotated[User, Depends(current_user)]) -> ApiToken:
+    token: ApiToken | None = getattr(request.state, "token", None)
+    if token is None:
+        raise Unauthenticated()
+    return token
+
+
+OptionalUser = Annotated[User | None, Depends(optional_user)]
+CurrentUser = Annotated[User, Depends(current_user)]
+AdminUser = Annotated[User, Depends(admin_user)]
+CurrentToken = Annotated[ApiToken, Depends(current_token)]

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from callwright.kit.validation import Email, Name, NewPassword
+from callwright.users.schemas import UserOut
+
+
+class Message(BaseModel):
+    success: bool = True
+    message: str
+
+
+class RegisterIn(BaseModel):
+    name: Name
+    email: Email
+    password: NewPassword
+
+
+class RegisterOut(Message):
+    user: UserOut
+
+
+class EmailIn(BaseModel):
+    email: Email
+
+
+class LoginIn(BaseModel):
+    email: Email
+    # Any length is accepted at login (older accounts may predate the policy); the hash decides.
+    password: str
+
+
+class LoginOut(Message):
+    token: str
+    user: UserOut
+
+
+class ResetPasswordIn(BaseModel):
+    token: str
+    email: Email
+    password: NewPassword
+    password_confirmation: str | None = None
+
+
+class GoogleRedirectOut(BaseModel):
+    success: bool = True
+    redirect_url: str

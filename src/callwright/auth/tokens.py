@@ -1,0 +1,59 @@
+"""Bearer tokens `{id}|{secret}` (Sanctum's format); only sha256(secret) is stored."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.kit.security import constant_time_equals, random_token, sha256_hex
+from callwright.kit.time import utcnow
+from callwright.models import ApiToken
+
+TOUCH_EVERY = timedelta(minutes=1)
+
+
+async def issue(session: AsyncSession, user_id: int, ttl_minutes: int, name: str = "spa") -> str:
+    secret = random_token(30)
+    token = ApiToken(
+        user_id=user_id,
+        name=name,
+        token_hash=sha256_hex(secret),
+        expires_at=utcnow() + timedelta(minutes=ttl_minutes),
+    )
+    session.add(token)
+    await session.flush()
+    return f"{token.id}|{secret}"
+
+
+async def resolve(session: AsyncSession, plaintext: str) -> ApiToken | None:
+    """The live token row for `plaintext`, or None (malformed, unknown, wrong secret, expired)."""
+    token_id, sep, secret = plaintext.partition("|")
+    if not sep or not token_id.isdigit() or not secret or len(token_id) > 18:
+        return None
+    token = await session.get(ApiToken, int(token_id))
+    if token is None or not constant_time_equals(token.token_hash, sha256_hex(secret)):
+        return None
+    now = utcnow()
+    if token.expires_at <= now:
+        return None
+    if token.last_used_at is None or now - token.last_used_at > TOUCH_EVERY:
+        token.last_used_at = now
+    return token
+
+
+async def revoke(session: AsyncSession, token_id: int) -> None:
+    await session.execute(delete(ApiToken).where(ApiToken.id == token_id))
+
+
+async def revoke_all(session: AsyncSession, user_id: int, *, except_id: int | None = None) -> None:
+    query = delete(ApiToken).where(ApiToken.user_id == user_id)
+    if except_id is not None:
+        query = query.where(ApiToken.id != except_id)
+    await session.execute(query)
+
+
+async def count_for_user(session: AsyncSession, user_id: int) -> int:
+    query = select(func.count()).select_from(ApiToken).where(ApiToken.user_id == user_id)
+    return (await session.scalar(query)) or 0

@@ -1,0 +1,150 @@
+"""`callwright` command line: serve | migrate | seed | create-admin | mail."""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.config import REPO_ROOT, Settings, get_settings
+from callwright.kit.db import Database
+from callwright.kit.validation import PASSWORD_MIN, normalize_email
+from callwright.mail import repository as mail_repository
+from callwright.models.user import Role
+
+app = typer.Typer(help="Callwright: AI outbound calling.", no_args_is_help=True)
+T = TypeVar("T")
+
+
+def _alembic_config(settings: Settings) -> Config:
+    cfg = Config(str(REPO_ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(REPO_ROOT / "alembic"))
+    cfg.attributes["url"] = settings.database_url
+    cfg.attributes["configure_logger"] = False
+    return cfg
+
+
+def _with_session(settings: Settings, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    async def run() -> T:
+        db = Database(settings.database_url)
+        try:
+            async for session in db.session():
+                result = await work(session)
+            return result
+        finally:
+            await db.dispose()
+
+    return asyncio.run(run())
+
+
+@app.command()
+def migrate() -> None:
+    """Bring the database schema up to date."""
+    settings = get_settings()
+    if settings.is_sqlite:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    command.upgrade(_alembic_config(settings), "head")
+    typer.echo("database is up to date")
+
+
+@app.command()
+def seed() -> None:
+    """Create the admin and demo accounts (idempotent) and print their credentials."""
+    from callwright.seed import seed as run_seed
+
+    settings = get_settings()
+    accounts = _with_session(settings, lambda s: run_seed(s, settings))
+    typer.echo("")
+    typer.echo("  Sign in at " + settings.app_url + "/login")
+    for acc in accounts:
+        state = "created" if acc.created else "ready"
+        typer.echo(
+            f"  {acc.role:5}  {acc.email:30} password: {acc.password}   ({state}, {acc.password_source})"
+        )
+    typer.echo("")
+
+
+@app.command("create-admin")
+def create_admin(
+    email: Annotated[str, typer.Option(help="the admin's e-mail address")],
+    name: Annotated[str, typer.Option(help="display name")] = "Admin",
+    password: Annotated[str | None, typer.Option(help="omit to be asked")] = None,
+) -> None:
+    """Create an administrator, or promote and re-key an existing account."""
+    from callwright.seed import ensure_account
+
+    try:
+        email = normalize_email(email)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--email") from exc
+    if password is None:
+        password = getpass.getpass("Password: ")
+        if getpass.getpass("Repeat: ") != password:
+            raise typer.BadParameter("the passwords differ")
+    if len(password) < PASSWORD_MIN:
+        raise typer.BadParameter(f"at least {PASSWORD_MIN} characters", param_hint="--password")
+    settings = get_settings()
+
+    async def work(session: AsyncSession) -> bool:
+        _user, created = await ensure_account(
+            session, role=Role.ADMIN, email=email, name=name, password=password
+        )
+        return created
+
+    created = _with_session(settings, work)
+    typer.echo(f"admin {email} {'created' if created else 'updated'}")
+
+
+@app.command()
+def mail(
+    limit: Annotated[int, typer.Option(min=1, max=100, help="how many messages")] = 5,
+    to: Annotated[str | None, typer.Option(help="only messages to this address")] = None,
+    body: Annotated[bool, typer.Option(help="print the whole text")] = False,
+) -> None:
+    """Print the latest e-mails from the outbox, with their links (verification, reset)."""
+    settings = get_settings()
+    messages = _with_session(
+        settings, lambda s: mail_repository.latest(s, limit=limit, to_address=to)
+    )
+    if not messages:
+        typer.echo("the outbox is empty")
+        return
+    for m in messages:
+        typer.echo(f"#{m.id}  {m.created_at:%Y-%m-%d %H:%M:%S}Z  [{m.status}]  to {m.to_address}")
+        typer.echo(f"    {m.subject}")
+        if m.link:
+            typer.echo(f"    link: {m.link}")
+        if body:
+            typer.echo("    " + m.body_text.replace("\n", "\n    "))
+        typer.echo("")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option()] = None,
+    port: Annotated[int | None, typer.Option()] = None,
+    reload: Annotated[bool, typer.Option(help="restart on code changes (development)")] = False,
+) -> None:
+    """Run the web app (API, realtime and the built SPA)."""
+    import uvicorn
+
+    settings = get_settings()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    uvicorn.run(
+        "callwright.main:create_app",
+        factory=True,
+        host=host or settings.host,
+        port=port or settings.port,
+        reload=reload,
+        reload_dirs=[str(Path(__file__).parent)] if reload else None,
+        proxy_headers=True,
+        log_level="info",
+    )

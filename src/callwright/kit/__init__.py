@@ -1,0 +1,1 @@
+"""Domain-free plumbing: database, errors, security, rate limits, time."""

@@ -1,0 +1,108 @@
+"""Async SQLAlchemy engine, sessions and the request-owned transaction."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from sqlalchemy import DateTime, MetaData, event
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.types import TypeDecorator
+
+from callwright.kit.time import as_utc
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every backend (SQLite stores naive values)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        value = as_utc(value)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+AfterCommit = Callable[[], Awaitable[None]]
+
+
+def on_commit(session: AsyncSession, callback: AfterCommit) -> None:
+    """Run `callback` once the request's transaction has committed (jobs, e-mails, events)."""
+    session.info.setdefault("after_commit", []).append(callback)
+
+
+async def run_after_commit(session: AsyncSession) -> None:
+    callbacks: list[AfterCommit] = session.info.pop("after_commit", [])
+    for callback in callbacks:
+        await callback()
+
+
+class Database:
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        kwargs: dict[str, Any] = {"echo": echo}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"timeout": 30}
+        else:
+            kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+        self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """A unit of work: commit once at the end, roll back on error, then run after-commit work."""
+        async with self.sessionmaker() as session:
+            try:
+                yield session
+                await session.commit()
+            except BaseException:
+                await session.rollback()
+                raise
+        await run_after_commit(session)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    db: Database = request.app.state.db
+    async for session in db.session():
+        yield session
+
+
+SessionDep = Annotated[AsyncSession, Depends(get_session)]

@@ -1,0 +1,31 @@
+"""Typed access to the app-wide singletons kept on app.state."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from callwright.config import Settings
+from callwright.kit.ratelimit import RateLimiter
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def _limiter(request: Request) -> RateLimiter:
+    limiter: RateLimiter = request.app.state.limiter
+    return limiter
+
+
+def client_ip(request: Request) -> str:
+    """The peer address. Uvicorn rewrites it from X-Forwarded-For only for trusted proxies
+    (--forwarded-allow-ips), so a spoofed header from elsewhere does not change it."""
+    return request.client.host if request.client else "unknown"
+
+
+SettingsDep = Annotated[Settings, Depends(_settings)]
+LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
+ClientIP = Annotated[str, Depends(client_ip)]

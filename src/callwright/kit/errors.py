@@ -1,0 +1,122 @@
+"""One error family, one JSON shape: {success: false, message, errors}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class AppError(Exception):
+    status_code = 400
+
+    def __init__(
+        self,
+        message: str,
+        status_code: int | None = None,
+        *,
+        errors: dict[str, list[str]] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        if status_code is not None:
+            self.status_code = status_code
+        self.errors = errors
+        self.headers = headers
+
+
+class ValidationFailed(AppError):
+    status_code = 422
+
+    def __init__(self, errors: dict[str, list[str]], message: str | None = None) -> None:
+        first = next(iter(errors.values()))[0] if errors else "The given data was invalid."
+        super().__init__(message or first, errors=errors)
+
+
+class Unauthenticated(AppError):
+    status_code = 401
+
+    def __init__(self, message: str = "Unauthenticated.") -> None:
+        super().__init__(message)
+
+
+class Forbidden(AppError):
+    status_code = 403
+
+    def __init__(self, message: str = "This action is unauthorized.") -> None:
+        super().__init__(message)
+
+
+class NotFound(AppError):
+    status_code = 404
+
+    def __init__(self, message: str = "Not found.") -> None:
+        super().__init__(message)
+
+
+class TooManyRequests(AppError):
+    status_code = 429
+
+    def __init__(self, retry_after: int, message: str = "Too Many Attempts.") -> None:
+        super().__init__(message, headers={"Retry-After": str(max(1, retry_after))})
+        self.retry_after = retry_after
+
+
+def error_body(message: str, errors: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    return {"success": False, "message": message, "errors": errors or {}}
+
+
+def _field_name(loc: tuple[Any, ...]) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header", "cookie")]
+    return ".".join(parts) or "body"
+
+
+def _pretty(error: dict[str, Any]) -> str:
+    field = _field_name(tuple(error.get("loc", ())))
+    kind = error.get("type", "")
+    if kind == "missing":
+        return f"The {field.replace('_', ' ')} field is required."
+    if kind == "extra_forbidden":
+        return f"The {field.replace('_', ' ')} field is not allowed."
+    msg = str(error.get("msg", "Invalid value."))
+    msg = msg.removeprefix("Value error, ")
+    return msg if msg.endswith(".") else msg + "."
+
+
+def validation_errors(exc: RequestValidationError) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for err in exc.errors():
+        out.setdefault(_field_name(tuple(err.get("loc", ()))), []).append(_pretty(err))
+    return out
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def app_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, AppError)
+        return JSONResponse(
+            error_body(exc.message, exc.errors), status_code=exc.status_code, headers=exc.headers
+        )
+
+    async def request_validation(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        errors = validation_errors(exc)
+        first = next(iter(errors.values()))[0] if errors else "The given data was invalid."
+        return JSONResponse(error_body(first, errors), status_code=422)
+
+    async def http_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        message = exc.detail if isinstance(exc.detail, str) else "Request failed."
+        headers = getattr(exc, "headers", None)
+        return JSONResponse(error_body(message), status_code=exc.status_code, headers=headers)
+
+    async def unhandled(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse(error_body("Server Error"), status_code=500)
+
+    app.add_exception_handler(AppError, app_error)
+    app.add_exception_handler(RequestValidationError, request_validation)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, unhandled)

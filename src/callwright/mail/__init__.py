@@ -1,0 +1,1 @@
+"""Outgoing e-mail: every message is kept in the outbox; SMTP delivers it when configured."""

@@ -1,0 +1,176 @@
+"""create_app(): settings, lifespan, middleware, routers and the built SPA."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import httpx2
+from fastapi import APIRouter, FastAPI, Response
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, HTMLResponse
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from callwright import __version__
+from callwright.admin.endpoints import router as admin_router
+from callwright.auth.csrf import CSRFMiddleware
+from callwright.auth.endpoints import router as auth_router
+from callwright.auth.google import build_oauth
+from callwright.config import Settings, get_settings
+from callwright.kit.db import Database
+from callwright.kit.errors import NotFound, install_error_handlers
+from callwright.kit.jobs import BackgroundJobs
+from callwright.kit.ratelimit import RateLimiter
+from callwright.mail.service import Mailer
+from callwright.users.endpoints import router as users_router
+
+log = logging.getLogger(__name__)
+API_PREFIX = "/api/v1"
+
+CSP = (
+    "default-src 'self'; img-src 'self' data: blob: https:; media-src 'self' blob:; "
+    "connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
+    "font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self' https://accounts.google.com"
+)
+
+
+class SecurityHeaders:
+    """Headers every response gets; API answers are never cached."""
+
+    def __init__(self, app: ASGIApp, hsts: bool) -> None:
+        self.app = app
+        self.hsts = hsts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        is_api = scope["path"].startswith("/api/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"strict-origin-when-cross-origin"),
+                    (b"x-frame-options", b"DENY"),
+                    (b"content-security-policy", CSP.encode()),
+                ]
+                if is_api:
+                    headers.append((b"cache-control", b"no-store"))
+                if self.hsts:
+                    headers.append(
+                        (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
+                    )
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    google_transport: httpx2.AsyncBaseTransport | None = None,
+) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        db = Database(settings.database_url)
+        jobs = BackgroundJobs()
+        app.state.db = db
+        app.state.jobs = jobs
+        app.state.limiter = RateLimiter(settings.redis_url)
+        app.state.mailer = Mailer(settings, db, jobs)
+        if settings.smtp_enabled:
+            jobs.spawn(app.state.mailer.deliver_pending(), name="mail-pending")
+        try:
+            yield
+        finally:
+            await jobs.drain()
+            await db.dispose()
+
+    production = settings.env == "production"
+    app = FastAPI(
+        title="Callwright API",
+        version=__version__,
+        lifespan=lifespan,
+        openapi_url=None if production else f"{API_PREFIX}/openapi.json",
+        docs_url=None if production else f"{API_PREFIX}/docs",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.oauth = build_oauth(settings, google_transport)
+    install_error_handlers(app)
+
+    api = APIRouter(prefix=API_PREFIX)
+    api.include_router(auth_router)
+    api.include_router(users_router)
+    api.include_router(admin_router)
+
+    @api.get("/health", tags=["meta"])
+    async def health() -> dict[str, str]:
+        return {"status": "ok", "version": __version__}
+
+    @api.api_route(
+        "/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False
+    )
+    async def api_not_found(rest: str) -> None:
+        raise NotFound("The requested endpoint does not exist.")
+
+    app.include_router(api)
+    _mount_spa(app, settings.frontend_dist)
+
+    # Outermost first: headers, CORS, CSRF, then the OAuth state session.
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.secret_key,
+        session_cookie="callwright_oauth",
+        max_age=15 * 60,
+        same_site="lax",
+        https_only=settings.secure_cookies,
+    )
+    app.add_middleware(CSRFMiddleware, secret_key=settings.secret_key)
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=settings.allowed_origins,
+        allow_credentials=True,
+        allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+        allow_headers=["Authorization", "Content-Type", "X-XSRF-TOKEN", "Accept"],
+    )
+    app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies)
+    return app
+
+
+def _mount_spa(app: FastAPI, dist: Path) -> None:
+    """Serve the built React app; every non-API path falls back to index.html (deep links)."""
+    index = dist / "index.html"
+    assets = dist / "assets"
+    if assets.is_dir():
+        app.mount("/assets", StaticFiles(directory=assets), name="assets")
+
+    root = dist.resolve()
+    # Top-level files of the build (favicon, robots.txt, ...), listed once at start-up.
+    top_files = {p.name: p for p in root.iterdir() if p.is_file()} if root.is_dir() else {}
+    has_index = index.is_file()
+
+    @app.get("/{path:path}", include_in_schema=False, response_model=None)
+    async def spa(path: str) -> Response:
+        if path.startswith(("api/", "socket.io")):
+            raise NotFound()
+        if path in top_files and path != "index.html":
+            return FileResponse(top_files[path])
+        if has_index:
+            return FileResponse(index, headers={"cache-control": "no-cache"})
+        return HTMLResponse(
+            "<h1>Callwright</h1><p>The web app has not been built. Run <code>scripts/run.sh</code> "
+            "(or <code>npm run build</code> in <code>frontend/</code>).</p>",
+            status_code=503,
+        )

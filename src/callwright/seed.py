@@ -1,0 +1,113 @@
+"""Seeded accounts: an admin and a demo user. Passwords come from the environment or are
+generated once, kept in var/seed-credentials.json (mode 600) and printed on every run."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.config import Settings
+from callwright.kit.security import hash_password, verify_password
+from callwright.kit.time import utcnow
+from callwright.kit.validation import normalize_email
+from callwright.models import User
+from callwright.models.user import Role
+from callwright.users import repository as users
+
+
+@dataclass(frozen=True)
+class SeededAccount:
+    role: str
+    email: str
+    password: str
+    created: bool
+    password_source: str  # "environment" or "generated"
+
+
+def _credentials_file(settings: Settings) -> Path:
+    return settings.data_dir / "seed-credentials.json"
+
+
+def _load_generated(settings: Settings) -> dict[str, str]:
+    path = _credentials_file(settings)
+    if path.is_file():
+        data: dict[str, str] = json.loads(path.read_text())
+        return data
+    return {}
+
+
+def _save_generated(settings: Settings, data: dict[str, str]) -> None:
+    path = _credentials_file(settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2))
+    os.chmod(path, 0o600)
+
+
+def generate_password() -> str:
+    # Readable, 16 characters, always has upper, lower and digit (admin password policy).
+    return "Cw" + secrets.token_hex(6) + str(secrets.randbelow(90) + 10)
+
+
+async def ensure_account(
+    session: AsyncSession,
+    *,
+    role: Role,
+    email: str,
+    name: str,
+    password: str,
+    balance_cents: int = 0,
+) -> tuple[User, bool]:
+    """Create the account, or make sure the given password opens it. Returns (user, created)."""
+    email = normalize_email(email)
+    user = await users.by_email(session, email)
+    if user is None:
+        user = await users.add(
+            session,
+            User(
+                name=name,
+                email=email,
+                password_hash=hash_password(password),
+                role=role.value,
+                balance_cents=balance_cents,
+                email_verified_at=utcnow(),
+            ),
+        )
+        return user, True
+    if not verify_password(user.password_hash, password):
+        user.password_hash = hash_password(password)
+    if user.email_verified_at is None:
+        user.email_verified_at = utcnow()
+    user.role = role.value
+    return user, False
+
+
+async def seed(session: AsyncSession, settings: Settings) -> list[SeededAccount]:
+    generated = _load_generated(settings)
+    out: list[SeededAccount] = []
+    specs = [
+        (Role.ADMIN, settings.admin_email, settings.admin_name, settings.admin_password, 0),
+        (
+            Role.USER,
+            settings.demo_email,
+            settings.demo_name,
+            settings.demo_password,
+            settings.demo_balance_cents,
+        ),
+    ]
+    for role, email, name, env_password, balance in specs:
+        key = f"{role.value}:{email.lower()}"
+        source = "environment" if env_password else "generated"
+        password = env_password or generated.get(key) or generate_password()
+        if not env_password:
+            generated[key] = password
+        _user, created = await ensure_account(
+            session, role=role, email=email, name=name, password=password, balance_cents=balance
+        )
+        out.append(SeededAccount(role.value, email.lower(), password, created, source))
+    _save_generated(settings, generated)
+    return out

@@ -1,0 +1,1 @@
+"""Users: lookups and the signed-in user's profile."""

@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel
+
+from callwright.kit.validation import Name, NewPassword
+from callwright.models import User
+
+
+class UserOut(BaseModel):
+    """The user as login returns it: {id, name, email, role}."""
+
+    id: int
+    name: str
+    email: str
+    role: str
+
+    @classmethod
+    def of(cls, user: User) -> UserOut:
+        return cls(id=user.id, name=user.name, email=user.email, role=user.role)
+
+
+class ProfileOut(UserOut):
+    balance: float
+    email_verified_at: datetime | None
+    created_at: datetime
+    has_password: bool
+    google_linked: bool
+
+    @classmethod
+    def of(cls, user: User) -> ProfileOut:
+        return cls(
+            id=user.id,
+            name=user.name,
+            email=user.email,
+            role=user.role,
+            balance=user.balance_cents / 100,
+            email_verified_at=user.email_verified_at,
+            created_at=user.created_at,
+            has_password=user.password_hash is not None,
+            google_linked=user.google_sub is not None,
+        )
+
+
+class ProfileResponse(BaseModel):
+    success: bool = True
+    message: str | None = None
+    data: ProfileOut
+
+
+class ProfileUpdate(BaseModel):
+    """Only the name can change here; other fields (role, balance, e-mail) are ignored."""
+
+    name: Name
+
+
+class PasswordChange(BaseModel):
+    old_password: str
+    new_password: NewPassword
+    new_password_confirmation: str

@@ -1,0 +1,100 @@
+"""Test harness: one migrated database per run (SQLite file by default, PostgreSQL when
+CALLWRIGHT_TEST_DATABASE_URL says so), wiped before every test; the real app over ASGI."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+from alembic import command
+from fastapi import FastAPI
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.cli import _alembic_config
+from callwright.config import Settings
+from callwright.kit.db import Base, Database
+from callwright.main import create_app
+from tests.factories import ApiClient
+
+APP_URL = "http://testserver"
+
+
+def _database_url(tmp: Path) -> str:
+    return (
+        os.environ.get("CALLWRIGHT_TEST_DATABASE_URL") or f"sqlite+aiosqlite:///{tmp / 'test.db'}"
+    )
+
+
+@pytest.fixture(scope="session")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    tmp = tmp_path_factory.mktemp("callwright")
+    return Settings(
+        env="test",
+        app_url=APP_URL,
+        data_dir=tmp,
+        database_url=_database_url(tmp),
+        redis_url="",
+        secret_key="test-secret-key-0123456789abcdef0123456789",
+        frontend_dist=tmp / "no-dist",
+        smtp_host="",
+        google_client_id="",
+        google_client_secret="",
+    )
+
+
+@pytest.fixture(scope="session")
+def migrated(settings: Settings) -> Settings:
+    """Runs the real migrations (down to base first, so a dirty PostgreSQL starts clean)."""
+    cfg = _alembic_config(settings)
+    command.downgrade(cfg, "base")
+    command.upgrade(cfg, "head")
+    return settings
+
+
+async def _wipe(db: Database) -> None:
+    async with db.engine.begin() as conn:
+        tables = [t.name for t in reversed(Base.metadata.sorted_tables)]
+        if conn.dialect.name == "postgresql":
+            await conn.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+        else:
+            for name in tables:
+                await conn.execute(text(f"DELETE FROM {name}"))  # noqa: S608 - our own table names
+
+
+@pytest.fixture(scope="session")
+async def app(migrated: Settings) -> AsyncIterator[FastAPI]:
+    application = create_app(migrated)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture(autouse=True)
+async def clean(request: pytest.FixtureRequest) -> None:
+    if "app" in request.fixturenames:
+        application: FastAPI = request.getfixturevalue("app")
+        await _wipe(application.state.db)
+        await application.state.limiter.reset()
+
+
+@pytest.fixture
+async def session(app: FastAPI) -> AsyncIterator[AsyncSession]:
+    """A unit of work that commits at the end of the block, like a request."""
+    db: Database = app.state.db
+    async with db.sessionmaker() as s:
+        yield s
+        await s.commit()
+
+
+def make_client(application: FastAPI, **kwargs: object) -> ApiClient:
+    transport = httpx.ASGITransport(app=application, client=("203.0.113.7", 5555))
+    return ApiClient(transport=transport, base_url=APP_URL, follow_redirects=False, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[ApiClient]:
+    async with make_client(app) as c:
+        yield c

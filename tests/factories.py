@@ -1,0 +1,96 @@
+"""Factories and a browser-like API client (CSRF pre-flight before mutations, like the SPA)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.kit.security import hash_password
+from callwright.kit.time import utcnow
+from callwright.mail import repository as mail
+from callwright.models import EmailMessage, User
+
+DEFAULT_PASSWORD = "correct horse battery"
+
+
+class ApiClient(httpx.AsyncClient):
+    """`api_*` helpers do what the SPA does: fetch the CSRF cookie, echo it in X-XSRF-TOKEN,
+    and send the bearer token once signed in."""
+
+    token: str | None = None
+
+    async def csrf(self) -> str:
+        response = await self.get("/api/v1/sanctum/csrf-cookie")
+        assert response.status_code == 204
+        return str(self.cookies["XSRF-TOKEN"])
+
+    async def api(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        headers = dict(kwargs.pop("headers", {}))
+        if method.upper() not in ("GET", "HEAD"):
+            headers["X-XSRF-TOKEN"] = await self.csrf()
+        if self.token:
+            headers.setdefault("Authorization", f"Bearer {self.token}")
+        return await self.request(method, "/api/v1/" + path.lstrip("/"), headers=headers, **kwargs)
+
+    async def login(self, email: str, password: str = DEFAULT_PASSWORD) -> dict[str, Any]:
+        response = await self.api("POST", "login", json={"email": email, "password": password})
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        self.token = body["token"]
+        return body
+
+
+async def make_user(
+    session: AsyncSession,
+    *,
+    email: str = "ada@example.com",
+    name: str = "Ada Lovelace",
+    password: str | None = DEFAULT_PASSWORD,
+    role: str = "user",
+    verified: bool = True,
+    balance_cents: int = 0,
+) -> User:
+    user = User(
+        name=name,
+        email=email.lower(),
+        password_hash=hash_password(password) if password else None,
+        role=role,
+        balance_cents=balance_cents,
+        email_verified_at=utcnow() if verified else None,
+    )
+    session.add(user)
+    await session.flush()
+    return user
+
+
+async def add_user(app: FastAPI, **kwargs: Any) -> User:
+    async with app.state.db.sessionmaker() as session:
+        user = await make_user(session, **kwargs)
+        await session.commit()
+        return user
+
+
+async def outbox(app: FastAPI, to: str | None = None) -> list[EmailMessage]:
+    async with app.state.db.sessionmaker() as session:
+        return list(await mail.latest(session, limit=50, to_address=to))
+
+
+def link_path(link: str) -> str:
+    """The path and query of an absolute link, for the ASGI client."""
+    parts = urlsplit(link)
+    return parts.path + ("?" + parts.query if parts.query else "")
+
+
+def query_of(location: str) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
+
+
+def first_link(text: str) -> str:
+    match = re.search(r"https?://\S+", text)
+    assert match, f"no link in {text!r}"
+    return match.group(0)
