@@ -7,9 +7,11 @@ import logging
 from typing import Annotated
 from urllib.parse import urlencode
 
+import httpx2
 from authlib.integrations.base_client.errors import OAuthError
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from fastapi.responses import RedirectResponse
+from joserfc.errors import JoseError
 
 from callwright.auth import google, service, tokens
 from callwright.auth.cookies import (
@@ -183,7 +185,7 @@ async def google_callback(
             raise google.GoogleLoginError("no ID token in the answer")
         user = await google.sign_in(session, dict(claims))
         plaintext = await tokens.issue(session, user.id, settings.token_ttl_minutes)
-    except (OAuthError, google.GoogleLoginError, ValueError) as exc:
+    except (OAuthError, JoseError, httpx2.HTTPError, google.GoogleLoginError, ValueError) as exc:
         log.warning("Google sign-in failed: %s", exc)
         return failed
     user_json = json.dumps(UserOut.of(user).model_dump(), separators=(",", ":"))

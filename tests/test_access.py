@@ -1,0 +1,121 @@
+"""Route-walking access test: every API route is declared public, user or admin here, and is
+called as anonymous, as a user, as another user and as an admin. A new route fails this test
+until it is added to ROUTES (and, when it takes an object id, to the ownership checks)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, Literal
+
+import pytest
+from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+
+from callwright.auth.deps import admin_user, current_user
+from tests.conftest import make_client
+from tests.factories import add_user
+
+pytestmark = pytest.mark.asyncio
+
+Level = Literal["public", "user", "admin"]
+
+ROUTES: dict[tuple[str, str], Level] = {
+    ("GET", "/api/v1/health"): "public",
+    ("GET", "/api/v1/sanctum/csrf-cookie"): "public",
+    ("POST", "/api/v1/register"): "public",
+    ("GET", "/api/v1/email/verify/{user_id}/{email_hash}"): "public",
+    ("POST", "/api/v1/resend-verification"): "public",
+    ("POST", "/api/v1/login"): "public",
+    ("POST", "/api/v1/forgot-password"): "public",
+    ("POST", "/api/v1/reset-password"): "public",
+    ("GET", "/api/v1/auth/google"): "public",
+    ("GET", "/api/v1/auth/google/callback"): "public",
+    ("POST", "/api/v1/logout"): "user",
+    ("GET", "/api/v1/user/profile"): "user",
+    ("PUT", "/api/v1/user/profile"): "user",
+    ("PUT", "/api/v1/user/password"): "user",
+    ("GET", "/api/v1/admin/mail-outbox"): "admin",
+}
+
+
+def _walk(
+    routes: list[Any], prefix: str, guards: list[Any]
+) -> list[tuple[str, APIRoute, list[Any]]]:
+    """Every APIRoute with its full path and the dependencies added by the routers it is
+    included through (FastAPI keeps included routers as wrappers)."""
+    out: list[tuple[str, APIRoute, list[Any]]] = []
+    for route in routes:
+        if isinstance(route, APIRoute):
+            out.append((prefix + route.path, route, guards))
+        elif (ctx := getattr(route, "include_context", None)) is not None:
+            out += _walk(
+                route.original_router.routes, prefix + ctx.prefix, guards + list(ctx.dependencies)
+            )
+    return out
+
+
+def _calls(dependant: Dependant, target: Callable[..., Any]) -> bool:
+    return dependant.call is target or any(_calls(d, target) for d in dependant.dependencies)
+
+
+def _level_of(dependant: Dependant, extra: list[Any]) -> Level:
+    if _calls(dependant, admin_user) or admin_user in extra:
+        return "admin"
+    if _calls(dependant, current_user) or current_user in extra:
+        return "user"
+    return "public"
+
+
+def _api_routes(app: FastAPI) -> list[tuple[str, str, Level]]:
+    out: list[tuple[str, str, Level]] = []
+    for path, route, guards in _walk(app.routes, "", []):
+        if path.startswith("/api/v1/") and route.include_in_schema:
+            level = _level_of(route.dependant, [g.dependency for g in guards])
+            out.extend((method, path, level) for method in sorted(route.methods or ()))
+    return out
+
+
+async def test_every_route_is_declared_with_its_real_guard(app: FastAPI) -> None:
+    found = {(m, p): level for m, p, level in _api_routes(app)}
+    assert found == ROUTES, "declare new routes in ROUTES with the guard they must have"
+
+
+def _concrete(path: str) -> str:
+    return re.sub(r"\{[^}]+\}", "1", path)
+
+
+async def test_walk_routes_as_anonymous_user_and_admin(app: FastAPI) -> None:
+    await add_user(app, email="user@example.com")
+    await add_user(app, email="other@example.com")
+    await add_user(app, email="admin@example.com", role="admin")
+    async with make_client(app) as anon, make_client(app) as user, make_client(app) as admin:
+        await user.login("user@example.com")
+        await admin.login("admin@example.com")
+        for method, path, level in [(m, p, lv) for (m, p), lv in ROUTES.items()]:
+            if method == "POST" and path.endswith("/logout"):
+                continue  # would end the session the walk uses; covered in test_auth_api
+            url = _concrete(path).removeprefix("/api/v1/")
+            as_anon = await anon.api(method, url, json={})
+            as_user = await user.api(method, url, json={})
+            as_admin = await admin.api(method, url, json={})
+            if level in ("user", "admin"):
+                assert as_anon.status_code == 401, (method, path)
+                assert as_anon.json()["message"] == "Unauthenticated."
+            if level == "admin":
+                assert as_user.status_code == 403, (method, path)
+            for response in (as_user, as_admin) if level != "admin" else (as_admin,):
+                assert response.status_code not in (401, 403), (method, path, response.text)
+
+
+async def test_another_user_sees_only_their_own_profile(app: FastAPI) -> None:
+    await add_user(app, email="a@example.com", name="A")
+    await add_user(app, email="b@example.com", name="B")
+    async with make_client(app) as a, make_client(app) as b:
+        await a.login("a@example.com")
+        await b.login("b@example.com")
+        assert (await a.api("GET", "user/profile")).json()["data"]["name"] == "A"
+        assert (await b.api("GET", "user/profile")).json()["data"]["name"] == "B"
+        await b.api("PUT", "user/profile", json={"name": "B2"})
+        assert (await a.api("GET", "user/profile")).json()["data"]["name"] == "A"
