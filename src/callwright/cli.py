@@ -128,6 +128,22 @@ def mail(
 
 
 @app.command()
+def openapi(
+    output: Annotated[Path, typer.Option(help="where to write the schema")] = REPO_ROOT
+    / "frontend"
+    / "openapi.json",
+) -> None:
+    """Write the API's OpenAPI schema (the frontend's types are generated from it)."""
+    import json
+
+    from callwright.main import create_app
+
+    schema = create_app(Settings(env="development")).openapi()
+    output.write_text(json.dumps(schema, indent=2, sort_keys=True) + "\n")
+    typer.echo(f"wrote {output}")
+
+
+@app.command()
 def serve(
     host: Annotated[str | None, typer.Option()] = None,
     port: Annotated[int | None, typer.Option()] = None,

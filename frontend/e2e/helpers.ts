@@ -1,0 +1,16 @@
+import { expect, type Page } from '@playwright/test'
+
+export const ADMIN = { email: 'admin@callwright.app', password: 'E2eAdmin123' }
+export const DEMO = { email: 'demo@callwright.app', password: 'E2eDemo1234' }
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Login', exact: true }).click()
+}
+
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Logout' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+}

@@ -1,0 +1,41 @@
+/** The route table of the spec (unknown paths go to /). Everything but the public home is
+ * lazy-loaded, so the landing page ships only its own code. */
+import { Navigate, type RouteObject } from 'react-router'
+import { HomePage } from '@/features/landing/HomePage'
+import { guestOnly, requireAdmin, requireAuth } from './guards'
+import { RouteError } from './RouteError'
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      { path: '/login', loader: guestOnly, lazy: async () => ({ Component: (await import('@/features/auth/LoginPage')).LoginPage }) },
+      { path: '/register', lazy: async () => ({ Component: (await import('@/features/auth/RegisterPage')).RegisterPage }) },
+      {
+        path: '/forgot-password',
+        lazy: async () => ({ Component: (await import('@/features/auth/ForgotPasswordPage')).ForgotPasswordPage }),
+      },
+      {
+        path: '/reset-password',
+        lazy: async () => ({ Component: (await import('@/features/auth/ResetPasswordPage')).ResetPasswordPage }),
+      },
+      {
+        path: '/dashboard',
+        loader: requireAuth,
+        lazy: async () => ({ Component: (await import('./AppLayout')).UserLayout }),
+        children: [
+          { index: true, lazy: async () => ({ Component: (await import('@/features/dashboard/DashboardHome')).DashboardHome }) },
+          { path: 'account', lazy: async () => ({ Component: (await import('@/features/account/AccountPage')).AccountPage }) },
+        ],
+      },
+      {
+        path: '/admin',
+        loader: requireAdmin,
+        lazy: async () => ({ Component: (await import('./AppLayout')).AdminLayout }),
+        children: [{ index: true, lazy: async () => ({ Component: (await import('@/features/admin-home/AdminHome')).AdminHome }) }],
+      },
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+]

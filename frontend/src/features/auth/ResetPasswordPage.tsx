@@ -1,0 +1,80 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useForm } from 'react-hook-form'
+import { Link, useNavigate, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import { Button } from '@/components/ui/button'
+import { Spinner } from '@/components/ui/card'
+import { Field } from '@/components/ui/field'
+import { Input } from '@/components/ui/input'
+import { ApiError, messageOf } from '@/lib/api'
+import { notify } from '@/lib/toast'
+import { NEW_PASSWORD_MIN, newPasswordField } from '@/lib/validation'
+import { authApi } from './api'
+import { AuthShell } from './AuthShell'
+
+const schema = z
+  .object({ password: newPasswordField, confirm: z.string().min(1, 'Please confirm your password') })
+  .refine((v) => v.password === v.confirm, { message: 'Passwords do not match', path: ['confirm'] })
+type ResetForm = z.infer<typeof schema>
+
+export function ResetPasswordPage() {
+  const [params] = useSearchParams()
+  const navigate = useNavigate()
+  const token = params.get('token') ?? ''
+  const email = params.get('email') ?? ''
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, touchedFields, isSubmitting, isSubmitted },
+  } = useForm<ResetForm>({ resolver: zodResolver(schema), mode: 'onTouched', defaultValues: { password: '', confirm: '' } })
+
+  if (!token || !email) {
+    return (
+      <AuthShell title="Reset password" subtitle="This link is incomplete.">
+        <p className="text-sm text-slate-600">
+          Open the link from your e-mail again, or{' '}
+          <Link to="/forgot-password" className="font-semibold text-indigo-600 hover:underline">
+            ask for a new one
+          </Link>
+          .
+        </p>
+      </AuthShell>
+    )
+  }
+
+  const onSubmit = async ({ password }: ResetForm) => {
+    try {
+      const result = await authApi.resetPassword(token, email, password)
+      notify.success(result.message)
+      navigate('/login', { replace: true })
+    } catch (error) {
+      const passwordError = error instanceof ApiError ? error.field('password') : undefined
+      if (passwordError) setError('password', { message: passwordError })
+      notify.error(messageOf(error, 'Failed to reset password'))
+    }
+  }
+  const show = (f: keyof ResetForm) => (touchedFields[f] || isSubmitted ? errors[f]?.message : undefined)
+
+  return (
+    <AuthShell title="Choose a new password" subtitle={`For ${email}`}>
+      <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-5">
+        <Field id="password" label="New password" error={show('password')} hint={`At least ${NEW_PASSWORD_MIN} characters.`}>
+          <Input id="password" type="password" autoComplete="new-password" aria-invalid={Boolean(show('password'))} {...register('password')} />
+        </Field>
+        <Field id="confirm" label="Confirm new password" error={show('confirm')}>
+          <Input id="confirm" type="password" autoComplete="new-password" aria-invalid={Boolean(show('confirm'))} {...register('confirm')} />
+        </Field>
+        <Button type="submit" className="w-full" size="lg" disabled={isSubmitting}>
+          {isSubmitting && <Spinner />}
+          {isSubmitting ? 'Saving...' : 'Reset password'}
+        </Button>
+        <p className="text-center text-sm">
+          <Link to="/forgot-password" className="font-medium text-indigo-600 hover:underline">
+            Need a new link?
+          </Link>
+        </p>
+      </form>
+    </AuthShell>
+  )
+}

@@ -1,0 +1,101 @@
+/** The typed API client. Every request sends credentials and the stored bearer token; every
+ * mutation first fetches sanctum/csrf-cookie and echoes XSRF-TOKEN in X-XSRF-TOKEN; a 401 clears
+ * the client session and goes to /login?returnUrl=... */
+import createClient, { type Middleware } from 'openapi-fetch'
+import type { paths } from './api-schema'
+import { clearSession, getToken } from './session'
+
+export const API_BASE = '/api/v1'
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/** Calls whose 401 means "wrong credentials here", not "your session ended". */
+const NO_REDIRECT_ON_401 = ['/login', '/logout']
+
+export class ApiError extends Error {
+  status: number
+  errors: Record<string, string[]>
+
+  constructor(message: string, status: number, errors: Record<string, string[]> = {}) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.errors = errors
+  }
+
+  /** The first message for a field, if the server gave one. */
+  field(name: string): string | undefined {
+    return this.errors[name]?.[0]
+  }
+}
+
+export function readCookie(name: string): string | null {
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=')
+    if (key === name) return decodeURIComponent(rest.join('='))
+  }
+  return null
+}
+
+export async function ensureCsrfCookie(): Promise<string | null> {
+  await fetch(`${API_BASE}/sanctum/csrf-cookie`, { credentials: 'include' })
+  return readCookie('XSRF-TOKEN')
+}
+
+let redirecting = false
+
+export function redirectToLogin(): void {
+  if (redirecting) return
+  redirecting = true
+  clearSession()
+  const here = window.location.pathname + window.location.search
+  const target = here.startsWith('/login') ? '/login' : `/login?returnUrl=${encodeURIComponent(here)}`
+  window.location.assign(target)
+}
+
+const authMiddleware: Middleware = {
+  async onRequest({ request }) {
+    const token = getToken()
+    if (token) request.headers.set('Authorization', `Bearer ${token}`)
+    request.headers.set('Accept', 'application/json')
+    if (MUTATING.has(request.method)) {
+      const xsrf = await ensureCsrfCookie()
+      if (xsrf) request.headers.set('X-XSRF-TOKEN', xsrf)
+    }
+    return request
+  },
+  async onResponse({ request, response }) {
+    const path = new URL(request.url).pathname.replace(API_BASE, '')
+    if (response.status === 401 && !NO_REDIRECT_ON_401.includes(path)) redirectToLogin()
+    return response
+  },
+}
+
+export const api = createClient<paths>({ baseUrl: '', credentials: 'include' })
+api.use(authMiddleware)
+
+interface ErrorBody {
+  message?: string
+  errors?: Record<string, string[]>
+}
+
+/** Turn an openapi-fetch result into data, or throw ApiError with the server's message (or the
+ * spec's fallback when the server gave none). */
+export async function unwrap<T>(
+  promise: Promise<{ data?: T; error?: unknown; response: Response }>,
+  fallback: string,
+): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response }
+  try {
+    result = await promise
+  } catch {
+    throw new ApiError(fallback, 0)
+  }
+  if (result.response.ok && result.data !== undefined) return result.data
+  if (result.response.ok && result.response.status === 204) return undefined as T
+  const body = (result.error ?? {}) as ErrorBody
+  throw new ApiError(body.message || fallback, result.response.status, body.errors ?? {})
+}
+
+export function messageOf(error: unknown, fallback: string): string {
+  if (error instanceof ApiError || error instanceof Error) return error.message || fallback
+  return fallback
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Command 1: install everything, migrate the SQLite database, seed the admin and demo accounts,
+# and serve Callwright at http://127.0.0.1:8000 (the embedded default: one process, SQLite,
+# sandbox carrier, offline engines). Safe to run again: it reuses what is installed.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+ensure_python
+ensure_frontend_build
+say "migrating the database"
+.venv/bin/callwright migrate
+say "seeding accounts"
+.venv/bin/callwright seed
+say "serving on ${CALLWRIGHT_APP_URL:-http://127.0.0.1:8000} (Ctrl+C to stop)"
+exec .venv/bin/callwright serve

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Command 2: install the test dependencies (Chromium included) and run every check:
+# ruff, mypy, the API schema check, pytest on SQLite and on PostgreSQL (with Redis), eslint,
+# tsc, Vitest, the production build and Playwright e2e against the embedded default.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+set -e
+ensure_python dev
+ensure_node_modules
+ensure_chromium
+ensure_postgres
+ensure_redis
+set +e
+
+PASSED=0; FAILED=0; FAILURES=()
+step() {
+  local name="$1"; shift
+  say "$name"
+  local started=$SECONDS
+  if "$@"; then
+    PASSED=$((PASSED + 1)); echo "   ok: $name ($((SECONDS - started)) s)"
+  else
+    FAILED=$((FAILED + 1)); FAILURES+=("$name"); echo "   FAILED: $name"
+  fi
+}
+
+openapi_is_current() {
+  local tmp; tmp="$(mktemp)"
+  .venv/bin/callwright openapi --output "$tmp" >/dev/null &&
+    diff -q "$tmp" frontend/openapi.json >/dev/null &&
+    (cd frontend && npx --no-install openapi-typescript openapi.json -o src/lib/api-schema.d.ts \
+      --default-non-nullable false --root-types --check >/dev/null 2>&1) ||
+    { echo "frontend/openapi.json or src/lib/api-schema.d.ts is stale: run 'callwright openapi' and 'npm run gen:api'"; return 1; }
+}
+
+PG_URL="postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+step "ruff check" .venv/bin/ruff check src tests alembic benchmarks
+step "ruff format" .venv/bin/ruff format --check src tests alembic benchmarks
+step "mypy (strict)" .venv/bin/mypy
+step "OpenAPI schema and generated types are current" openapi_is_current
+step "pytest on SQLite" env CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/15 .venv/bin/pytest
+step "pytest on PostgreSQL" env CALLWRIGHT_TEST_DATABASE_URL="$PG_URL" CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/15 .venv/bin/pytest
+step "eslint" bash -c "cd frontend && npx --no-install eslint . --max-warnings=0"
+step "tsc" bash -c "cd frontend && npx --no-install tsc -b"
+step "vitest" bash -c "cd frontend && npx --no-install vitest run"
+step "vite build" bash -c "cd frontend && npx --no-install vite build --logLevel warn && node scripts/bundle-size.mjs"
+step "playwright e2e (Chromium)" bash -c "cd frontend && npx --no-install playwright test"
+
+echo
+echo "$PASSED passed, $FAILED failed"
+if [ "$FAILED" -gt 0 ]; then
+  printf '  failed: %s\n' "${FAILURES[@]}"
+  exit 1
+fi
