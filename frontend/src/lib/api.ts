@@ -6,6 +6,8 @@ import type { paths } from './api-schema'
 import { clearSession, getToken } from './session'
 
 export const API_BASE = '/api/v1'
+/** Same origin as the page (absolute, so it also works under Node's fetch in tests). */
+const ORIGIN = globalThis.location?.origin ?? ''
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** Calls whose 401 means "wrong credentials here", not "your session ended". */
 const NO_REDIRECT_ON_401 = ['/login', '/logout']
@@ -36,7 +38,7 @@ export function readCookie(name: string): string | null {
 }
 
 export async function ensureCsrfCookie(): Promise<string | null> {
-  await fetch(`${API_BASE}/sanctum/csrf-cookie`, { credentials: 'include' })
+  await fetch(`${ORIGIN}${API_BASE}/sanctum/csrf-cookie`, { credentials: 'include' })
   return readCookie('XSRF-TOKEN')
 }
 
@@ -69,7 +71,12 @@ const authMiddleware: Middleware = {
   },
 }
 
-export const api = createClient<paths>({ baseUrl: '', credentials: 'include' })
+export const api = createClient<paths>({
+  baseUrl: ORIGIN,
+  credentials: 'include',
+  // Looked up per call, so instrumentation installed later (tests, monitoring) is used.
+  fetch: (request: Request) => globalThis.fetch(request),
+})
 api.use(authMiddleware)
 
 interface ErrorBody {

@@ -1,0 +1,29 @@
+import { http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
+
+export const ORIGIN = globalThis.location.origin
+export const url = (path: string) => `${ORIGIN}/api/v1/${path}`
+
+/** Records what reached the fake API, in order. */
+export const calls: { method: string; path: string; headers: Headers; body: unknown }[] = []
+
+export const defaultHandlers = [
+  http.get(url('sanctum/csrf-cookie'), () => {
+    document.cookie = 'XSRF-TOKEN=nonce123.mac456; path=/'
+    return new HttpResponse(null, { status: 204 })
+  }),
+]
+
+export const server = setupServer(...defaultHandlers)
+
+server.events.on('request:start', ({ request }) => {
+  const entry = { method: request.method, path: new URL(request.url).pathname.replace('/api/v1/', ''), headers: request.headers, body: null as unknown }
+  calls.push(entry) // recorded synchronously, in request order; the body is filled in when read
+  if (request.method !== 'GET') {
+    request
+      .clone()
+      .json()
+      .then((body) => (entry.body = body))
+      .catch(() => undefined)
+  }
+})
