@@ -7,7 +7,11 @@ from callwright.config import REPO_ROOT, Settings
 
 def test_every_setting_is_documented() -> None:
     page = (REPO_ROOT / "docs" / "configuration.md").read_text()
-    missing = [f"CALLWRIGHT_{name.upper()}" for name in Settings.model_fields if f"`CALLWRIGHT_{name.upper()}`" not in page]
+    missing = [
+        f"CALLWRIGHT_{name.upper()}"
+        for name in Settings.model_fields
+        if f"`CALLWRIGHT_{name.upper()}`" not in page
+    ]
     assert missing == [], f"add these to docs/configuration.md: {missing}"
 
 

@@ -7,7 +7,8 @@ import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
 import { Input } from '@/components/ui/input'
-import { ApiError, messageOf } from '@/lib/api'
+import { messageOf } from '@/lib/api'
+import { applyServerErrors } from '@/lib/forms'
 import { updateUserName } from '@/lib/session'
 import { notify } from '@/lib/toast'
 import { NEW_PASSWORD_MIN, newPasswordField } from '@/lib/validation'
@@ -112,12 +113,7 @@ function PasswordForm() {
       notify.success(result.message)
       reset()
     } catch (error) {
-      if (error instanceof ApiError) {
-        for (const field of ['old_password', 'new_password', 'new_password_confirmation'] as const) {
-          const message = error.field(field)
-          if (message) setError(field, { message })
-        }
-      }
+      applyServerErrors(error, setError, ['old_password', 'new_password', 'new_password_confirmation'])
       notify.error(messageOf(error, 'Failed to update user password'))
     }
   }

@@ -8,7 +8,8 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
 import { Input } from '@/components/ui/input'
-import { ApiError, messageOf } from '@/lib/api'
+import { messageOf } from '@/lib/api'
+import { applyServerErrors } from '@/lib/forms'
 import { notify } from '@/lib/toast'
 import { emailField, NEW_PASSWORD_MIN, newPasswordField } from '@/lib/validation'
 import { authApi } from './api'
@@ -43,12 +44,7 @@ export function RegisterPage() {
       notify.success(result.message)
       setSentTo(values.email.trim().toLowerCase())
     } catch (error) {
-      if (error instanceof ApiError) {
-        for (const field of ['name', 'email', 'password'] as const) {
-          const message = error.field(field)
-          if (message) setError(field, { message })
-        }
-      }
+      applyServerErrors(error, setError, ['name', 'email', 'password'])
       notify.error(messageOf(error, 'Registration failed'))
     }
   }

@@ -6,7 +6,8 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
 import { Input } from '@/components/ui/input'
-import { ApiError, messageOf } from '@/lib/api'
+import { messageOf } from '@/lib/api'
+import { applyServerErrors } from '@/lib/forms'
 import { notify } from '@/lib/toast'
 import { NEW_PASSWORD_MIN, newPasswordField } from '@/lib/validation'
 import { authApi } from './api'
@@ -49,8 +50,7 @@ export function ResetPasswordPage() {
       notify.success(result.message)
       navigate('/login', { replace: true })
     } catch (error) {
-      const passwordError = error instanceof ApiError ? error.field('password') : undefined
-      if (passwordError) setError('password', { message: passwordError })
+      applyServerErrors(error, setError, ['password'])
       notify.error(messageOf(error, 'Failed to reset password'))
     }
   }

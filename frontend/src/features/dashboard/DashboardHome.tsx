@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { BadgeCheck, UserCog, Wallet } from 'lucide-react'
 import { Link } from 'react-router'
-import { Card, Skeleton } from '@/components/ui/card'
+import { StatCard } from '@/components/StatCard'
+import { Skeleton } from '@/components/ui/card'
 import { profileQuery } from '@/features/account/api'
 import { cn } from '@/lib/cn'
 import { balanceTone, formatCurrency, formatDate } from '@/lib/format'
@@ -25,13 +26,7 @@ export function DashboardHome() {
         </p>
       )}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-        <Card className="p-5">
-          <div className="flex items-center justify-between">
-            <p className="text-sm font-medium text-slate-500">Current Balance</p>
-            <span className="rounded-lg bg-indigo-50 p-2 text-indigo-600">
-              <Wallet className="h-5 w-5" aria-hidden />
-            </span>
-          </div>
+        <StatCard label="Current Balance" icon={Wallet}>
           {profile.isPending ? (
             <Skeleton className="mt-3 h-8 w-28" />
           ) : (
@@ -40,14 +35,8 @@ export function DashboardHome() {
             </p>
           )}
           <p className="mt-1 text-xs text-slate-500">Calls are billed at $0.49 per minute.</p>
-        </Card>
-        <Card className="p-5">
-          <div className="flex items-center justify-between">
-            <p className="text-sm font-medium text-slate-500">Account</p>
-            <span className="rounded-lg bg-emerald-50 p-2 text-emerald-600">
-              <BadgeCheck className="h-5 w-5" aria-hidden />
-            </span>
-          </div>
+        </StatCard>
+        <StatCard label="Account" icon={BadgeCheck} tone="emerald">
           {profile.isPending ? (
             <>
               <Skeleton className="mt-3 h-5 w-44" />
@@ -62,7 +51,7 @@ export function DashboardHome() {
           <Link to="/dashboard/account" className="mt-3 inline-flex items-center gap-1.5 text-sm font-semibold text-indigo-600 hover:underline">
             <UserCog className="h-4 w-4" aria-hidden /> Account settings
           </Link>
-        </Card>
+        </StatCard>
       </div>
     </div>
   )
