@@ -1,8 +1,18 @@
 """Every ORM table, one file each. Importing this package registers them all on Base.metadata."""
 
 from callwright.models.api_token import ApiToken
+from callwright.models.call import Call, CallEvent, TranscriptEntry, TurnLatency
 from callwright.models.email_message import EmailMessage
 from callwright.models.password_reset import PasswordResetToken
 from callwright.models.user import User
 
-__all__ = ["ApiToken", "EmailMessage", "PasswordResetToken", "User"]
+__all__ = [
+    "ApiToken",
+    "Call",
+    "CallEvent",
+    "EmailMessage",
+    "PasswordResetToken",
+    "TranscriptEntry",
+    "TurnLatency",
+    "User",
+]

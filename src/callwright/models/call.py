@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from callwright.kit.db import Base, UTCDateTime
+from callwright.kit.time import utcnow
+
+
+def new_call_id() -> str:
+    return str(uuid.uuid4())
+
+
+class Call(Base):
+    """One outbound call, from the send to the settled end. Status follows
+    telephony.state (queued, ringing, in-progress, then one terminal status)."""
+
+    __tablename__ = "calls"
+    __table_args__ = (
+        UniqueConstraint("carrier", "carrier_call_id", name="uq_calls_carrier_call"),
+        Index("ix_calls_user_created", "user_id", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_call_id)
+    #: Owner; null for the public test call. Kept (set null) if the user is deleted.
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    kind: Mapped[str] = mapped_column(String(16), default="user")  # user | test
+    carrier: Mapped[str] = mapped_column(String(32))
+    carrier_call_id: Mapped[str | None] = mapped_column(String(64), default=None)
+    from_number: Mapped[str] = mapped_column(String(20))
+    to_number: Mapped[str] = mapped_column(String(20))
+    prompt: Mapped[str] = mapped_column(Text)
+    voice: Mapped[str] = mapped_column(String(64))
+    temperature: Mapped[float] = mapped_column(Float, default=0.7)
+    interruption_threshold: Mapped[int] = mapped_column(Integer, default=100)
+    background_audio: Mapped[str] = mapped_column(String(16), default="null")
+    max_duration: Mapped[int] = mapped_column(Integer, default=30)  # minutes
+    wait_for_greeting: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(16), default="queued", index=True)
+    queued_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    ringing_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    duration_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
+    end_reason: Mapped[str | None] = mapped_column(String(32), default=None)
+    recording_path: Mapped[str | None] = mapped_column(String(255), default=None)
+    error: Mapped[str | None] = mapped_column(Text, default=None)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
+
+
+class TranscriptEntry(Base):
+    __tablename__ = "transcript_entries"
+    __table_args__ = (UniqueConstraint("call_id", "seq", name="uq_transcript_entries_call_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    call_id: Mapped[str] = mapped_column(ForeignKey("calls.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    speaker: Mapped[str] = mapped_column(String(16))  # assistant | user
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class CallEvent(Base):
+    __tablename__ = "call_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    call_id: Mapped[str] = mapped_column(ForeignKey("calls.id", ondelete="CASCADE"), index=True)
+    category: Mapped[str] = mapped_column(String(32))
+    message: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class TurnLatency(Base):
+    """One agent reply: how long each stage took, in milliseconds."""
+
+    __tablename__ = "turn_latencies"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    call_id: Mapped[str] = mapped_column(ForeignKey("calls.id", ondelete="CASCADE"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    end_of_speech_ms: Mapped[int | None] = mapped_column(Integer, default=None)
+    stt_ms: Mapped[int | None] = mapped_column(Integer, default=None)
+    llm_ms: Mapped[int | None] = mapped_column(Integer, default=None)
+    tts_ms: Mapped[int | None] = mapped_column(Integer, default=None)
+    total_ms: Mapped[int | None] = mapped_column(Integer, default=None)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -1,0 +1,79 @@
+"""The Carrier interface: what the call flows need from a phone network."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from callwright.telephony.state import CallStatus
+
+
+@dataclass(frozen=True)
+class DialRequest:
+    call_id: str
+    to_number: str
+    from_number: str
+    #: Where the carrier streams the call's audio (our media websocket).
+    media_url: str
+    #: Where the carrier posts status changes (our webhook).
+    status_callback_url: str
+
+
+@dataclass(frozen=True)
+class StatusUpdate:
+    carrier_call_id: str
+    status: CallStatus
+    #: When the carrier says it happened (falls back to now).
+    at: datetime | None = None
+    #: Billable seconds, when the carrier reports them (Twilio's CallDuration).
+    duration_seconds: int | None = None
+    #: Why the call ended, in the carrier's words (for example hangup-by-callee).
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class WebhookRequest:
+    url: str
+    headers: Mapping[str, str]
+    form: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    #: How the carrier carries audio to us; the voice agent picks its serializer from it.
+    media_protocol: Literal["twilio-media-streams", "none"]
+    #: The carrier runs the conversation itself (Bland); we only map its results.
+    external_agent: bool = False
+    answering_machine_detection: bool = False
+
+
+class CarrierError(Exception):
+    """The carrier refused or failed a request."""
+
+
+class Carrier(ABC):
+    name: str
+    capabilities: Capabilities
+
+    @abstractmethod
+    async def dial(self, request: DialRequest) -> str:
+        """Place the call; returns the carrier's call id."""
+
+    @abstractmethod
+    async def hang_up(self, carrier_call_id: str) -> None:
+        """End the call; an already-ended call is not an error."""
+
+    @abstractmethod
+    def verify_webhook(self, request: WebhookRequest) -> bool:
+        """True when the webhook really comes from this carrier."""
+
+    @abstractmethod
+    def parse_status(self, request: WebhookRequest) -> StatusUpdate | None:
+        """The status change a webhook reports, or None when it reports none we know."""
+
+    async def close(self) -> None:
+        """Release connections (called at shutdown)."""
