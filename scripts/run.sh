@@ -6,6 +6,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
+apt_install flite espeak-ng  # offline voices for the agent and the sandbox callee
 ensure_python
 ensure_frontend_build
 say "migrating the database"

@@ -6,6 +6,7 @@ set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 set -e
+apt_install flite espeak-ng
 ensure_python dev
 ensure_node_modules
 ensure_chromium

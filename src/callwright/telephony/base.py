@@ -75,5 +75,5 @@ class Carrier(ABC):
     def parse_status(self, request: WebhookRequest) -> StatusUpdate | None:
         """The status change a webhook reports, or None when it reports none we know."""
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027 - optional hook, a no-op by default
         """Release connections (called at shutdown)."""

