@@ -2,7 +2,7 @@
 
 Revision ID: 0002
 Revises: 0001
-Create Date: 2026-11-21 05:39:39.706780
+Create Date: 2026-11-21 05:48:07.202646
 """
 
 from collections.abc import Sequence
@@ -40,6 +40,8 @@ def upgrade() -> None:
         sa.Column("ringing_at", callwright.kit.db.UTCDateTime(timezone=True), nullable=True),
         sa.Column("answered_at", callwright.kit.db.UTCDateTime(timezone=True), nullable=True),
         sa.Column("ended_at", callwright.kit.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("media_ended_at", callwright.kit.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("finalized_at", callwright.kit.db.UTCDateTime(timezone=True), nullable=True),
         sa.Column("duration_seconds", sa.Integer(), nullable=True),
         sa.Column("end_reason", sa.String(length=32), nullable=True),
         sa.Column("recording_path", sa.String(length=255), nullable=True),

@@ -155,7 +155,7 @@ def serve(
     settings = get_settings()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     uvicorn.run(
-        "callwright.main:create_app",
+        "callwright.main:create_asgi_app",
         factory=True,
         host=host or settings.host,
         port=port or settings.port,

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import AliasChoices, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: Values that must never reach production.
@@ -62,6 +62,30 @@ class Settings(BaseSettings):
     smtp_starttls: bool = True
     mail_from: str = "Callwright <no-reply@callwright.app>"
 
+    # Calls
+    carrier: Literal["sandbox", "twilio"] = "sandbox"
+    #: The caller ID of sandbox calls.
+    sandbox_from_number: str = "+18885550100"
+    #: Sandbox call speed: 1.0 is real time; tests run faster.
+    sandbox_speed: float = 1.0
+    twilio_account_sid: str = ""
+    twilio_auth_token: str = ""
+    twilio_from_number: str = ""
+    #: When the callee's voicemail answers: leave a short message, or hang up.
+    voicemail_action: Literal["message", "hangup"] = "message"
+    #: Load the speech models at start-up (off in tests that place no calls).
+    warm_up_voice: bool = True
+    # An OpenAI-compatible chat endpoint for the agent's brain; without it, the offline policy.
+    llm_base_url: str = Field(
+        default="", validation_alias=AliasChoices("CALLWRIGHT_LLM_BASE_URL", "LLM_BASE_URL")
+    )
+    llm_api_key: str = Field(
+        default="", validation_alias=AliasChoices("CALLWRIGHT_LLM_API_KEY", "LLM_API_KEY")
+    )
+    llm_model: str = Field(
+        default="gpt-4o-mini", validation_alias=AliasChoices("CALLWRIGHT_LLM_MODEL", "LLM_MODEL")
+    )
+
     # Seeded accounts (generated and printed when unset)
     admin_email: str = "admin@callwright.app"
     admin_password: str = ""
@@ -84,6 +108,12 @@ class Settings(BaseSettings):
                 )
             if not self.smtp_host:
                 problems.append("CALLWRIGHT_SMTP_HOST must be set (users need their e-mails)")
+            if self.carrier == "twilio" and not (
+                self.twilio_account_sid and self.twilio_auth_token
+            ):
+                problems.append(
+                    "CALLWRIGHT_TWILIO_ACCOUNT_SID and CALLWRIGHT_TWILIO_AUTH_TOKEN are required"
+                )
             if problems:
                 raise ValueError("refusing to start in production: " + "; ".join(problems))
         return self
@@ -103,6 +133,10 @@ class Settings(BaseSettings):
     @property
     def secure_cookies(self) -> bool:
         return self.app_url.startswith("https://")
+
+    @property
+    def from_number(self) -> str:
+        return self.twilio_from_number if self.carrier == "twilio" else self.sandbox_from_number
 
     @property
     def allowed_origins(self) -> list[str]:

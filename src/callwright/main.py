@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx2
 from fastapi import APIRouter, FastAPI, Response
@@ -17,16 +19,28 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from callwright import __version__
 from callwright.admin.endpoints import router as admin_router
+from callwright.auth import tokens
 from callwright.auth.csrf import CSRFMiddleware
 from callwright.auth.endpoints import router as auth_router
 from callwright.auth.google import build_oauth
+from callwright.calls.flows import CallEngine
+from callwright.calls.webhooks import router as webhooks_router
 from callwright.config import Settings, get_settings
 from callwright.kit.db import Database
 from callwright.kit.errors import NotFound, install_error_handlers
 from callwright.kit.jobs import BackgroundJobs
 from callwright.kit.ratelimit import RateLimiter
 from callwright.mail.service import Mailer
+from callwright.realtime.server import Realtime
+from callwright.sandbox.network import SandboxNetwork
+from callwright.sandbox.network import install_error_handler as install_sandbox_errors
+from callwright.speech import tts
+from callwright.speech.stt import Transcriber
+from callwright.telephony.registry import build_carrier
+from callwright.users import repository as users
 from callwright.users.endpoints import router as users_router
+from callwright.voice_agent.media import router as media_router
+from callwright.voice_agent.session import Engines
 
 log = logging.getLogger(__name__)
 API_PREFIX = "/api/v1"
@@ -80,21 +94,33 @@ def create_app(
 ) -> FastAPI:
     settings = settings or get_settings()
 
+    db = Database(settings.database_url)
+    jobs = BackgroundJobs()
+    realtime = Realtime(settings, _socket_authenticator(db))
+    network = (
+        SandboxNetwork(settings.secret_key, speed=settings.sandbox_speed)
+        if settings.carrier == "sandbox"
+        else None
+    )
+    carrier = build_carrier(settings)
+    engine = CallEngine(settings, db, carrier, realtime.publish, jobs)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        db = Database(settings.database_url)
-        jobs = BackgroundJobs()
-        app.state.db = db
-        app.state.jobs = jobs
-        app.state.limiter = RateLimiter(settings.redis_url)
-        app.state.mailer = Mailer(settings, db, jobs)
         if settings.smtp_enabled:
             jobs.spawn(app.state.mailer.deliver_pending(), name="mail-pending")
+        if settings.warm_up_voice:
+            jobs.spawn(asyncio.to_thread(_warm_up, app.state.voice_engines), name="voice-warm-up")
+        reconciler = asyncio.create_task(_reconcile_forever(engine))
         try:
             yield
         finally:
+            reconciler.cancel()
+            if network is not None:
+                await network.close()
             await jobs.drain()
+            await carrier.close()
             await db.dispose()
 
     production = settings.env == "production"
@@ -107,6 +133,16 @@ def create_app(
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.db = db
+    app.state.jobs = jobs
+    app.state.limiter = RateLimiter(settings.redis_url)
+    app.state.mailer = Mailer(settings, db, jobs)
+    app.state.realtime = realtime
+    app.state.sandbox = network
+    app.state.calls = engine
+    app.state.voice_engines = Engines(
+        transcriber=Transcriber(settings.data_dir / "models" / "whisper-base")
+    )
     app.state.oauth = build_oauth(settings, google_transport)
     install_error_handlers(app)
 
@@ -114,6 +150,8 @@ def create_app(
     api.include_router(auth_router)
     api.include_router(users_router)
     api.include_router(admin_router)
+    api.include_router(webhooks_router)
+    api.include_router(media_router)
 
     @api.get("/health", tags=["meta"])
     async def health() -> dict[str, str]:
@@ -126,6 +164,9 @@ def create_app(
         raise NotFound("The requested endpoint does not exist.")
 
     app.include_router(api)
+    if network is not None:
+        app.include_router(network.router)
+        install_sandbox_errors(app)
     _mount_spa(app, settings.frontend_dist)
 
     # Outermost first: headers, CORS, CSRF, then the OAuth state session.
@@ -137,7 +178,9 @@ def create_app(
         same_site="lax",
         https_only=settings.secure_cookies,
     )
-    app.add_middleware(CSRFMiddleware, secret_key=settings.secret_key)
+    app.add_middleware(
+        CSRFMiddleware, secret_key=settings.secret_key, exempt_prefixes=("/api/v1/webhooks/",)
+    )
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.allowed_origins,
@@ -147,6 +190,42 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies)
     return app
+
+
+def create_asgi_app() -> ASGIApp:
+    """What `callwright serve` runs: the app with socket.io at /socket.io in front of it."""
+    app = create_app()
+    realtime: Realtime = app.state.realtime
+    return realtime.wrap(app)
+
+
+def _socket_authenticator(db: Database) -> Any:
+    async def authenticate(token: str) -> tuple[int, bool] | None:
+        async for session in db.session():
+            row = await tokens.resolve(session, token)
+            user = await users.get(session, row.user_id) if row else None
+            return (user.id, user.is_admin) if user else None
+        return None
+
+    return authenticate
+
+
+def _warm_up(engines: Engines) -> None:
+    """Load the speech models before the first call needs them."""
+    try:
+        engines.transcriber.load()
+        tts.warm_up(tts.default_voice())
+    except Exception:
+        log.exception("warming up the speech models failed")
+
+
+async def _reconcile_forever(engine: CallEngine) -> None:
+    while True:
+        await asyncio.sleep(60)
+        try:
+            await engine.reconcile()
+        except Exception:
+            log.exception("the call reconciler failed")
 
 
 def _mount_spa(app: FastAPI, dist: Path) -> None:

@@ -44,6 +44,10 @@ class Call(Base):
     ringing_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    #: When the media stream (and so the recording) ended.
+    media_ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    #: Set once, when the end of the call has been processed (events, billing).
+    finalized_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     duration_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
     end_reason: Mapped[str | None] = mapped_column(String(32), default=None)
     recording_path: Mapped[str | None] = mapped_column(String(255), default=None)

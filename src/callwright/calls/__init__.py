@@ -1,0 +1,1 @@
+"""Calls: placing them, following them, their transcripts, events and recordings."""

@@ -1,0 +1,119 @@
+"""Every query on calls, transcript entries, events and latencies."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.models import Call, CallEvent, TranscriptEntry, TurnLatency
+from callwright.telephony.state import TERMINAL, CallStatus, predecessors
+
+
+async def get(session: AsyncSession, call_id: str) -> Call | None:
+    return await session.get(Call, call_id)
+
+
+async def by_carrier_id(session: AsyncSession, carrier: str, carrier_call_id: str) -> Call | None:
+    return await session.scalar(
+        select(Call).where(Call.carrier == carrier, Call.carrier_call_id == carrier_call_id)
+    )
+
+
+async def add(session: AsyncSession, call: Call) -> Call:
+    session.add(call)
+    await session.flush()
+    return call
+
+
+async def move_status(
+    session: AsyncSession, call_id: str, status: CallStatus, values: dict[str, Any]
+) -> bool:
+    """Apply `status` only from a state it may follow (an atomic, conditional UPDATE: replays and
+    late, out-of-order callbacks change nothing). True when it was applied."""
+    allowed = predecessors(status)
+    if not allowed:
+        return False
+    result = await session.execute(
+        update(Call)
+        .where(Call.id == call_id, Call.status.in_(allowed))
+        .values(status=status.value, **values)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def mark_finalized(session: AsyncSession, call_id: str, at: datetime) -> bool:
+    """Claim the end-of-call work once (True for the one caller that gets it)."""
+    result = await session.execute(
+        update(Call)
+        .where(
+            Call.id == call_id,
+            Call.finalized_at.is_(None),
+            Call.status.in_([s.value for s in TERMINAL]),
+        )
+        .values(finalized_at=at)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def add_line(
+    session: AsyncSession, call_id: str, speaker: str, text: str, at: datetime
+) -> TranscriptEntry:
+    seq = (
+        await session.scalar(
+            select(func.max(TranscriptEntry.seq)).where(TranscriptEntry.call_id == call_id)
+        )
+    ) or 0
+    entry = TranscriptEntry(call_id=call_id, seq=seq + 1, speaker=speaker, text=text, created_at=at)
+    session.add(entry)
+    await session.flush()
+    return entry
+
+
+async def transcript(session: AsyncSession, call_id: str) -> Sequence[TranscriptEntry]:
+    query = (
+        select(TranscriptEntry)
+        .where(TranscriptEntry.call_id == call_id)
+        .order_by(TranscriptEntry.seq)
+    )
+    return (await session.scalars(query)).all()
+
+
+async def add_event(
+    session: AsyncSession, call_id: str, category: str, message: str, at: datetime
+) -> CallEvent:
+    event = CallEvent(call_id=call_id, category=category, message=message, created_at=at)
+    session.add(event)
+    await session.flush()
+    return event
+
+
+async def events(session: AsyncSession, call_id: str) -> Sequence[CallEvent]:
+    query = select(CallEvent).where(CallEvent.call_id == call_id).order_by(CallEvent.id)
+    return (await session.scalars(query)).all()
+
+
+async def add_latency(session: AsyncSession, row: TurnLatency) -> None:
+    session.add(row)
+    await session.flush()
+
+
+async def latencies(session: AsyncSession, call_id: str) -> Sequence[TurnLatency]:
+    query = select(TurnLatency).where(TurnLatency.call_id == call_id).order_by(TurnLatency.turn)
+    return (await session.scalars(query)).all()
+
+
+async def overdue(session: AsyncSession, before: datetime, limit: int = 50) -> Sequence[Call]:
+    """Unfinished calls queued before `before` (their end never arrived)."""
+    query = (
+        select(Call)
+        .where(Call.finalized_at.is_(None), Call.queued_at < before)
+        .order_by(Call.queued_at)
+        .limit(limit)
+    )
+    return (await session.scalars(query)).all()

@@ -1,0 +1,1 @@
+"""The only package that imports socketio: the server, rooms and publish()."""

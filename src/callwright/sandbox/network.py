@@ -1,0 +1,335 @@
+"""The sandbox phone network: a local stand-in for Twilio's Voice API.
+
+REST: `POST /2010-04-01/Accounts/{sid}/Calls.json` places a call (form fields To, From, Twiml or
+Url, StatusCallback, StatusCallbackEvent), `POST .../Calls/{CallSid}.json` with Status=completed
+or canceled hangs up, `GET .../Calls/{CallSid}.json` reads it; HTTP Basic auth with the sandbox
+account SID and auth token; errors in Twilio's JSON shape. Status callbacks are form POSTs signed
+with X-Twilio-Signature. On answer the callee connects to the <Stream> URL of the TwiML.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import email.utils
+import hashlib
+import hmac
+import logging
+import math
+import secrets
+import xml.etree.ElementTree as ET
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+
+from callwright.kit.time import utcnow
+from callwright.sandbox.callee import CalleeReport, SimulatedCallee, callee_voice_for
+from callwright.sandbox.numbers import Persona, persona_for
+from callwright.telephony import signature
+
+log = logging.getLogger(__name__)
+API_VERSION = "2010-04-01"
+
+
+def sandbox_credentials(secret_key: str) -> tuple[str, str]:
+    """A stable account SID and auth token derived from the app secret."""
+    digest = hmac.new(secret_key.encode(), b"sandbox-twilio", hashlib.sha256).hexdigest()
+    return "AC" + digest[:32], digest[32:64]
+
+
+@dataclass
+class SandboxCall:
+    sid: str
+    to: str
+    from_: str
+    twiml: str
+    status_callback: str
+    events: set[str]
+    persona: Persona
+    status: str = "queued"
+    created: datetime = field(default_factory=utcnow)
+    answered: datetime | None = None
+    ended: datetime | None = None
+    duration: int | None = None
+    callee: SimulatedCallee | None = None
+    report: CalleeReport | None = None
+    task: asyncio.Task[None] | None = None
+    hangup_requested: asyncio.Event = field(default_factory=asyncio.Event)
+    seq: int = 0
+
+    def resource(self, account_sid: str) -> dict[str, Any]:
+        return {
+            "sid": self.sid,
+            "account_sid": account_sid,
+            "to": self.to,
+            "from": self.from_,
+            "status": self.status,
+            "direction": "outbound-api",
+            "date_created": email.utils.format_datetime(self.created),
+            "start_time": email.utils.format_datetime(self.answered) if self.answered else None,
+            "end_time": email.utils.format_datetime(self.ended) if self.ended else None,
+            "duration": str(self.duration) if self.duration is not None else None,
+            "api_version": API_VERSION,
+            "uri": f"/{API_VERSION}/Accounts/{account_sid}/Calls/{self.sid}.json",
+        }
+
+
+#: Called with each finished call's report (tests and the benchmark read what the callee heard).
+ReportListener = Callable[[SandboxCall], Awaitable[None]]
+
+
+class SandboxNetwork:
+    def __init__(
+        self,
+        secret_key: str,
+        *,
+        speed: float = 1.0,
+        callback_transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.account_sid, self.auth_token = sandbox_credentials(secret_key)
+        self.speed = speed
+        self.calls: dict[str, SandboxCall] = {}
+        self.listeners: list[ReportListener] = []
+        self._http = httpx.AsyncClient(timeout=15.0, transport=callback_transport)
+        self.router = self._make_router()
+
+    async def close(self) -> None:
+        for call in list(self.calls.values()):
+            if call.task and not call.task.done():
+                call.hangup_requested.set()
+                if call.callee:
+                    call.callee.hang_up_from_network()
+        tasks = [c.task for c in self.calls.values() if c.task and not c.task.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
+        await self._http.aclose()
+
+    # --- REST -----------------------------------------------------------------------------
+
+    def _make_router(self) -> APIRouter:
+        router = APIRouter(
+            prefix=f"/sandbox/twilio/{API_VERSION}/Accounts/{{account_sid}}",
+            include_in_schema=False,
+        )
+
+        def authenticate(request: Request, account_sid: str) -> None:
+            header = request.headers.get("authorization", "")
+            expected = (
+                "Basic "
+                + base64.b64encode(f"{self.account_sid}:{self.auth_token}".encode()).decode()
+            )
+            if account_sid != self.account_sid or not hmac.compare_digest(header, expected):
+                raise _TwilioError(20003, "Authenticate", 401)
+
+        @router.post("/Calls.json")
+        async def create(request: Request, _auth: None = Depends(authenticate)) -> JSONResponse:
+            form = await request.form()
+            to, from_ = str(form.get("To", "")), str(form.get("From", ""))
+            if not to or not from_:
+                raise _TwilioError(
+                    21201 if not to else 21603,
+                    "A 'To' and a 'From' phone number are required.",
+                    400,
+                )
+            twiml = str(form.get("Twiml", ""))
+            if not twiml:
+                raise _TwilioError(
+                    21205, "Url or Twiml is required (this sandbox supports Twiml).", 400
+                )
+            try:
+                _stream_of(twiml)
+            except ValueError as exc:
+                raise _TwilioError(12100, f"Document parse failure: {exc}", 400) from exc
+            events = {str(v) for v in form.getlist("StatusCallbackEvent")} or {"completed"}
+            call = SandboxCall(
+                sid="CA" + secrets.token_hex(16),
+                to=to,
+                from_=from_,
+                twiml=twiml,
+                status_callback=str(form.get("StatusCallback", "")),
+                events=events,
+                persona=persona_for(to),
+            )
+            self.calls[call.sid] = call
+            call.task = asyncio.create_task(self._run(call), name=f"sandbox-{call.sid}")
+            return JSONResponse(call.resource(self.account_sid), status_code=201)
+
+        @router.get("/Calls/{call_sid}.json")
+        async def read(call_sid: str, _auth: None = Depends(authenticate)) -> JSONResponse:
+            return JSONResponse(self._call(call_sid).resource(self.account_sid))
+
+        @router.post("/Calls/{call_sid}.json")
+        async def update(
+            call_sid: str, request: Request, _auth: None = Depends(authenticate)
+        ) -> JSONResponse:
+            call = self._call(call_sid)
+            status = str((await request.form()).get("Status", ""))
+            if status not in ("completed", "canceled"):
+                raise _TwilioError(21218, "Status must be completed or canceled.", 400)
+            if call.ended is None:
+                call.hangup_requested.set()
+                if call.callee:
+                    call.callee.hang_up_from_network()
+            return JSONResponse(call.resource(self.account_sid))
+
+        return router
+
+    def _call(self, sid: str) -> SandboxCall:
+        call = self.calls.get(sid)
+        if call is None:
+            raise _TwilioError(
+                20404, f"The requested resource /Calls/{sid}.json was not found", 404
+            )
+        return call
+
+    # --- the call itself ------------------------------------------------------------------
+
+    async def _run(self, call: SandboxCall) -> None:
+        try:
+            await self._post_status(call, "initiated")
+            p = call.persona
+            if p.kind == "failed":
+                await self._sleep(0.2)
+                await self._end(call, "failed")
+                return
+            call.status = "ringing"
+            await self._post_status(call, "ringing")
+            if await self._wait_hangup(call, p.ring_seconds):
+                await self._end(call, "canceled")
+                return
+            if p.kind in ("no-answer", "busy"):
+                await self._end(call, p.kind)
+                return
+            call.status = "in-progress"
+            call.answered = utcnow()
+            await self._post_status(call, "answered")
+            url, params = _stream_of(call.twiml)
+            call.callee = SimulatedCallee(
+                p,
+                call_sid=call.sid,
+                account_sid=self.account_sid,
+                stream_url=url,
+                parameters=params,
+                speed=self.speed,
+                voice_name=callee_voice_for(params.get("agentVoice", "")),
+            )
+            if call.hangup_requested.is_set():
+                call.callee.hang_up_from_network()
+            try:
+                call.report = await call.callee.run()
+                call.duration = math.ceil(call.report.duration)
+            except (OSError, Exception) as exc:
+                log.warning("sandbox call %s: media stream failed: %s", call.sid, exc)
+                await self._end(call, "failed")
+                return
+            await self._end(call, "completed")
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("sandbox call %s crashed", call.sid)
+        finally:
+            for listener in self.listeners:
+                try:
+                    await listener(call)
+                except Exception:
+                    log.exception("sandbox report listener failed")
+
+    async def _sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds / self.speed)
+
+    async def _wait_hangup(self, call: SandboxCall, seconds: float) -> bool:
+        try:
+            await asyncio.wait_for(call.hangup_requested.wait(), timeout=seconds / self.speed)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _end(self, call: SandboxCall, status: str) -> None:
+        call.status = status
+        call.ended = utcnow()
+        await self._post_status(call, "completed" if status == "completed" else status)
+
+    async def _post_status(self, call: SandboxCall, event: str) -> None:
+        """A signed status callback, as Twilio sends them (only for the events asked for;
+        final statuses are always sent)."""
+        terminal = event in ("completed", "busy", "no-answer", "failed", "canceled")
+        if not call.status_callback or (event not in call.events and not terminal):
+            return
+        call.seq += 1
+        status = {"initiated": "queued", "answered": "in-progress"}.get(event, event)
+        form = {
+            "AccountSid": self.account_sid,
+            "ApiVersion": API_VERSION,
+            "CallSid": call.sid,
+            "CallStatus": status,
+            "Called": call.to,
+            "Caller": call.from_,
+            "Direction": "outbound-api",
+            "From": call.from_,
+            "To": call.to,
+            "SequenceNumber": str(call.seq),
+            "Timestamp": email.utils.format_datetime(datetime.now(UTC)),
+        }
+        if terminal:
+            form["CallDuration"] = str(call.duration or 0)
+            if call.report is not None:
+                form["HangupReason"] = (
+                    "hangup-by-callee" if call.report.hung_up_by == "callee" else "hangup-by-caller"
+                )
+        sig, body = signature.sign_form(self.auth_token, call.status_callback, form)
+        headers = {"X-Twilio-Signature": sig, "Content-Type": "application/x-www-form-urlencoded"}
+        for attempt in range(3):
+            try:
+                response = await self._http.post(
+                    call.status_callback, content=body, headers=headers
+                )
+                if response.status_code < 500:
+                    return
+            except httpx.HTTPError as exc:
+                log.warning("sandbox status callback failed (%s): %s", attempt + 1, exc)
+            await asyncio.sleep(0.2 * (attempt + 1))
+
+
+class _TwilioError(Exception):
+    def __init__(self, code: int, message: str, status: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def response(self) -> JSONResponse:
+        return JSONResponse(
+            {
+                "code": self.code,
+                "message": self.message,
+                "more_info": f"https://www.twilio.com/docs/errors/{self.code}",
+                "status": self.status,
+            },
+            status_code=self.status,
+        )
+
+
+def install_error_handler(app: Any) -> None:
+    async def handler(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, _TwilioError)
+        return exc.response()
+
+    app.add_exception_handler(_TwilioError, handler)
+
+
+def _stream_of(twiml: str) -> tuple[str, dict[str, str]]:
+    """The <Connect><Stream url=...> of a TwiML document and its <Parameter>s."""
+    try:
+        root = ET.fromstring(twiml)  # noqa: S314 - see the import
+    except ET.ParseError as exc:
+        raise ValueError(str(exc)) from exc
+    stream = root.find("./Connect/Stream")
+    if stream is None or not stream.get("url"):
+        raise ValueError("the TwiML has no <Connect><Stream url=...>")
+    params = {p.get("name", ""): p.get("value", "") for p in stream.findall("Parameter")}
+    return str(stream.get("url")), params

@@ -1,0 +1,95 @@
+"""The sandbox number plan: the dialled number picks who answers, like Twilio's test numbers.
+Documented in docs/sandbox.md; keep the two in step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal[
+    "person", "no-answer", "busy", "failed", "voicemail", "hangs-up", "interrupts", "silent"
+]
+
+
+@dataclass(frozen=True)
+class Persona:
+    kind: Kind
+    label: str
+    #: Seconds of ringing before the callee answers (or gives up, for no-answer).
+    ring_seconds: float = 2.0
+    #: What the callee says when it picks up and the agent stays quiet.
+    hello: str = "Hello?"
+    #: Replies, one per agent turn, in order.
+    lines: tuple[str, ...] = ()
+    #: For "interrupts": the line said over the agent.
+    interruption: str = ""
+
+
+SPECIAL: dict[str, Persona] = {
+    "+15005550001": Persona("no-answer", "rings out, nobody answers", ring_seconds=8.0),
+    "+15005550002": Persona("busy", "the line is busy", ring_seconds=0.5),
+    "+15005550003": Persona("failed", "the number cannot be reached", ring_seconds=0.0),
+    "+15005550004": Persona(
+        "voicemail",
+        "voicemail: a greeting, then the beep",
+        hello="Hi, you have reached Alex. I can't take your call right now. Please leave a message after the tone.",
+    ),
+    "+15005550005": Persona("hangs-up", "answers, then hangs up after a few seconds"),
+    "+15005550006": Persona(
+        "interrupts",
+        "talks over the agent",
+        lines=("Yes, this is me.", "Okay. Thanks, goodbye."),
+        interruption="Sorry, can I stop you there? What is this call about?",
+    ),
+    "+15005550007": Persona("silent", "answers and says nothing"),
+}
+
+#: A talking person; the number's digits pick one of these scenarios.
+SCENARIOS: tuple[Persona, ...] = (
+    Persona(
+        "person",
+        "interested: listens, asks, agrees",
+        lines=(
+            "Yes, speaking. Who is calling?",
+            "Okay, that sounds interesting. Tell me more.",
+            "Yes, I would like that.",
+            "Great, thank you. Goodbye.",
+        ),
+    ),
+    Persona(
+        "person",
+        "not interested: declines politely",
+        lines=("Hello, yes, this is me.", "No thanks, I am not interested.", "Goodbye."),
+    ),
+    Persona(
+        "person",
+        "busy now: asks for a call back later",
+        lines=(
+            "Hi, who is this?",
+            "I am busy right now. Can you call me back tomorrow afternoon?",
+            "Tomorrow afternoon works. Bye.",
+        ),
+    ),
+    Persona(
+        "person",
+        "wrong person: you have the wrong number",
+        lines=("Hello?", "Sorry, I think you have the wrong number.", "Bye."),
+    ),
+    Persona(
+        "person",
+        "curious: asks about the price, then agrees",
+        lines=(
+            "Hello, this is Sam speaking.",
+            "How much does it cost?",
+            "Okay, that sounds fair. Yes, let's do it.",
+            "Thanks, goodbye.",
+        ),
+    ),
+)
+
+
+def persona_for(number: str) -> Persona:
+    if number in SPECIAL:
+        return SPECIAL[number]
+    digits = [int(c) for c in number if c.isdigit()]
+    return SCENARIOS[sum(digits) % len(SCENARIOS)]

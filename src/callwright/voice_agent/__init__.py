@@ -1,0 +1,1 @@
+"""The voice agent: the only package that imports Pipecat (except contract.py, which is plain)."""

@@ -1,0 +1,48 @@
+"""What the voice agent and the call flows exchange (no Pipecat here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    call_id: str
+    prompt: str
+    voice: str
+    temperature: float
+    interruption_threshold_ms: int
+    background_audio: str
+    max_duration_seconds: float
+    wait_for_greeting: bool
+    #: On voicemail: leave a short message ("message") or hang up ("hangup").
+    voicemail: Literal["message", "hangup"] = "message"
+
+
+@dataclass(frozen=True)
+class Recording:
+    #: Interleaved stereo int16: agent left, callee right.
+    stereo: np.ndarray
+    rate: int
+    seconds: float
+
+
+@dataclass
+class TurnTiming:
+    turn: int
+    end_of_speech_ms: int | None = None
+    stt_ms: int | None = None
+    llm_ms: int | None = None
+    tts_ms: int | None = None
+    total_ms: int | None = None
+
+
+class CallHooks(Protocol):
+    async def answered(self) -> None: ...
+    async def line(self, speaker: Literal["assistant", "user"], text: str) -> None: ...
+    async def latency(self, timing: TurnTiming) -> None: ...
+    async def hang_up(self) -> None: ...
+    async def finished(self, recording: Recording | None) -> None: ...

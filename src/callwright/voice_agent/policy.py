@@ -1,0 +1,399 @@
+"""The offline demo brain: a deterministic, prompt-driven conversation policy.
+
+No chat model that runs offline here holds a sensible conversation, so when no LLM endpoint is
+configured the agent follows this policy instead, and the product says so. It reads the prompt
+for who is calling (name, company), why (the first sentence that states a purpose) and what to
+ask (the prompt's questions), greets, asks its questions one per turn, recognises a handful of
+intents in what the callee says (yes, no, later, not interested, wrong person, voicemail, a
+question, goodbye) and ends politely. Every reply is a template filled from the prompt.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Intent(StrEnum):
+    VOICEMAIL = "voicemail"
+    WRONG_PERSON = "wrong_person"
+    NOT_INTERESTED = "not_interested"
+    LATER = "later"
+    GOODBYE = "goodbye"
+    PRICE = "price"
+    WHO = "who"
+    YES = "yes"
+    NO = "no"
+    QUESTION = "question"
+    GREETING = "greeting"
+    OTHER = "other"
+
+
+# Checked in this order: the first match wins.
+_INTENT_PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
+    (
+        Intent.VOICEMAIL,
+        re.compile(
+            r"leave (a|your) message|after the (tone|beep)|not available|can'?t (take|come to) (your|the) (call|phone)|you('ve| have) reached|voicemail|mailbox"
+        ),
+    ),
+    (
+        Intent.WRONG_PERSON,
+        re.compile(
+            r"wrong (number|person)|no one (here )?(by|with) that name|doesn'?t live here|you have the wrong"
+        ),
+    ),
+    (
+        Intent.NOT_INTERESTED,
+        re.compile(
+            r"not interested|no,? thanks?|no thank you|don'?t call|stop calling|remove (me|my number)|take me off"
+        ),
+    ),
+    (
+        Intent.LATER,
+        re.compile(
+            r"call (me )?back|busy (right )?now|another time|later|not a good time|tomorrow|next week"
+        ),
+    ),
+    (Intent.PRICE, re.compile(r"how much|price|cost|fee|charge|expensive")),
+    (
+        Intent.WHO,
+        re.compile(
+            r"\bwho(?:'?s| is| was| are you)\b|what(?:'?s| is) (?:this|it) (?:about|regarding)|why are you calling|what is this call"
+        ),
+    ),
+    (Intent.GOODBYE, re.compile(r"\b(good ?bye|bye|have a (good|nice) (day|one))\b")),
+    (
+        Intent.NO,
+        re.compile(r"^\s*(no|nope|nah|not really|i don'?t think so)\b|\bno,? i (don'?t|do not)\b"),
+    ),
+    (
+        Intent.YES,
+        re.compile(
+            r"\b(yes|yeah|yep|sure|okay|ok|of course|absolutely|definitely|sounds (good|great|interesting|fair)|i'?d (like|love)|i would (like|love)|let'?s do it|go ahead|tell me more|that works|interested|speaking|please do)\b"
+        ),
+    ),
+    (
+        Intent.QUESTION,
+        re.compile(r"\?\s*$|^(what|how|why|when|where|which|can|could|do|does|is|are)\b"),
+    ),
+    (Intent.GREETING, re.compile(r"^\s*(hello|hi|hey|good (morning|afternoon|evening))\b")),
+]
+
+
+def classify(heard: str) -> Intent:
+    text = " ".join(heard.lower().split())
+    for intent, pattern in _INTENT_PATTERNS:
+        if pattern.search(text):
+            return intent
+    return Intent.OTHER
+
+
+_NAME = re.compile(
+    r"\b(?i:your name is|you are|you're|this is|i am|i'm|named|as)\s+([A-Z][a-z]+)\b"
+)
+_NOT_NAMES = {"A", "An", "The", "Calling", "From", "Here", "Our", "Your"}
+_COMPANY = re.compile(r"\b(?:from|at|for|with|of)\s+((?:[A-Z][\w&'-]*)(?:\s+[A-Z][\w&'-]*)*)")
+_PURPOSE_WORDS = re.compile(
+    r"\b(call|calling|remind|confirm|offer|invite|book|schedule|follow up|let|tell|ask|check|sell|introduce|promote|renew|survey)\b",
+    re.I,
+)
+_PRICE = re.compile(r"(\$\s?\d[\d,]*(?:\.\d{2})?(?:\s+(?:per|a)\s+\w+|\s*/\s*\w+)?)")
+_ASK = re.compile(r"^ask (?:them |the customer |the callee |him |her )?(?:if|whether) (.+)$", re.I)
+_ASK_WHAT = re.compile(
+    r"^ask (?:them |the customer |the callee )?(what|when|which|how|who|why|where) (.+)$", re.I
+)
+_CALL_TO = re.compile(r"^(?:call|phone|contact|reach out to|ring)\s+.+?\s+to\s+(.+)$", re.I)
+_IMPERATIVE = re.compile(
+    r"^(you are|you're|your (name|role|job|goal|task) is|act as|be |always |never |do not |don't |keep |speak |use )",
+    re.I,
+)
+
+
+def _lower_first(text: str) -> str:
+    return text if text.startswith(("I ", "I'")) or not text else text[0].lower() + text[1:]
+
+
+_STYLE = re.compile(
+    r"\b(be|keep|stay|sound|speak)\s+(it\s+)?(friendly|polite|brief|short|professional|concise|warm|natural|calm|clear)",
+    re.I,
+)
+
+
+def _sentences(text: str) -> list[str]:
+    parts = re.split(r"(?<=[.!?])\s+|\n+", text.strip())
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _second_person(sentence: str) -> str:
+    """Turn an instruction about the agent ("You are calling to remind them ...") into what the
+    agent says ("I'm calling to remind you ...")."""
+    s = sentence.strip().rstrip(".!")
+    swaps = [
+        (r"\byou are\b", "I am"),
+        (r"\byou're\b", "I'm"),
+        (r"\byour\b", "my"),
+        (r"\byou\b", "I"),
+        (r"\bthe customer'?s\b", "your"),
+        (r"\bthe customer\b", "you"),
+        (r"\bthe callee'?s\b", "your"),
+        (r"\bthe callee\b", "you"),
+        (r"\bthem\b", "you"),
+        (r"\btheir\b", "your"),
+        (r"\bthey are\b", "you are"),
+        (r"\bthey\b", "you"),
+        (r"\bhis or her\b", "your"),
+        (r"\bhim or her\b", "you"),
+    ]
+    out = s
+    placeholder = []
+    for i, (pattern, repl) in enumerate(swaps):
+        token = f"\x00{i}\x00"
+        out = re.sub(pattern, token, out, flags=re.I)
+        placeholder.append((token, repl))
+    for token, repl in placeholder:
+        out = out.replace(token, repl)
+    if m := _CALL_TO.match(s):
+        out = (
+            "I'm calling to "
+            + _second_person(m.group(1)).rstrip(".")[0].lower()
+            + _second_person(m.group(1)).rstrip(".")[1:]
+        )
+    out = re.sub(r"^I am (a|an) [^,]+? (calling|who calls)", r"I'm \2", out)
+    out = re.sub(r"^I am calling\b", "I'm calling", out)
+    return out[0].upper() + out[1:] + "." if out else out
+
+
+@dataclass(frozen=True)
+class Brief:
+    """What the policy understood from the prompt."""
+
+    name: str
+    company: str
+    purpose: str
+    questions: tuple[str, ...]
+    details: tuple[str, ...]
+    price: str | None
+
+    @classmethod
+    def from_prompt(cls, prompt: str) -> Brief:
+        name = next(
+            (m.group(1) for m in _NAME.finditer(prompt) if m.group(1) not in _NOT_NAMES), "Alex"
+        )
+        company_match = _COMPANY.search(prompt)
+        company = company_match.group(1).strip() if company_match else ""
+        if company == name:
+            company = ""
+        purpose = ""
+        questions: list[str] = []
+        details: list[str] = []
+        for sentence in _sentences(prompt):
+            if sentence.endswith("?"):
+                questions.append(
+                    _second_person(sentence).rstrip(".")
+                    if not sentence.lower().startswith(
+                        (
+                            "do you",
+                            "are you",
+                            "would you",
+                            "can you",
+                            "could you",
+                            "is there",
+                            "what",
+                            "when",
+                            "how",
+                        )
+                    )
+                    else sentence
+                )
+                continue
+            if m := _ASK.match(sentence.rstrip(".")):
+                questions.append(
+                    "Could you tell me if "
+                    + _lower_first(_second_person(m.group(1)).rstrip("."))
+                    + "?"
+                )
+                continue
+            if m := _ASK_WHAT.match(sentence.rstrip(".")):
+                questions.append(
+                    "Could you tell me "
+                    + m.group(1).lower()
+                    + " "
+                    + _second_person(m.group(2)).rstrip(".")
+                    + "?"
+                )
+                continue
+            if not purpose and _PURPOSE_WORDS.search(sentence):
+                purpose = re.sub(
+                    r"^I am [A-Z][a-z]+(?: from [^,.]+)?[,.]?\s*", "", _second_person(sentence)
+                )
+                purpose = re.sub(r"^I'm [A-Z][a-z]+(?: from [^,.]+)?[,.]?\s*", "", purpose)
+                if purpose and not purpose[0].isupper():
+                    purpose = purpose[0].upper() + purpose[1:]
+                continue
+            if (
+                not _IMPERATIVE.match(sentence)
+                and not _STYLE.search(sentence)
+                and not _NAME.search(sentence)
+                and len(sentence.split()) > 3
+            ):
+                details.append(_second_person(sentence))
+        price = _PRICE.search(prompt)
+        return cls(
+            name=name,
+            company=company,
+            purpose=purpose,
+            questions=tuple(q[0].upper() + q[1:] for q in questions if q),
+            details=tuple(details),
+            price=price.group(1) if price else None,
+        )
+
+    @property
+    def introduction(self) -> str:
+        return f"this is {self.name}" + (f" from {self.company}" if self.company else "")
+
+
+@dataclass
+class Reply:
+    text: str
+    #: Hang up once this reply has been heard.
+    end_call: bool = False
+    intent: Intent | None = None
+
+
+@dataclass
+class OfflinePolicy:
+    prompt: str
+    brief: Brief = field(init=False)
+    asked: int = field(default=0, init=False)
+    turns: int = field(default=0, init=False)
+    told: int = field(default=0, init=False)
+    #: The last question asked and not yet answered (re-asked after "who is calling?").
+    pending: str | None = field(default=None, init=False)
+    offered: bool = field(default=False, init=False)
+    greeted: bool = field(default=False, init=False)
+    ended: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        self.brief = Brief.from_prompt(self.prompt)
+
+    # What to say -------------------------------------------------------------------------
+
+    def opening(self) -> Reply:
+        self.greeted = True
+        b = self.brief
+        text = f"Hi, {b.introduction}."
+        if b.purpose:
+            text += f" {b.purpose}"
+        text += " Do you have a minute?" if not b.questions else f" {b.questions[0]}"
+        if b.questions:
+            self.asked = 1
+            self.pending = b.questions[0]
+        return Reply(text)
+
+    def time_up(self) -> Reply:
+        self.ended = True
+        return Reply(
+            "I'm sorry, we have reached the time limit for this call. Thank you for your time. Goodbye.",
+            True,
+        )
+
+    def voicemail_message(self) -> Reply:
+        self.ended = True
+        b = self.brief
+        text = f"Hi, {b.introduction}."
+        if b.purpose:
+            text += f" {b.purpose}"
+        text += " Please call us back when you can. Thank you, goodbye."
+        return Reply(text, True, Intent.VOICEMAIL)
+
+    def _next_question(self) -> str | None:
+        if self.asked < len(self.brief.questions):
+            question = self.brief.questions[self.asked]
+            self.asked += 1
+            self.pending = question
+            return question
+        return None
+
+    def _close(self, text: str, intent: Intent) -> Reply:
+        self.ended = True
+        return Reply(text, True, intent)
+
+    def respond(self, heard: str) -> Reply:
+        """The reply to one callee turn."""
+        self.turns += 1
+        intent = classify(heard)
+        answered, self.pending = self.pending, None
+        b = self.brief
+        if not self.greeted:
+            if intent is Intent.VOICEMAIL:
+                return self.voicemail_message()
+            return Reply(self.opening().text, intent=intent)
+        if intent is Intent.VOICEMAIL:
+            return self.voicemail_message()
+        if intent is Intent.WRONG_PERSON:
+            return self._close("I'm sorry for the trouble. Have a good day. Goodbye.", intent)
+        if intent is Intent.NOT_INTERESTED:
+            return self._close(
+                "I understand. Thank you for your time, and have a nice day. Goodbye.", intent
+            )
+        if intent is Intent.LATER:
+            when = "tomorrow afternoon" if "tomorrow" in heard.lower() else "at a better time"
+            return self._close(f"Of course. I'll call you back {when}. Thank you, goodbye.", intent)
+        if intent is Intent.GOODBYE:
+            return self._close("Thank you for your time. Goodbye.", intent)
+        if intent is Intent.WHO:
+            self.pending = answered
+            text = f"Sorry, {b.introduction}."
+            if b.purpose:
+                text += f" {b.purpose}"
+            question = self.pending or self._next_question()
+            return Reply(
+                text + (f" {question}" if question else " Do you have a minute?"), intent=intent
+            )
+        if intent is Intent.PRICE:
+            text = (
+                f"It's {b.price}."
+                if b.price
+                else "I'll have a colleague send you the exact pricing."
+            )
+            question = self._next_question()
+            return Reply(f"{text} {question or 'Would you like to go ahead?'}", intent=intent)
+        if intent is Intent.NO:
+            question = self._next_question()
+            if question:
+                return Reply(f"No problem. {question}", intent=intent)
+            return self._close("Alright, thank you for your time. Goodbye.", intent)
+        if intent is Intent.YES:
+            question = self._next_question()
+            if question:
+                return Reply(f"Great. {question}", intent=intent)
+            if self.told < len(b.details) and re.search(
+                r"tell me more|more (about|details|information)|interest", heard.lower()
+            ):
+                detail = b.details[self.told]
+                self.told += 1
+                self.offered = True
+                return Reply(f"Of course. {detail} Would you like to go ahead?", intent=intent)
+            if answered:
+                return self._close("Wonderful, thank you. You're all set. Goodbye.", intent)
+            if not self.offered:
+                self.offered = True
+                return Reply("Great. Would you like to go ahead?", intent=intent)
+            return self._close(
+                "Wonderful, you're all set. Thank you for your time. Goodbye.", intent
+            )
+        if intent is Intent.QUESTION:
+            question = self._next_question()
+            return Reply(
+                "That's a good question; a colleague will follow up with the details. "
+                + (question or "Is there anything else I can help with?"),
+                intent=intent,
+            )
+        question = self._next_question()
+        if question:
+            return Reply(f"I see. {question}", intent=intent)
+        if self.turns >= 6:
+            return self._close("Thank you for your time. Goodbye.", intent)
+        return Reply("I see. Would you like to go ahead?", intent=intent)
