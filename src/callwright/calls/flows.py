@@ -60,6 +60,8 @@ class CallEngine:
         self.publish = publish
         self.jobs = jobs
         self.recordings = settings.data_dir / "recordings"
+        #: Seconds in one "minute" of max duration (tests shorten it).
+        self.seconds_per_minute = 60
 
     # --- urls -----------------------------------------------------------------------------
 
@@ -187,7 +189,7 @@ class CallEngine:
             temperature=call.temperature,
             interruption_threshold_ms=call.interruption_threshold,
             background_audio=call.background_audio,
-            max_duration_seconds=call.max_duration * 60,
+            max_duration_seconds=call.max_duration * self.seconds_per_minute,
             wait_for_greeting=call.wait_for_greeting,
             voicemail=self.settings.voicemail_action,
         )

@@ -32,7 +32,7 @@ FRAME = 0.02  # seconds
 SILENCE_ULAW = b"\xff" * FRAME_SAMPLES
 
 #: Human-ish timings (seconds of call time).
-PICKUP_PATIENCE = 1.5  # the callee says hello if the agent has not spoken by then
+PICKUP_PATIENCE = 2.5  # the callee says hello if the agent has not spoken by then
 THINKING_PAUSE = 0.3  # before answering, once the agent has stopped
 GIVE_UP_AFTER = 8.0  # hang up when the agent neither talks nor hangs up
 HANGS_UP_AT = 4.0  # the "hangs-up" persona
@@ -273,7 +273,7 @@ class SimulatedCallee:
                     saying = ""
                     if not lines and persona.kind in ("person", "interrupts"):
                         done_at = now
-                next_text = self._decide(
+                action = self._decide(
                     now,
                     persona,
                     vad.speaking,
@@ -284,22 +284,24 @@ class SimulatedCallee:
                     reply_at,
                     done_at,
                 )
-                if next_text == "__hangup__":
+                if action == "hangup":
                     break
-                if next_text == "__beep__" and not beep_sent:
+                if action == "beep" and not beep_sent:
                     beep_sent = True
                     mic = _frames(tone(1000, 0.5))
                     listen_since = now
-                elif next_text and next_text != "__beep__":
-                    if next_text == persona.hello:
+                elif action in ("hello", "line", "interrupt"):
+                    if action == "hello":
                         said_hello = True
-                    elif next_text == persona.interruption:
+                        text = persona.hello
+                    elif action == "interrupt":
                         interrupt_started = now
-                    elif lines and next_text == lines[0]:
-                        lines.pop(0)
+                        text = persona.interruption
+                    else:
+                        text = lines.pop(0)
                     reply_at = None
-                    mic = await self._say(next_text)
-                    saying, said_from = next_text, now
+                    mic = await self._say(text)
+                    saying, said_from = text, now
                     pending_latency = False
 
             # 3. send one frame of the callee's voice (or silence)
@@ -342,41 +344,41 @@ class SimulatedCallee:
         said_hello: bool,
         reply_at: float | None,
         done_at: float | None,
-    ) -> str | None:
-        """What to say now: a line, "__beep__", "__hangup__" or None (keep listening)."""
+    ) -> Literal["hello", "line", "interrupt", "beep", "hangup"] | None:
+        """What to do now, or None to keep listening."""
         if p.kind == "voicemail":
             if not said_hello and now >= 0.3:
-                return p.hello
+                return "hello"
             if said_hello and not agent_speaking:
-                return "__beep__" if now < VOICEMAIL_LISTENS else "__hangup__"
+                return "beep" if now < VOICEMAIL_LISTENS else "hangup"
             return None
         if p.kind == "silent":
-            return "__hangup__" if now >= SILENT_HANGS_UP_AT else None
+            return "hangup" if now >= SILENT_HANGS_UP_AT else None
         if p.kind == "hangs-up":
             if not said_hello and now >= 0.5:
-                return p.hello
-            return "__hangup__" if now >= HANGS_UP_AT else None
+                return "hello"
+            return "hangup" if now >= HANGS_UP_AT else None
         # person / interrupts
         if (
             done_at is not None
             and not agent_speaking
             and now - max(done_at, reply_at or 0) > GIVE_UP_AFTER
         ):
-            return "__hangup__"
+            return "hangup"
         if not said_hello and agent_turns == 0 and agent_from is None and now >= PICKUP_PATIENCE:
-            return p.hello
+            return "hello"
         if (
             p.kind == "interrupts"
             and p.interruption
             and agent_turns == 1
             and agent_from is not None
             and now - agent_from >= INTERRUPT_AFTER
-            and self._interrupted is False
+            and not self._interrupted
         ):
             self._interrupted = True
-            return p.interruption
+            return "interrupt"
         if lines and reply_at is not None and now >= reply_at and not agent_speaking:
-            return lines[0]
+            return "line"
         return None
 
 

@@ -73,7 +73,7 @@ SCENARIOS: tuple[Persona, ...] = (
     Persona(
         "person",
         "wrong person: you have the wrong number",
-        lines=("Hello?", "Sorry, I think you have the wrong number.", "Bye."),
+        lines=("Yes?", "Sorry, I think you have the wrong number.", "Bye."),
     ),
     Persona(
         "person",

@@ -292,6 +292,12 @@ class OfflinePolicy:
             self.pending = b.questions[0]
         return Reply(text)
 
+    def reset_greeting(self) -> None:
+        """The greeting was cut off before it was heard: start over on the next turn."""
+        self.greeted = False
+        self.asked = 0
+        self.pending = None
+
     def time_up(self) -> Reply:
         self.ended = True
         return Reply(

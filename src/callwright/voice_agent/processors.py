@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from pipecat.audio.mixers.base_audio_mixer import BaseAudioMixer
@@ -28,8 +29,13 @@ from pipecat.frames.frames import (
     VADUserStoppedSpeakingFrame,
 )
 from pipecat.observers.base_observer import BaseObserver, FramePushed
-from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
+from pipecat.processors.frame_processor import FrameDirection, FrameProcessor, FrameProcessorSetup
 from pipecat.serializers.twilio import TwilioFrameSerializer
+from pipecat.transports.websocket.fastapi import (
+    FastAPIWebsocketOutputTransport,
+    FastAPIWebsocketParams,
+    FastAPIWebsocketTransport,
+)
 
 from callwright.voice_agent.contract import TurnTiming
 from callwright.voice_agent.policy import OfflinePolicy, Reply
@@ -52,6 +58,29 @@ class MarkTwilioSerializer(TwilioFrameSerializer):
         if message.get("event") == "mark":
             return InputTransportMessageFrame(message=message)
         return await super().deserialize(data)
+
+
+class _PacedOutput(FastAPIWebsocketOutputTransport):
+    """Pipecat sends audio at twice real time (the carrier buffers and plays it at 1x). When the
+    sandbox runs its call clock faster, the sending pace must speed up with it."""
+
+    speed: float = 1.0
+
+    async def setup(self, setup: FrameProcessorSetup) -> None:  # type: ignore[override]
+        await super().setup(setup)
+        self._send_interval = self._send_interval / self.speed  # type: ignore[assignment]  # Pipecat annotates it int, stores seconds
+
+
+class CarrierTransport(FastAPIWebsocketTransport):
+    """The websocket transport, with the output paced for the carrier's clock speed."""
+
+    def __init__(
+        self, websocket: Any, params: FastAPIWebsocketParams, *, speed: float = 1.0
+    ) -> None:
+        super().__init__(websocket, params)
+        output = _PacedOutput(self, self._client, self._params, name=self._output_name)
+        output.speed = max(1.0, speed)
+        self._output = output
 
 
 class OfflineBrain(FrameProcessor):
@@ -160,10 +189,11 @@ class CallCloser(FrameProcessor):
         if self._fallback_task is None:
             self._fallback_task = self.create_task(fallback())
 
-    async def cleanup_tasks(self) -> None:
+    async def cleanup(self) -> None:
         if self._fallback_task is not None:
             await self.cancel_task(self._fallback_task)
             self._fallback_task = None
+        await super().cleanup()
 
     async def _finish(self) -> None:
         if self._done:

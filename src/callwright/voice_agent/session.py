@@ -30,7 +30,7 @@ from pipecat.processors.aggregators.llm_response_universal import (
     LLMUserAggregatorParams,
 )
 from pipecat.processors.audio.audio_buffer_processor import AudioBufferProcessor
-from pipecat.transports.websocket.fastapi import FastAPIWebsocketParams, FastAPIWebsocketTransport
+from pipecat.transports.websocket.fastapi import FastAPIWebsocketParams
 from pipecat.turns.user_stop.speech_timeout_user_turn_stop_strategy import (
     SpeechTimeoutUserTurnStopStrategy,
 )
@@ -40,10 +40,12 @@ from pipecat.workers.runner import WorkerRunner
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
 from callwright.voice_agent.contract import CallHooks, CallPlan, Recording
+from callwright.voice_agent.logs import quiet_pipecat
 from callwright.voice_agent.policy import OfflinePolicy, Reply
 from callwright.voice_agent.processors import (
     AmbienceMixer,
     CallCloser,
+    CarrierTransport,
     FinalReplyFrame,
     MarkTwilioSerializer,
     OfflineBrain,
@@ -52,6 +54,7 @@ from callwright.voice_agent.processors import (
 from callwright.voice_agent.services import LocalTTSService, WhisperSTTService
 
 log = logging.getLogger(__name__)
+quiet_pipecat()
 RATE = 8000
 VAD_STOP_SECS = 0.5
 #: With wait_for_greeting, the agent speaks first after this much silence from the callee.
@@ -79,7 +82,7 @@ async def run_call(
         stream_sid, params=MarkTwilioSerializer.InputParams(auto_hang_up=False)
     )
     mixer = AmbienceMixer(plan.background_audio) if plan.background_audio != "none" else None
-    transport = FastAPIWebsocketTransport(
+    transport = CarrierTransport(
         websocket,
         FastAPIWebsocketParams(
             audio_in_enabled=True,
@@ -88,6 +91,7 @@ async def run_call(
             serializer=serializer,
             audio_out_mixer=mixer,
         ),
+        speed=speed,
     )
     policy = OfflinePolicy(plan.prompt)
     context = LLMContext(messages=[{"role": "system", "content": plan.prompt}])
@@ -179,6 +183,9 @@ async def run_call(
 
     @assistant_turns.event_handler("on_assistant_turn_stopped")
     async def on_assistant_turn(_aggregator: Any, message: Any) -> None:
+        if message.interrupted and policy.greeted and policy.turns == 0:
+            # The callee talked over the greeting (a "Hello?"): greet again on their turn.
+            policy.reset_greeting()
         if message.content:
             await hooks.line("assistant", message.content)
 
@@ -201,7 +208,6 @@ async def run_call(
     try:
         await runner.run()
     finally:
-        await closer.cleanup_tasks()
         for task in timers:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -1,0 +1,149 @@
+"""A live app (real uvicorn on a free port) for whole sandbox calls: the callee is a real
+websocket client, status callbacks are real signed HTTP posts."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+import uvicorn
+from fastapi import FastAPI
+
+from callwright.calls import repository as calls
+from callwright.calls.flows import CallEngine
+from callwright.config import Settings
+from callwright.main import create_app
+from callwright.models import Call
+from callwright.sandbox.network import SandboxCall
+from callwright.speech import tts
+
+#: Sandbox calls in tests run this much faster than real time.
+TEST_SPEED = 2.0
+PROMPT = (
+    "You are Sarah from Bright Dental. You are calling to remind the customer about their "
+    "cleaning appointment tomorrow at 3 pm. Ask if the time still works for them."
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Live:
+    app: FastAPI
+    url: str
+    published: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    finished: dict[str, SandboxCall] = field(default_factory=dict)
+
+    @property
+    def engine(self) -> CallEngine:
+        engine: CallEngine = self.app.state.calls
+        return engine
+
+    async def place(self, to: str, **overrides: Any) -> str:
+        values: dict[str, Any] = {
+            "to_number": to,
+            "from_number": "+18885550100",
+            "prompt": PROMPT,
+            "voice": "joe",
+            "temperature": 0.7,
+            "interruption_threshold": 100,
+            "background_audio": "null",
+            "max_duration": 2,
+            "wait_for_greeting": False,
+        } | overrides
+        async for session in self.app.state.db.session():
+            call = await self.engine.create(session, Call(**values))
+            call_id = call.id
+        return call_id
+
+    async def wait_finalized(self, call_id: str, within: float = 120) -> Call:
+        deadline = asyncio.get_running_loop().time() + within
+        while asyncio.get_running_loop().time() < deadline:
+            async for session in self.app.state.db.session():
+                call = await calls.get(session, call_id)
+            if call is not None and call.finalized_at is not None:
+                return call
+            await asyncio.sleep(0.2)
+        raise AssertionError(f"call {call_id} did not finish in {within}s")
+
+    async def sandbox_call(self, call: Call, within: float = 10) -> SandboxCall:
+        deadline = asyncio.get_running_loop().time() + within
+        while asyncio.get_running_loop().time() < deadline:
+            if call.carrier_call_id and call.carrier_call_id in self.finished:
+                return self.finished[call.carrier_call_id]
+            await asyncio.sleep(0.1)
+        raise AssertionError("the sandbox never reported the call")
+
+    def events_for(self, call_id: str, room: str = "admin") -> list[dict[str, Any]]:
+        return [
+            d
+            for r, e, d in self.published
+            if r == room and e == "webhook-event" and d["callId"] == call_id
+        ]
+
+
+@pytest.fixture(scope="session")
+async def live(migrated: Settings) -> AsyncIterator[Live]:
+    port = free_port()
+    settings = migrated.model_copy(
+        update={
+            "app_url": f"http://127.0.0.1:{port}",
+            "port": port,
+            "sandbox_speed": TEST_SPEED,
+            "warm_up_voice": False,
+        }
+    )
+    app = create_app(settings)
+    live = Live(app=app, url=settings.app_url)
+    real_publish = app.state.realtime.publish
+
+    async def publish(room: str, event: str, data: dict[str, Any]) -> None:
+        live.published.append((room, event, data))
+        await real_publish(room, event, data)
+
+    app.state.calls.publish = publish
+
+    async def remember(call: SandboxCall) -> None:
+        live.finished[call.sid] = call
+
+    app.state.sandbox.listeners.append(remember)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app.state.realtime.wrap(app),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="on",
+        )
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:  # noqa: ASYNC110 - uvicorn exposes a flag, not an event
+        await asyncio.sleep(0.05)
+    await asyncio.to_thread(app.state.voice_engines.transcriber.load)
+    await asyncio.to_thread(tts.warm_up, tts.default_voice())
+    yield live
+    server.should_exit = True
+    await task
+
+
+def decode_mp3(data: bytes) -> tuple[np.ndarray, int]:
+    """(samples [n, channels] int16, rate) from MP3 bytes, with PyAV."""
+    import io
+
+    import av
+
+    with av.open(io.BytesIO(data), mode="r") as container:
+        stream = container.streams.audio[0]
+        rate = stream.rate
+        chunks = [frame.to_ndarray() for frame in container.decode(stream)]
+    samples = np.concatenate(chunks, axis=1)  # planar float: [channels, n]
+    return (np.clip(samples.T, -1, 1) * 32767).astype(np.int16), int(rate)

@@ -1,0 +1,155 @@
+"""Whole sandbox calls, sped up: the production path (carrier REST, signed webhooks, Media
+Streams, the Pipecat pipeline, recording) against the simulated callees of docs/sandbox.md."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from callwright.calls import repository as calls
+from callwright.calls.flows import CLOSING, CONNECTED
+from tests.calls.conftest import Live, decode_mp3
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def _lines(live: Live, call_id: str) -> list[tuple[str, str]]:
+    async for session in live.app.state.db.session():
+        return [(e.speaker, e.text) for e in await calls.transcript(session, call_id)]
+    return []
+
+
+async def test_a_whole_conversation(live: Live) -> None:
+    call_id = await live.place("+15551230000")  # digits sum to 22: the "busy now, call back" person
+    call = await live.wait_finalized(call_id)
+    assert call.status == "completed"
+    assert call.answered_at is not None
+    assert call.ended_at is not None
+
+    lines = await _lines(live, call_id)
+    speakers = [s for s, _ in lines]
+    assert speakers[0] == "assistant", lines
+    assert speakers.count("assistant") >= 2
+    assert speakers.count("user") >= 2
+    assert "Bright Dental" in lines[0][1]
+    heard = " ".join(t.lower() for s, t in lines if s == "user")
+    assert "call me back" in heard, "the callee's words come through the real STT"
+    assert "goodbye" in lines[-1][1].lower()
+
+    # Events: connected first, one per transcript line, then duration and closing, in order.
+    messages = [e["message"] for e in live.events_for(call_id) if e["category"] == "call"]
+    assert messages[0] == CONNECTED
+    assert messages[-2] == f"Call duration & price: {call.duration_seconds}s"
+    assert messages[-1] == CLOSING
+    assert live.events_for(call_id)[-1]["completed"] is True
+    assert len([m for m in messages if m.startswith(("Assistant: ", "User: "))]) == len(lines)
+    assert live.events_for(call_id, room="user:999") == [], "nobody else's room"
+
+    # The recording: stereo MP3, as long as the call, agent left and callee right both audible.
+    assert call.recording_path
+    mp3 = (live.engine.recordings / call.recording_path).read_bytes()
+    samples, rate = decode_mp3(mp3)
+    assert samples.shape[1] == 2
+    seconds = len(samples) / rate
+    assert call.duration_seconds is not None
+    assert abs(seconds - call.duration_seconds) <= 2.5, (seconds, call.duration_seconds)
+    bitrate = len(mp3) * 8 / seconds / 1000
+    assert 24 <= bitrate <= 40, bitrate
+    agent, callee = samples[:, 0].astype(np.float64), samples[:, 1].astype(np.float64)
+    assert np.sqrt(np.mean(agent**2)) > 300, "the agent's voice is on the left"
+    assert np.sqrt(np.mean(callee**2)) > 100, "the callee's voice is on the right"
+
+    # What the callee heard: the agent's goodbye was played to the end before the hang-up.
+    sandbox = await live.sandbox_call(call)
+    report = sandbox.report
+    assert report is not None
+    assert report.hung_up_by == "agent"
+    assert report.marks_echoed >= 1
+    assert report.latencies, "latency measured as the callee hears it"
+    assert all(0.2 < x < 6 for x in report.latencies)
+
+    async for session in live.app.state.db.session():
+        assert len(await calls.latencies(session, call_id)) >= 2
+
+
+@pytest.mark.parametrize(
+    ("number", "status"),
+    [("+15005550001", "no-answer"), ("+15005550002", "busy"), ("+15005550003", "failed")],
+)
+async def test_calls_that_never_connect(live: Live, number: str, status: str) -> None:
+    call_id = await live.place(number)
+    call = await live.wait_finalized(call_id, within=30)
+    assert call.status == status
+    assert call.answered_at is None
+    assert call.recording_path is None
+    assert call.duration_seconds == 0
+    messages = [e["message"] for e in live.events_for(call_id)]
+    assert CONNECTED not in messages
+    assert messages[-1] == CLOSING
+
+
+async def test_voicemail_gets_a_short_message(live: Live) -> None:
+    call_id = await live.place("+15005550004")
+    call = await live.wait_finalized(call_id)
+    assert call.status == "completed"
+    lines = await _lines(live, call_id)
+    user = " ".join(t.lower() for s, t in lines if s == "user")
+    assert "message" in user or "reached" in user
+    last = [t for s, t in lines if s == "assistant"][-1]
+    assert "call us back" in last.lower()
+    sandbox = await live.sandbox_call(call)
+    assert sandbox.report is not None
+    assert sandbox.report.hung_up_by == "agent"
+
+
+async def test_callee_hangs_up(live: Live) -> None:
+    call_id = await live.place("+15005550005")
+    call = await live.wait_finalized(call_id)
+    assert call.status == "completed"
+    sandbox = await live.sandbox_call(call)
+    assert sandbox.report is not None
+    assert sandbox.report.hung_up_by == "callee"
+    assert call.end_reason == "hangup-by-callee"
+    assert call.recording_path
+
+
+async def test_wait_for_greeting_lets_the_callee_speak_first(live: Live) -> None:
+    call_id = await live.place(
+        "+15551230001", wait_for_greeting=True
+    )  # digits sum to 23: wrong person
+    call = await live.wait_finalized(call_id)
+    sandbox = await live.sandbox_call(call)
+    assert sandbox.report is not None
+    first = sandbox.report.segments[0]
+    assert first.speaker == "callee"
+    assert first.text == "Hello?"
+    lines = await _lines(live, call_id)
+    assert lines[0][0] == "user"
+    assert any("wrong number" in t.lower() for s, t in lines if s == "user"), lines
+
+
+async def test_barge_in_stops_the_agent(live: Live) -> None:
+    call_id = await live.place("+15005550006", interruption_threshold=100)
+    call = await live.wait_finalized(call_id)
+    sandbox = await live.sandbox_call(call)
+    report = sandbox.report
+    assert report is not None
+    assert report.clears >= 1, "the agent told the carrier to drop its queued audio"
+    assert report.yield_delays, "the callee talked over the agent"
+    assert report.yield_delays[0] < 1.5, "the agent stopped talking soon after"
+
+
+async def test_max_duration_ends_with_a_goodbye(live: Live) -> None:
+    live.engine.seconds_per_minute = 5  # one "minute" of max duration lasts 5 s in this test
+    try:
+        call_id = await live.place("+15005550007", max_duration=1)  # the silent callee
+        call = await live.wait_finalized(call_id)
+    finally:
+        live.engine.seconds_per_minute = 60
+    lines = await _lines(live, call_id)
+    assert "time limit" in lines[-1][1]
+    sandbox = await live.sandbox_call(call)
+    assert sandbox.report is not None
+    assert sandbox.report.hung_up_by == "agent"
+    assert call.duration_seconds is not None
+    assert call.duration_seconds < 30
