@@ -43,6 +43,7 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
         smtp_host="",
         google_client_id="",
         google_client_secret="",
+        warm_up_voice=False,
     )
 
 

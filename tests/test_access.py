@@ -36,6 +36,8 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/api/v1/user/profile"): "user",
     ("PUT", "/api/v1/user/profile"): "user",
     ("PUT", "/api/v1/user/password"): "user",
+    ("GET", "/api/v1/voices"): "user",
+    ("GET", "/api/v1/voices/{name}/sample.mp3"): "user",
     ("GET", "/api/v1/admin/mail-outbox"): "admin",
 }
 

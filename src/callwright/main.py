@@ -41,6 +41,7 @@ from callwright.users import repository as users
 from callwright.users.endpoints import router as users_router
 from callwright.voice_agent.media import router as media_router
 from callwright.voice_agent.session import Engines
+from callwright.voices.endpoints import router as voices_router
 
 log = logging.getLogger(__name__)
 API_PREFIX = "/api/v1"
@@ -150,6 +151,7 @@ def create_app(
     api.include_router(auth_router)
     api.include_router(users_router)
     api.include_router(admin_router)
+    api.include_router(voices_router)
     api.include_router(webhooks_router)
     api.include_router(media_router)
 

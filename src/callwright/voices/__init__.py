@@ -1,0 +1,1 @@
+"""The voice catalogue and its samples."""

@@ -1,0 +1,118 @@
+"""Status webhooks over HTTP: signatures accepted and refused, replays and out-of-order
+callbacks change nothing, the end is processed once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from callwright.calls import repository as calls
+from callwright.calls.flows import CLOSING
+from callwright.models import Call
+from callwright.telephony import signature
+from tests.factories import ApiClient
+
+pytestmark = pytest.mark.asyncio
+
+SID = "CA" + "1" * 32
+
+
+async def _call(app: FastAPI, **values: Any) -> str:
+    async with app.state.db.sessionmaker() as session:
+        call = Call(
+            carrier=app.state.calls.carrier.name,
+            carrier_call_id=SID,
+            to_number="+15551230000",
+            from_number="+18885550100",
+            prompt="You are Sam from Acme. You are calling to say hello.",
+            voice="joe",
+            **values,
+        )
+        session.add(call)
+        await session.commit()
+        return call.id
+
+
+async def _post(
+    client: ApiClient, app: FastAPI, status: str, *, sign: bool = True, **extra: str
+) -> int:
+    engine = app.state.calls
+    url = engine.status_callback_url()
+    form = {"CallSid": SID, "CallStatus": status, "AccountSid": "AC1", **extra}
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    sig, body = signature.sign_form(engine.carrier.auth_token, url, form)
+    headers["X-Twilio-Signature"] = sig if sign else "bad" + sig[3:]
+    response = await client.post(
+        url.replace(app.state.settings.app_url, ""), content=body, headers=headers
+    )
+    return response.status_code
+
+
+async def test_signed_callbacks_move_the_call_and_forged_ones_are_refused(
+    app: FastAPI, client: ApiClient
+) -> None:
+    call_id = await _call(app)
+    assert await _post(client, app, "ringing", sign=False) == 403
+    assert await _post(client, app, "ringing") == 204
+    async with app.state.db.sessionmaker() as s:
+        call = await calls.get(s, call_id)
+        assert call is not None
+        assert call.status == "ringing"
+        assert call.ringing_at is not None
+
+
+async def test_replays_and_late_callbacks_change_nothing(
+    app: FastAPI, client: ApiClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    published: list[dict[str, Any]] = []
+
+    async def publish(room: str, event: str, data: dict[str, Any]) -> None:
+        if room == "admin":
+            published.append(data)
+
+    monkeypatch.setattr(app.state.calls, "publish", publish)
+    call_id = await _call(app)
+    assert await _post(client, app, "in-progress") == 204  # ringing never came
+    assert await _post(client, app, "ringing") == 204  # late: ignored
+    assert await _post(client, app, "completed", CallDuration="42") == 204
+    for _ in range(3):  # replays
+        assert await _post(client, app, "completed", CallDuration="99") == 204
+    assert await _post(client, app, "in-progress") == 204  # after the end: ignored
+    await app.state.jobs.drain()
+    async with app.state.db.sessionmaker() as s:
+        call = await calls.get(s, call_id)
+        assert call is not None
+        assert call.status == "completed"
+        assert call.duration_seconds == 42
+        assert call.ringing_at is None
+        events = [e.message for e in await calls.events(s, call_id)]
+    assert events.count(CLOSING) == 0, "the media never ended, so the end waits for it"
+    # The media stream ends: now the end is processed, exactly once.
+    await app.state.calls.hooks(call_id).finished(None)
+    await app.state.calls.hooks(call_id).finished(None)
+    async with app.state.db.sessionmaker() as s:
+        events = [e.message for e in await calls.events(s, call_id)]
+    assert events.count(CLOSING) == 1
+    assert events.count("Call duration & price: 42s") == 1
+    assert [d["message"] for d in published].count(CLOSING) == 1
+
+
+async def test_unknown_call_and_unknown_carrier(app: FastAPI, client: ApiClient) -> None:
+    assert await _post(client, app, "ringing") == 204  # no such call: acknowledged, nothing to do
+    response = await client.post("/api/v1/webhooks/nope/status", data={"CallSid": SID})
+    assert response.status_code == 404
+
+
+async def test_a_call_that_is_never_answered_ends_without_media(
+    app: FastAPI, client: ApiClient
+) -> None:
+    call_id = await _call(app)
+    assert await _post(client, app, "no-answer") == 204
+    async with app.state.db.sessionmaker() as s:
+        call = await calls.get(s, call_id)
+        assert call is not None
+        assert call.status == "no-answer"
+        assert call.finalized_at is not None
+        assert [e.message for e in await calls.events(s, call_id)][-1] == CLOSING
