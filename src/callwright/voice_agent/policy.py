@@ -82,12 +82,18 @@ _INTENT_PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
 ]
 
 
+_GREETING_ONLY = re.compile(r"^\s*(hello|hi|hey)\b(?!.*\b(yes|yeah|sure|okay|works|fine)\b)")
+
+
 def classify(heard: str) -> Intent:
     text = " ".join(heard.lower().split())
-    for intent, pattern in _INTENT_PATTERNS:
-        if pattern.search(text):
-            return intent
-    return Intent.OTHER
+    found = next(
+        (intent for intent, pattern in _INTENT_PATTERNS if pattern.search(text)), Intent.OTHER
+    )
+    # "Hello, this is Sam speaking" answers the phone; it is not a yes to anything.
+    if found in (Intent.YES, Intent.QUESTION, Intent.OTHER) and _GREETING_ONLY.search(text):
+        return Intent.GREETING
+    return found
 
 
 _NAME = re.compile(
@@ -389,6 +395,12 @@ class OfflinePolicy:
                 return Reply("Great. Would you like to go ahead?", intent=intent)
             return self._close(
                 "Wonderful, you're all set. Thank you for your time. Goodbye.", intent
+            )
+        if intent is Intent.GREETING:
+            question = answered or self._next_question()
+            self.pending = question
+            return Reply(
+                f"Nice to talk to you. {question or 'Do you have a minute?'}", intent=intent
             )
         if intent is Intent.QUESTION:
             question = self._next_question()

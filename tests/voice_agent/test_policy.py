@@ -1,0 +1,118 @@
+"""The offline demo brain: what it reads from a prompt and how it answers each kind of reply."""
+
+from __future__ import annotations
+
+import pytest
+
+from callwright.sandbox.numbers import SCENARIOS, SPECIAL
+from callwright.voice_agent.policy import Brief, Intent, OfflinePolicy, classify
+
+DENTAL = (
+    "You are Sarah from Bright Dental. You are calling to remind the customer about their cleaning "
+    "appointment tomorrow at 3 pm. Ask if the time still works for them. Be friendly and brief."
+)
+SOLAR = (
+    "Your name is Mike and you work for Acme Solar. Call homeowners to offer a free solar assessment. "
+    "The assessment takes about twenty minutes and costs $0 per visit. Would they like to book one this week?"
+)
+
+
+def test_brief_reads_name_company_purpose_and_questions() -> None:
+    b = Brief.from_prompt(DENTAL)
+    assert (b.name, b.company) == ("Sarah", "Bright Dental")
+    assert (
+        b.purpose == "I'm calling to remind you about your cleaning appointment tomorrow at 3 pm."
+    )
+    assert b.questions == ("Could you tell me if the time still works for you?",)
+    assert b.details == ()  # "Be friendly and brief" is a style instruction, not something to say
+    s = Brief.from_prompt(SOLAR)
+    assert (s.name, s.company) == ("Mike", "Acme Solar")
+    assert s.purpose == "I'm calling to offer a free solar assessment."
+    assert s.questions == ("Would you like to book one this week?",)
+    assert s.price == "$0 per visit"
+    assert s.details == ("The assessment takes about twenty minutes and costs $0 per visit.",)
+
+
+def test_brief_of_a_bare_prompt_still_introduces_itself() -> None:
+    b = Brief.from_prompt("Be nice.")
+    policy = OfflinePolicy("Be nice.")
+    assert b.name == "Alex"
+    assert policy.opening().text == "Hi, this is Alex. Do you have a minute?"
+
+
+@pytest.mark.parametrize(
+    ("heard", "intent"),
+    [
+        ("Hi, you have reached Alex. Please leave a message after the tone.", Intent.VOICEMAIL),
+        ("Sorry, I think you have the wrong number.", Intent.WRONG_PERSON),
+        ("No thanks, I am not interested.", Intent.NOT_INTERESTED),
+        ("I am busy right now. Can you call me back tomorrow afternoon?", Intent.LATER),
+        ("How much does it cost?", Intent.PRICE),
+        ("Hi, who was this?", Intent.WHO),
+        ("Goodbye.", Intent.GOODBYE),
+        ("No, I don't.", Intent.NO),
+        ("Yes, I would like that.", Intent.YES),
+        ("When are you open?", Intent.QUESTION),
+        ("Hello?", Intent.GREETING),
+        ("Hello, this is Sam speaking.", Intent.GREETING),
+        ("The weather is nice.", Intent.OTHER),
+    ],
+)
+def test_classify(heard: str, intent: Intent) -> None:
+    assert classify(heard) is intent
+
+
+def _talk(prompt: str, lines: tuple[str, ...]) -> list[tuple[str, bool]]:
+    policy = OfflinePolicy(prompt)
+    said = [(policy.opening().text, False)]
+    for line in lines:
+        reply = policy.respond(line)
+        said.append((reply.text, reply.end_call))
+        if reply.end_call:
+            break
+    return said
+
+
+@pytest.mark.parametrize("persona", SCENARIOS, ids=lambda p: p.label)
+def test_every_sandbox_person_gets_a_polite_ending(persona: object) -> None:
+    said = _talk(DENTAL, persona.lines)  # type: ignore[attr-defined]
+    last, ended = said[-1]
+    assert ended, said
+    assert "goodbye" in last.lower()
+    assert all(text for text, _ in said)
+
+
+def test_answers_follow_the_conversation() -> None:
+    policy = OfflinePolicy(DENTAL)
+    policy.opening()
+    who = policy.respond("Yes, speaking. Who is calling?")
+    assert "this is Sarah from Bright Dental" in who.text
+    assert "Could you tell me if the time still works for you?" in who.text, (
+        "the question is asked again"
+    )
+    done = policy.respond("Yes, that works.")
+    assert done.end_call
+    assert "all set" in done.text
+
+
+def test_later_and_voicemail_and_time_up() -> None:
+    later = OfflinePolicy(DENTAL)
+    later.opening()
+    reply = later.respond("Can you call me back tomorrow afternoon?")
+    assert reply.end_call
+    assert "tomorrow afternoon" in reply.text
+    voicemail = OfflinePolicy(DENTAL)
+    reply = voicemail.respond(SPECIAL["+15005550004"].hello)
+    assert reply.intent is Intent.VOICEMAIL
+    assert reply.end_call
+    assert "Bright Dental" in reply.text
+    assert "call us back" in reply.text
+    assert OfflinePolicy(DENTAL).time_up().end_call
+
+
+def test_an_interrupted_greeting_is_said_again() -> None:
+    policy = OfflinePolicy(DENTAL)
+    policy.opening()
+    policy.reset_greeting()
+    reply = policy.respond("Hello?")
+    assert reply.text.startswith("Hi, this is Sarah from Bright Dental.")
