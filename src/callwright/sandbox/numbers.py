@@ -73,7 +73,7 @@ SCENARIOS: tuple[Persona, ...] = (
     Persona(
         "person",
         "wrong person: you have the wrong number",
-        lines=("Yes?", "Sorry, I think you have the wrong number.", "Bye."),
+        lines=("Sorry, who are you looking for?", "I think you have the wrong number.", "Bye."),
     ),
     Persona(
         "person",

@@ -298,6 +298,10 @@ class OfflinePolicy:
             self.pending = b.questions[0]
         return Reply(text)
 
+    def reopen(self) -> None:
+        """The closing words were talked over; keep listening and answer the next turn."""
+        self.ended = False
+
     def reset_greeting(self) -> None:
         """The greeting was cut off before it was heard: start over on the next turn."""
         self.greeted = False

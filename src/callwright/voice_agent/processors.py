@@ -18,6 +18,7 @@ from pipecat.frames.frames import (
     DataFrame,
     Frame,
     InputTransportMessageFrame,
+    InterruptionFrame,
     LLMContextFrame,
     LLMFullResponseEndFrame,
     LLMFullResponseStartFrame,
@@ -26,6 +27,7 @@ from pipecat.frames.frames import (
     OutputTransportMessageFrame,
     TranscriptionFrame,
     TTSAudioRawFrame,
+    VADUserStartedSpeakingFrame,
     VADUserStoppedSpeakingFrame,
 )
 from pipecat.observers.base_observer import BaseObserver, FramePushed
@@ -84,29 +86,65 @@ class CarrierTransport(FastAPIWebsocketTransport):
 
 
 class OfflineBrain(FrameProcessor):
-    """Answers each finished user turn with the offline policy (see policy.py)."""
+    """Answers each finished user turn with the offline policy (see policy.py). A voicemail
+    message waits until the greeting and its beep are over: one quiet second after the last
+    sound on the line."""
 
-    def __init__(self, policy: OfflinePolicy, *, voicemail_message: bool = True) -> None:
+    VOICEMAIL_QUIET_SECONDS = 1.0
+
+    def __init__(
+        self, policy: OfflinePolicy, *, voicemail_message: bool = True, speed: float = 1.0
+    ) -> None:
         super().__init__()
         self.policy = policy
         self.voicemail_message = voicemail_message
+        self._speed = max(1.0, speed)
+        self._voicemail: Reply | None = None
+        self._voicemail_task: asyncio.Task[None] | None = None
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
         if isinstance(frame, LLMContextFrame) and direction == FrameDirection.DOWNSTREAM:
-            if self.policy.ended:
+            if self.policy.ended and self._voicemail is None:
                 return
-            heard = _last_user_text(frame)
-            reply = self.policy.respond(heard)
-            if (
-                reply.intent is not None
-                and reply.intent.value == "voicemail"
-                and not self.voicemail_message
-            ):
-                reply = Reply("", end_call=True, intent=reply.intent)
-            await self.say(reply)
+            if self._voicemail is None:
+                reply = self.policy.respond(_last_user_text(frame))
+                if reply.intent is not None and reply.intent.value == "voicemail":
+                    self._voicemail = (
+                        reply
+                        if self.voicemail_message
+                        else Reply("", end_call=True, intent=reply.intent)
+                    )
+                    await self._after_quiet()
+                    return
+                await self.say(reply)
             return
+        if self._voicemail is not None:
+            if isinstance(frame, VADUserStartedSpeakingFrame) and self._voicemail_task is not None:
+                await self.cancel_task(self._voicemail_task)
+                self._voicemail_task = None
+            elif isinstance(frame, VADUserStoppedSpeakingFrame):
+                await self._after_quiet()
         await self.push_frame(frame, direction)
+
+    async def _after_quiet(self) -> None:
+        if self._voicemail_task is not None:
+            await self.cancel_task(self._voicemail_task)
+
+        async def speak_when_quiet() -> None:
+            await asyncio.sleep(self.VOICEMAIL_QUIET_SECONDS / self._speed)
+            reply, self._voicemail = self._voicemail, None
+            self._voicemail_task = None
+            if reply is not None:
+                await self.say(reply)
+
+        self._voicemail_task = self.create_task(speak_when_quiet())
+
+    async def cleanup(self) -> None:
+        if self._voicemail_task is not None:
+            await self.cancel_task(self._voicemail_task)
+            self._voicemail_task = None
+        await super().cleanup()
 
     async def say(self, reply: Reply) -> None:
         if reply.text:
@@ -138,10 +176,12 @@ class CallCloser(FrameProcessor):
         hang_up: Callable[[], Awaitable[None]],
         *,
         stream_sid: str,
+        on_reopened: Callable[[], None] | None = None,
         fallback_seconds: float = 15.0,
     ) -> None:
         super().__init__()
         self._hang_up = hang_up
+        self._on_reopened = on_reopened or (lambda: None)
         self.stream_sid = stream_sid
         self._fallback = fallback_seconds
         self.closing = False
@@ -157,6 +197,14 @@ class CallCloser(FrameProcessor):
             self._arm_fallback()
             await self._send_mark()  # if nothing else is queued, this one ends the call
             return
+        if isinstance(frame, InterruptionFrame) and self.closing and not self._done:
+            # The callee talked over the goodbye: the call goes on, and the brain answers again.
+            self.closing = False
+            self._mark = None
+            if self._fallback_task is not None:
+                await self.cancel_task(self._fallback_task)
+                self._fallback_task = None
+            self._on_reopened()
         if isinstance(frame, TTSAudioRawFrame) and self._mark is not None:
             self._mark = None  # more audio after the mark: wait for the next one
         if isinstance(frame, BotStoppedSpeakingFrame) and self.closing and self._mark is None:

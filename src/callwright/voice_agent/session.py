@@ -56,7 +56,10 @@ from callwright.voice_agent.services import LocalTTSService, WhisperSTTService
 log = logging.getLogger(__name__)
 quiet_pipecat()
 RATE = 8000
-VAD_STOP_SECS = 0.5
+#: Silence that ends a stretch of speech; Whisper starts on it at once (see docs/performance.md).
+VAD_STOP_SECS = 0.3
+#: A pause shorter than this (between two sentences, say) keeps the callee's turn open.
+USER_PAUSE_SECS = 0.6
 #: With wait_for_greeting, the agent speaks first after this much silence from the callee.
 GREETING_WAIT_SECS = 4.0
 
@@ -104,11 +107,11 @@ async def run_call(
         user_params=LLMUserAggregatorParams(
             vad_analyzer=vad,
             user_turn_strategies=UserTurnStrategies(
-                stop=[SpeechTimeoutUserTurnStopStrategy(user_speech_timeout=0.3)]
+                stop=[SpeechTimeoutUserTurnStopStrategy(user_speech_timeout=USER_PAUSE_SECS)]
             ),
         ),
     )
-    brain = OfflineBrain(policy, voicemail_message=plan.voicemail == "message")
+    brain = OfflineBrain(policy, voicemail_message=plan.voicemail == "message", speed=speed)
     hung_up = asyncio.Event()
 
     async def hang_up() -> None:
@@ -116,7 +119,7 @@ async def run_call(
             hung_up.set()
             await hooks.hang_up()
 
-    closer = CallCloser(hang_up, stream_sid=stream_sid)
+    closer = CallCloser(hang_up, stream_sid=stream_sid, on_reopened=policy.reopen)
     recorder = AudioBufferProcessor(num_channels=2)
     pipeline = Pipeline(
         [

@@ -1,0 +1,196 @@
+"""Voice-to-voice latency of sandbox calls, as the callee hears it.
+
+Run: .venv/bin/python benchmarks/voice_latency.py [calls] [speed]
+
+Places N sandbox calls (at real time by default) to talking callees and prints:
+- p50 / p90 latency from the callee's last word to the agent's first audio, measured on what the
+  callee heard (the carrier's real-time playback);
+- the agent's stages per reply: end-of-speech detection (the VAD's silence window), STT, brain
+  (LLM or offline policy) first text, TTS first audio;
+- CPU seconds used per minute of call;
+- the word error rate of the callee transcript (what STT heard) against the callee's script.
+Targets on the 2-core machine with the offline engines: p50 <= 1.0 s, p90 <= 1.5 s, WER <= 10 %.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import resource
+import socket
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from alembic import command
+
+from callwright.calls import repository as calls
+from callwright.cli import _alembic_config
+from callwright.config import Settings
+from callwright.main import create_app
+from callwright.models import Call
+from callwright.sandbox.network import SandboxCall
+from callwright.speech import tts
+
+PROMPTS = [
+    "You are Sarah from Bright Dental. You are calling to remind the customer about their cleaning appointment tomorrow at 3 pm. Ask if the time still works for them.",
+    "Your name is Mike and you work for Acme Solar. Call homeowners to offer a free solar assessment. The assessment takes about twenty minutes. Would they like to book one this week?",
+]
+# Talking callees: the digits pick the scenario (docs/sandbox.md).
+NUMBERS = ["+15551230000", "+15551230004", "+15551230003", "+15551230001", "+15551230002"]
+
+
+def _words(text: str) -> list[str]:
+    return re.sub(r"[^a-z0-9' ]+", " ", text.lower()).split()
+
+
+def wer(reference: list[str], hypothesis: list[str]) -> tuple[int, int]:
+    """(edits, reference length): word-level Levenshtein distance."""
+    previous = list(range(len(hypothesis) + 1))
+    for i, ref in enumerate(reference, 1):
+        current = [i] + [0] * len(hypothesis)
+        for j, hyp in enumerate(hypothesis, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ref != hyp))
+        previous = current
+    return previous[-1], len(reference)
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def main(n_calls: int, speed: float, settings: Settings) -> None:
+    app = create_app(settings)
+    done: dict[str, SandboxCall] = {}
+
+    async def remember(call: SandboxCall) -> None:
+        done[call.sid] = call
+
+    async def quiet(room: str, event: str, data: dict[str, Any]) -> None:
+        return None
+
+    app.state.sandbox.listeners.append(remember)
+    app.state.calls.publish = quiet
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=settings.port, log_level="warning")
+    )
+    serving = asyncio.create_task(server.serve())
+    while not server.started:  # noqa: ASYNC110 - uvicorn exposes a flag, not an event
+        await asyncio.sleep(0.05)
+    await asyncio.to_thread(app.state.voice_engines.transcriber.load)
+    await asyncio.to_thread(tts.warm_up, tts.default_voice())
+
+    heard: list[float] = []
+    stages: dict[str, list[float]] = {
+        "end_of_speech": [],
+        "stt": [],
+        "brain": [],
+        "tts": [],
+        "agent_total": [],
+    }
+    edits = words = 0
+    call_seconds = 0.0
+    cpu_start = _cpu()
+    for i in range(n_calls):
+        async for session in app.state.db.session():
+            row = await app.state.calls.create(
+                session,
+                Call(
+                    kind="benchmark",
+                    to_number=NUMBERS[i % len(NUMBERS)],
+                    from_number=settings.from_number,
+                    prompt=PROMPTS[i % len(PROMPTS)],
+                    voice="joe",
+                    max_duration=3,
+                ),
+            )
+            call_id = row.id
+        while True:
+            await asyncio.sleep(0.25)
+            async for session in app.state.db.session():
+                call = await calls.get(session, call_id)
+            if call is not None and call.finalized_at is not None:
+                break
+        async for session in app.state.db.session():
+            lines = await calls.transcript(session, call_id)
+            timings = await calls.latencies(session, call_id)
+        sandbox = done.get(call.carrier_call_id or "")
+        if sandbox is None or sandbox.report is None:
+            print(f"call {i + 1}: no report ({call.status})")
+            continue
+        report = sandbox.report
+        call_seconds += report.duration
+        heard += report.latencies
+        for t in timings:
+            for key, value in (
+                ("end_of_speech", t.end_of_speech_ms),
+                ("stt", t.stt_ms),
+                ("brain", t.llm_ms),
+                ("tts", t.tts_ms),
+                ("agent_total", t.total_ms),
+            ):
+                if value is not None:
+                    stages[key].append(value / 1000)
+        script = [s.text for s in report.segments if s.speaker == "callee" and s.text]
+        transcribed = [e.text for e in lines if e.speaker == "user"]
+        e, n = wer(_words(" ".join(script)), _words(" ".join(transcribed)))
+        edits += e
+        words += n
+        print(
+            f"call {i + 1}/{n_calls} to {sandbox.to}: {call.status}, {report.duration:.0f} s, "
+            f"{len(report.latencies)} replies, heard latency {[round(x, 2) for x in report.latencies]}, "
+            f"WER {e}/{n}"
+        )
+    cpu = _cpu() - cpu_start
+    server.should_exit = True
+    await serving
+
+    print()
+    print(
+        f"voice-to-voice latency as heard (n={len(heard)}): p50 {pct(heard, 0.5):.2f} s   p90 {pct(heard, 0.9):.2f} s"
+    )
+    for key, values in stages.items():
+        if values:
+            print(
+                f"  {key:14} median {statistics.median(values):.2f} s   p90 {pct(values, 0.9):.2f} s"
+            )
+    minutes = call_seconds / 60 * speed
+    print(
+        f"CPU: {cpu:.1f} s for {call_seconds / 60:.1f} call minutes = {cpu / max(minutes, 1e-9):.1f} CPU s per call minute (whole process: agent and simulated callee)"
+    )
+    print(
+        f"callee transcript word error rate: {100 * edits / max(words, 1):.1f} % ({edits}/{words} words)"
+    )
+
+
+if __name__ == "__main__":
+    calls_n = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    speed_arg = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
+    with tempfile.TemporaryDirectory() as tmp:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        cfg = Settings(
+            env="test",
+            data_dir=Path(tmp),
+            app_url=f"http://127.0.0.1:{port}",
+            port=port,
+            secret_key="benchmark-secret-key-0123456789abcdef",
+            sandbox_speed=speed_arg,
+            warm_up_voice=False,
+            frontend_dist=Path(tmp) / "none",
+        )
+        command.upgrade(_alembic_config(cfg), "head")
+        started = time.perf_counter()
+        asyncio.run(main(calls_n, speed_arg, cfg))
+        print(f"wall time {time.perf_counter() - started:.0f} s")
