@@ -11,6 +11,8 @@ ensure_python
 ensure_frontend_build
 say "migrating the database"
 .venv/bin/callwright migrate
+say "preparing the speech models"
+.venv/bin/callwright prepare-models
 say "seeding accounts"
 .venv/bin/callwright seed
 say "serving on ${CALLWRIGHT_APP_URL:-http://127.0.0.1:8000} (Ctrl+C to stop)"

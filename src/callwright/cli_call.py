@@ -134,4 +134,5 @@ async def _run(
 
 
 def _brain(settings: Any) -> str:
-    return "LLM at " + settings.llm_base_url if settings.llm_base_url else "offline demo policy"
+    # The LLM brain is not wired into the pipeline yet (docs/voice-engine.md).
+    return "offline demo policy"
