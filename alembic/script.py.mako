@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+
 import callwright.kit.db
 ${imports if imports else ""}
 

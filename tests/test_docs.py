@@ -19,3 +19,17 @@ def test_readme_opens_with_the_two_commands() -> None:
     head = (REPO_ROOT / "README.md").read_text()[:3000]
     assert "scripts/run.sh" in head
     assert "scripts/test.sh" in head
+
+
+def test_sandbox_number_plan_is_documented() -> None:
+    import re
+
+    from callwright.sandbox.numbers import SCENARIOS, SPECIAL, persona_for
+
+    page = (REPO_ROOT / "docs" / "sandbox.md").read_text()
+    for number in SPECIAL:
+        assert f"`{number}`" in page, number
+    examples = re.findall(r"\| (\d) \| `(\+\d+)` \|", page)
+    assert len(examples) == len(SCENARIOS)
+    for index, number in examples:
+        assert persona_for(number) is SCENARIOS[int(index)], number

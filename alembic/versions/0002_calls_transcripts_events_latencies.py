@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
-import callwright.kit.db
 
+import callwright.kit.db
 
 revision: str = "0002"
 down_revision: str | None = "0001"

@@ -252,6 +252,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Voices */
+        get: operations["list_voices_api_v1_voices_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voices/{name}/sample.mp3": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Voice Sample */
+        get: operations["voice_sample_api_v1_voices__name__sample_mp3_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -464,6 +498,29 @@ export interface components {
             /** Error Type */
             type: string;
         };
+        /** VoiceOut */
+        VoiceOut: {
+            /** Description */
+            description: string;
+            /** Engine */
+            engine: string;
+            /** Gender */
+            gender: string;
+            /** Name */
+            name: string;
+            /** Recording Url */
+            recording_url: string;
+        };
+        /** VoicesOut */
+        VoicesOut: {
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+            /** Voices */
+            voices: components["schemas"]["VoiceOut"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -489,6 +546,8 @@ export type SchemaRegisterOut = components['schemas']['RegisterOut'];
 export type SchemaResetPasswordIn = components['schemas']['ResetPasswordIn'];
 export type SchemaUserOut = components['schemas']['UserOut'];
 export type SchemaValidationError = components['schemas']['ValidationError'];
+export type SchemaVoiceOut = components['schemas']['VoiceOut'];
+export type SchemaVoicesOut = components['schemas']['VoicesOut'];
 export type $defs = Record<string, never>;
 export interface operations {
     mail_outbox_api_v1_admin_mail_outbox_get: {
@@ -894,6 +953,55 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ProfileResponse"];
                 };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_voices_api_v1_voices_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesOut"];
+                };
+            };
+        };
+    };
+    voice_sample_api_v1_voices__name__sample_mp3_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
