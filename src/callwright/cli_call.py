@@ -134,5 +134,8 @@ async def _run(
 
 
 def _brain(settings: Any) -> str:
-    # The LLM brain is not wired into the pipeline yet (docs/voice-engine.md).
-    return "offline demo policy"
+    return (
+        f"LLM {settings.llm_model} at {settings.llm_base_url}"
+        if settings.llm_base_url
+        else "offline demo policy"
+    )

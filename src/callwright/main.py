@@ -40,7 +40,7 @@ from callwright.telephony.registry import build_carrier
 from callwright.users import repository as users
 from callwright.users.endpoints import router as users_router
 from callwright.voice_agent.media import router as media_router
-from callwright.voice_agent.session import Engines
+from callwright.voice_agent.session import Engines, LLMConfig
 from callwright.voices.endpoints import router as voices_router
 
 log = logging.getLogger(__name__)
@@ -142,7 +142,10 @@ def create_app(
     app.state.sandbox = network
     app.state.calls = engine
     app.state.voice_engines = Engines(
-        transcriber=Transcriber(settings.data_dir / "models" / "whisper-base")
+        transcriber=Transcriber(settings.data_dir / "models" / "whisper-base"),
+        llm=LLMConfig(settings.llm_base_url, settings.llm_api_key, settings.llm_model)
+        if settings.llm_base_url
+        else None,
     )
     app.state.oauth = build_oauth(settings, google_transport)
     install_error_handlers(app)

@@ -14,12 +14,16 @@ from typing import Any
 
 import numpy as np
 from fastapi import WebSocket
+from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
+from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
 from pipecat.audio.vad.silero import SileroVADAnalyzer
 from pipecat.audio.vad.vad_analyzer import VADParams
 from pipecat.frames.frames import (
     EndFrame,
+    FunctionCallResultProperties,
     LLMFullResponseEndFrame,
     LLMFullResponseStartFrame,
+    LLMRunFrame,
     LLMTextFrame,
 )
 from pipecat.pipeline.pipeline import Pipeline
@@ -30,6 +34,8 @@ from pipecat.processors.aggregators.llm_response_universal import (
     LLMUserAggregatorParams,
 )
 from pipecat.processors.audio.audio_buffer_processor import AudioBufferProcessor
+from pipecat.processors.frame_processor import FrameProcessor
+from pipecat.services.openai.llm import OpenAILLMService
 from pipecat.transports.websocket.fastapi import FastAPIWebsocketParams
 from pipecat.turns.user_stop.speech_timeout_user_turn_stop_strategy import (
     SpeechTimeoutUserTurnStopStrategy,
@@ -64,11 +70,35 @@ USER_PAUSE_SECS = 0.6
 GREETING_WAIT_SECS = 4.0
 
 
+@dataclass(frozen=True)
+class LLMConfig:
+    """An OpenAI-compatible chat-completions endpoint."""
+
+    base_url: str
+    api_key: str
+    model: str
+
+
 @dataclass
 class Engines:
-    """Models shared by every call in this process."""
+    """Models shared by every call in this process, and the LLM endpoint (None: offline policy)."""
 
     transcriber: Transcriber
+    llm: LLMConfig | None = None
+
+
+PHONE_STYLE = (
+    "You are speaking on a phone call, so keep every reply to one or two short sentences, with no "
+    "lists, markdown or emoji. Speak first with a short greeting that says who you are and why you "
+    "are calling. If you reach voicemail, leave a short message. When the conversation is over, say "
+    "goodbye and then call the end_call function."
+)
+END_CALL = FunctionSchema(
+    name="end_call",
+    description="Hang up the call. Call it right after you have said goodbye.",
+    properties={},
+    required=[],
+)
 
 
 async def run_call(
@@ -97,7 +127,13 @@ async def run_call(
         speed=speed,
     )
     policy = OfflinePolicy(plan.prompt)
-    context = LLMContext(messages=[{"role": "system", "content": plan.prompt}])
+    if engines.llm is not None:
+        context = LLMContext(
+            messages=[{"role": "system", "content": f"{plan.prompt}\n\n{PHONE_STYLE}"}],
+            tools=ToolsSchema(standard_tools=[END_CALL]),
+        )
+    else:
+        context = LLMContext(messages=[{"role": "system", "content": plan.prompt}])
     vad = SileroVADAnalyzer(
         sample_rate=RATE,
         params=VADParams(start_secs=plan.interruption_threshold_ms / 1000, stop_secs=VAD_STOP_SECS),
@@ -111,7 +147,11 @@ async def run_call(
             ),
         ),
     )
-    brain = OfflineBrain(policy, voicemail_message=plan.voicemail == "message", speed=speed)
+    brain: FrameProcessor
+    if engines.llm is not None:
+        brain = _llm_brain(engines.llm, plan)
+    else:
+        brain = OfflineBrain(policy, voicemail_message=plan.voicemail == "message", speed=speed)
     hung_up = asyncio.Event()
 
     async def hang_up() -> None:
@@ -162,8 +202,13 @@ async def run_call(
         await worker.queue_frames(frames)
 
     async def open_conversation() -> None:
-        if not spoke_first.is_set() and not policy.greeted:
-            spoke_first.set()
+        if spoke_first.is_set() or policy.greeted:
+            return
+        spoke_first.set()
+        if engines.llm is not None:
+            policy.greeted = True
+            await worker.queue_frames([LLMRunFrame()])  # the model greets, from its prompt
+        else:
             await say(policy.opening())
 
     async def after(seconds: float, action: Any) -> None:
@@ -216,6 +261,23 @@ async def run_call(
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await hooks.finished(_recording(recording))
+
+
+def _llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
+    llm = OpenAILLMService(
+        api_key=config.api_key or "not-needed",
+        base_url=config.base_url,
+        settings=OpenAILLMService.Settings(model=config.model, temperature=plan.temperature),
+    )
+
+    async def end_call(params: Any) -> None:
+        await params.result_callback(
+            {"status": "hanging up"}, properties=FunctionCallResultProperties(run_llm=False)
+        )
+        await llm.push_frame(FinalReplyFrame())
+
+    llm.register_function("end_call", end_call)
+    return llm
 
 
 def _recording(recording: dict[str, Any]) -> Recording | None:

@@ -1,0 +1,79 @@
+"""A local server speaking the OpenAI chat-completions protocol (streamed server-sent events,
+including a streamed tool call), with scripted replies; it records every request."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import Route
+
+GREETING = (
+    "Hi, this is Nova from Acme Travel. I am calling about your trip next week. Is now a good time?"
+)
+CLOSING = "Perfect, your trip is all set. Thank you, goodbye."
+
+
+class FakeOpenAI:
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+
+    def app(self) -> Starlette:
+        return Starlette(routes=[Route("/v1/chat/completions", self.completions, methods=["POST"])])
+
+    async def completions(self, request: Request) -> StreamingResponse | JSONResponse:
+        body = await request.json()
+        self.requests.append(body)
+        if request.headers.get("authorization") != "Bearer test-key":
+            return JSONResponse(
+                {"error": {"message": "bad key", "type": "invalid_request_error"}}, status_code=401
+            )
+        users = [m for m in body["messages"] if m.get("role") == "user"]
+        if not users:
+            return StreamingResponse(
+                self._stream(body["model"], GREETING, end_call=False),
+                media_type="text/event-stream",
+            )
+        return StreamingResponse(
+            self._stream(body["model"], CLOSING, end_call=True), media_type="text/event-stream"
+        )
+
+    async def _stream(self, model: str, text: str, *, end_call: bool) -> AsyncIterator[bytes]:
+        created = int(time.time())
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+            data = {
+                "id": "chatcmpl-test",
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+            return f"data: {json.dumps(data)}\n\n".encode()
+
+        yield chunk({"role": "assistant", "content": ""})
+        for word in text.split(" "):
+            yield chunk({"content": word + " "})
+        if end_call:
+            yield chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "end_call", "arguments": ""},
+                        }
+                    ]
+                }
+            )
+            yield chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]})
+            yield chunk({}, "tool_calls")
+        else:
+            yield chunk({}, "stop")
+        yield b"data: [DONE]\n\n"

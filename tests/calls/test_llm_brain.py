@@ -1,0 +1,89 @@
+"""The LLM path: a whole sandbox call whose brain is an OpenAI-compatible endpoint (a local
+server speaking the chat-completions protocol with scripted, streamed replies)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import uvicorn
+
+from callwright.calls import repository as calls
+from callwright.config import Settings
+from callwright.main import create_app
+from callwright.models import Call
+from tests.calls.conftest import free_port
+from tests.calls.fake_openai import CLOSING, GREETING, FakeOpenAI
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def _serve(app: object, port: int) -> tuple[uvicorn.Server, asyncio.Task[None]]:
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))  # type: ignore[arg-type]
+    task = asyncio.create_task(server.serve())
+    while not server.started:  # noqa: ASYNC110 - uvicorn exposes a flag, not an event
+        await asyncio.sleep(0.05)
+    return server, task
+
+
+async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
+    fake = FakeOpenAI()
+    llm_port, app_port = free_port(), free_port()
+    llm_server, llm_task = await _serve(fake.app(), llm_port)
+    settings = migrated.model_copy(
+        update={
+            "app_url": f"http://127.0.0.1:{app_port}",
+            "port": app_port,
+            # Real time: the first request to a model pays for the client's start-up.
+            "sandbox_speed": 1.0,
+            "warm_up_voice": False,
+            "llm_base_url": f"http://127.0.0.1:{llm_port}/v1",
+            "llm_api_key": "test-key",
+            "llm_model": "scripted-model",
+        }
+    )
+    app = create_app(settings)
+    server, task = await _serve(app.state.realtime.wrap(app), app_port)
+    try:
+        async for session in app.state.db.session():
+            call = await app.state.calls.create(
+                session,
+                Call(
+                    to_number="+15551230003",  # the interested person
+                    from_number="+18885550100",
+                    prompt="You are Nova from Acme Travel. You are calling to confirm a trip.",
+                    voice="joe",
+                    temperature=0.3,
+                    max_duration=2,
+                ),
+            )
+            call_id = call.id
+        for _ in range(600):
+            await asyncio.sleep(0.2)
+            async for session in app.state.db.session():
+                row = await calls.get(session, call_id)
+            if row is not None and row.finalized_at is not None:
+                break
+        async for session in app.state.db.session():
+            row = await calls.get(session, call_id)
+            lines = [(e.speaker, e.text) for e in await calls.transcript(session, call_id)]
+    finally:
+        server.should_exit = True
+        llm_server.should_exit = True
+        await task
+        await llm_task
+    assert row is not None
+    assert row.status == "completed"
+    assert lines[0] == ("assistant", GREETING), (lines, len(fake.requests))
+    assert any(s == "user" for s, _ in lines), "the callee's words went to the model"
+    assert lines[-1] == ("assistant", CLOSING), "the end_call tool hung up after the goodbye"
+    first = fake.requests[0]
+    assert first["model"] == "scripted-model"
+    assert first["temperature"] == 0.3
+    assert first["stream"] is True
+    assert first["messages"][0]["role"] == "system"
+    assert first["messages"][0]["content"].startswith("You are Nova from Acme Travel.")
+    assert [t["function"]["name"] for t in first["tools"]] == ["end_call"]
+    later = fake.requests[-1]
+    heard = [m["content"] for m in later["messages"] if m["role"] == "user"]
+    assert heard, "the transcript of the callee is sent as the user's turn"
