@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import re
 import resource
-import socket
 import statistics
 import sys
 import tempfile
@@ -25,12 +24,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from alembic import command
 
 from callwright.calls import repository as calls
 from callwright.cli import _alembic_config
 from callwright.config import Settings
+from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.models import Call
 from callwright.sandbox.network import SandboxCall
@@ -81,12 +80,13 @@ async def main(n_calls: int, speed: float, settings: Settings) -> None:
 
     app.state.sandbox.listeners.append(remember)
     app.state.calls.publish = quiet
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=settings.port, log_level="warning")
-    )
-    serving = asyncio.create_task(server.serve())
-    while not server.started:  # noqa: ASYNC110 - uvicorn exposes a flag, not an event
-        await asyncio.sleep(0.05)
+    async with serving(app, settings.port):
+        await _measure(app, n_calls, speed, settings, done)
+
+
+async def _measure(
+    app: Any, n_calls: int, speed: float, settings: Settings, done: dict[str, SandboxCall]
+) -> None:
     await asyncio.to_thread(app.state.voice_engines.transcriber.load)
     await asyncio.to_thread(tts.warm_up, tts.default_voice())
 
@@ -115,12 +115,7 @@ async def main(n_calls: int, speed: float, settings: Settings) -> None:
                 ),
             )
             call_id = row.id
-        while True:
-            await asyncio.sleep(0.25)
-            async for session in app.state.db.session():
-                call = await calls.get(session, call_id)
-            if call is not None and call.finalized_at is not None:
-                break
+        call = await app.state.calls.wait_finalized(call_id)
         async for session in app.state.db.session():
             lines = await calls.transcript(session, call_id)
             timings = await calls.latencies(session, call_id)
@@ -152,8 +147,6 @@ async def main(n_calls: int, speed: float, settings: Settings) -> None:
             f"WER {e}/{n}"
         )
     cpu = _cpu() - cpu_start
-    server.should_exit = True
-    await serving
 
     print()
     print(
@@ -177,9 +170,7 @@ if __name__ == "__main__":
     calls_n = int(sys.argv[1]) if len(sys.argv) > 1 else 4
     speed_arg = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
     with tempfile.TemporaryDirectory() as tmp:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = free_port()
         cfg = Settings(
             env="test",
             data_dir=Path(tmp),

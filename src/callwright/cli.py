@@ -145,11 +145,10 @@ def call(
     speed: Annotated[float, typer.Option(min=1.0, max=4.0, help="sandbox clock speed")] = 1.0,
 ) -> None:
     """Place a call from the terminal (sandbox carrier by default) and follow it live."""
-    from callwright.cli_call import place_call
+    from callwright.cli_call import CallOptions, place_call
 
-    raise typer.Exit(
-        place_call(to, prompt, voice, max_duration, wait_for_greeting, background, speed)
-    )
+    options = CallOptions(to, prompt, voice, max_duration, wait_for_greeting, background, speed)
+    raise typer.Exit(place_call(options))
 
 
 @app.command()

@@ -4,19 +4,17 @@ websocket client, status callbacks are real signed HTTP posts."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pytest
-import uvicorn
 from fastapi import FastAPI
 
-from callwright.calls import repository as calls
 from callwright.calls.flows import CallEngine
 from callwright.config import Settings
+from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.models import Call
 from callwright.sandbox.network import SandboxCall
@@ -28,12 +26,6 @@ PROMPT = (
     "You are Sarah from Bright Dental. You are calling to remind the customer about their "
     "cleaning appointment tomorrow at 3 pm. Ask if the time still works for them."
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -66,14 +58,7 @@ class Live:
         return call_id
 
     async def wait_finalized(self, call_id: str, within: float = 120) -> Call:
-        deadline = asyncio.get_running_loop().time() + within
-        while asyncio.get_running_loop().time() < deadline:
-            async for session in self.app.state.db.session():
-                call = await calls.get(session, call_id)
-            if call is not None and call.finalized_at is not None:
-                return call
-            await asyncio.sleep(0.2)
-        raise AssertionError(f"call {call_id} did not finish in {within}s")
+        return await self.engine.wait_finalized(call_id, within=within, poll=0.2)
 
     async def sandbox_call(self, call: Call, within: float = 10) -> SandboxCall:
         deadline = asyncio.get_running_loop().time() + within
@@ -116,23 +101,10 @@ async def live(migrated: Settings) -> AsyncIterator[Live]:
         live.finished[call.sid] = call
 
     app.state.sandbox.listeners.append(remember)
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app.state.realtime.wrap(app),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="on",
-        )
-    )
-    task = asyncio.create_task(server.serve())
-    while not server.started:  # noqa: ASYNC110 - uvicorn exposes a flag, not an event
-        await asyncio.sleep(0.05)
-    await asyncio.to_thread(app.state.voice_engines.transcriber.load)
-    await asyncio.to_thread(tts.warm_up, tts.default_voice())
-    yield live
-    server.should_exit = True
-    await task
+    async with serving(app.state.realtime.wrap(app), port):
+        await asyncio.to_thread(app.state.voice_engines.transcriber.load)
+        await asyncio.to_thread(tts.warm_up, tts.default_voice())
+        yield live
 
 
 def decode_mp3(data: bytes) -> tuple[np.ndarray, int]:

@@ -3,33 +3,21 @@ server speaking the chat-completions protocol with scripted, streamed replies)."
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-import uvicorn
 
 from callwright.calls import repository as calls
 from callwright.config import Settings
+from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.models import Call
-from tests.calls.conftest import free_port
 from tests.calls.fake_openai import CLOSING, GREETING, FakeOpenAI
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-async def _serve(app: object, port: int) -> tuple[uvicorn.Server, asyncio.Task[None]]:
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))  # type: ignore[arg-type]
-    task = asyncio.create_task(server.serve())
-    while not server.started:  # noqa: ASYNC110 - uvicorn exposes a flag, not an event
-        await asyncio.sleep(0.05)
-    return server, task
-
-
 async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
     fake = FakeOpenAI()
     llm_port, app_port = free_port(), free_port()
-    llm_server, llm_task = await _serve(fake.app(), llm_port)
     settings = migrated.model_copy(
         update={
             "app_url": f"http://127.0.0.1:{app_port}",
@@ -43,8 +31,7 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
         }
     )
     app = create_app(settings)
-    server, task = await _serve(app.state.realtime.wrap(app), app_port)
-    try:
+    async with serving(fake.app(), llm_port), serving(app.state.realtime.wrap(app), app_port):
         async for session in app.state.db.session():
             call = await app.state.calls.create(
                 session,
@@ -58,20 +45,9 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
                 ),
             )
             call_id = call.id
-        for _ in range(600):
-            await asyncio.sleep(0.2)
-            async for session in app.state.db.session():
-                row = await calls.get(session, call_id)
-            if row is not None and row.finalized_at is not None:
-                break
+        row = await app.state.calls.wait_finalized(call_id, within=120)
         async for session in app.state.db.session():
-            row = await calls.get(session, call_id)
             lines = [(e.speaker, e.text) for e in await calls.transcript(session, call_id)]
-    finally:
-        server.should_exit = True
-        llm_server.should_exit = True
-        await task
-        await llm_task
     assert row is not None
     assert row.status == "completed"
     assert lines[0] == ("assistant", GREETING), (lines, len(fake.requests))

@@ -194,6 +194,23 @@ class CallEngine:
             voicemail=self.settings.voicemail_action,
         )
 
+    async def wait_finalized(
+        self, call_id: str, *, within: float | None = None, poll: float = 0.25
+    ) -> Call:
+        """Wait until the call's end has been processed; returns the call."""
+        loop = asyncio.get_running_loop()
+        deadline = None if within is None else loop.time() + within
+        while True:
+            async for session in self.db.session():
+                call = await calls.get(session, call_id)
+            if call is None:
+                raise LookupError(call_id)
+            if call.finalized_at is not None:
+                return call
+            if deadline is not None and loop.time() > deadline:
+                raise TimeoutError(f"call {call_id} did not finish within {within} s")
+            await asyncio.sleep(poll)
+
     def hooks(self, call_id: str) -> MediaHooks:
         return MediaHooks(self, call_id)
 

@@ -1,0 +1,34 @@
+"""Run an ASGI app on a port inside the current event loop (the CLI call, tests, benchmarks)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import uvicorn
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@asynccontextmanager
+async def serving(app: Any, port: int, host: str = "127.0.0.1") -> AsyncIterator[uvicorn.Server]:
+    """Serve `app` until the block ends; entering waits until it accepts connections."""
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            await task  # re-raises why it could not start
+            raise RuntimeError(f"the server on port {port} did not start")
+        await asyncio.sleep(0.05)
+    try:
+        yield server
+    finally:
+        server.should_exit = True
+        await task
