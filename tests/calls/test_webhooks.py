@@ -116,3 +116,43 @@ async def test_a_call_that_is_never_answered_ends_without_media(
         assert call.status == "no-answer"
         assert call.finalized_at is not None
         assert [e.message for e in await calls.events(s, call_id)][-1] == CLOSING
+
+
+async def test_reconciler_finishes_calls_whose_end_never_came(app: FastAPI) -> None:
+    from datetime import timedelta
+
+    from callwright.kit.time import utcnow
+
+    long_ago = utcnow() - timedelta(minutes=40)
+    stale = await _call(
+        app, status="in-progress", max_duration=30, queued_at=long_ago, answered_at=long_ago
+    )
+    async with app.state.db.sessionmaker() as session:
+        fresh = Call(
+            carrier="sandbox",
+            carrier_call_id="CA" + "2" * 32,
+            to_number="+15551230000",
+            from_number="+18885550100",
+            prompt="You are Sam from Acme. You are calling to say hello.",
+            voice="joe",
+            status="in-progress",
+            max_duration=30,
+            queued_at=utcnow() - timedelta(minutes=5),
+        )
+        session.add(fresh)
+        await session.commit()
+        fresh_id = fresh.id
+    assert await app.state.calls.reconcile() == 1
+    async with app.state.db.sessionmaker() as s:
+        done = await calls.get(s, stale)
+        assert done is not None
+        assert done.status == "completed"
+        assert done.end_reason == "reconciled"
+        assert done.finalized_at is not None
+        assert done.duration_seconds is not None
+        assert done.duration_seconds >= 40 * 60 - 5
+        assert [e.message for e in await calls.events(s, stale)][-1] == CLOSING
+        untouched = await calls.get(s, fresh_id)
+        assert untouched is not None
+        assert untouched.status == "in-progress", "a call within its max duration is left alone"
+    assert await app.state.calls.reconcile() == 0, "nothing left to do"
