@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.security import constant_time_equals, random_token, sha256_hex
@@ -52,8 +52,3 @@ async def revoke_all(session: AsyncSession, user_id: int, *, except_id: int | No
     if except_id is not None:
         query = query.where(ApiToken.id != except_id)
     await session.execute(query)
-
-
-async def count_for_user(session: AsyncSession, user_id: int) -> int:
-    query = select(func.count()).select_from(ApiToken).where(ApiToken.user_id == user_id)
-    return (await session.scalar(query)) or 0

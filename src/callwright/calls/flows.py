@@ -41,7 +41,6 @@ _STATUS_MESSAGES = {
     CallStatus.BUSY: "Line busy",
     CallStatus.FAILED: "Call failed",
     CallStatus.CANCELED: "Call canceled",
-    CallStatus.COMPLETED: "Call completed",
 }
 
 
@@ -164,13 +163,12 @@ class CallEngine:
             moved = await calls.move_status(session, call_id, update.status, values)
             if not moved:
                 return
-            call = await calls.get(session, call_id)
+            call = await calls.get(session, call_id)  # not loaded before: read after the update
             assert call is not None
-            await session.refresh(call)
             if update.status in TERMINAL:
                 call.duration_seconds = _duration(call, update)
             message = _STATUS_MESSAGES.get(update.status)
-            if message and update.status is not CallStatus.COMPLETED:
+            if message:
                 await self._event(session, call, message, "status", completed=False)
         if update.status in TERMINAL:
             await self.finalize(call_id)

@@ -223,7 +223,7 @@ class SandboxNetwork:
             try:
                 call.report = await call.callee.run()
                 call.duration = math.ceil(call.report.duration)
-            except (OSError, Exception) as exc:
+            except Exception as exc:
                 log.warning("sandbox call %s: media stream failed: %s", call.sid, exc)
                 await self._end(call, "failed")
                 return

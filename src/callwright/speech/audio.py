@@ -63,16 +63,6 @@ def read_wav(data: bytes) -> tuple[PCM, int]:
     return pcm, rate
 
 
-def wav_bytes(pcm: PCM, rate: int, channels: int = 1) -> bytes:
-    buf = io.BytesIO()
-    with wave.open(buf, "wb") as w:
-        w.setnchannels(channels)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(pcm.astype(np.int16).tobytes())
-    return buf.getvalue()
-
-
 def stereo(left: PCM, right: PCM) -> PCM:
     """Interleave two mono tracks, padding the shorter with silence."""
     n = max(len(left), len(right))

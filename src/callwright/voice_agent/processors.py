@@ -53,9 +53,13 @@ class MarkTwilioSerializer(TwilioFrameSerializer):
     audio sent before it has played, which is how we know a goodbye was heard."""
 
     async def deserialize(self, data: str | bytes) -> Frame | None:
+        # Most messages are media frames (50 a second): parse JSON here only for marks.
+        text = data.decode() if isinstance(data, bytes) else data
+        if '"mark"' not in text:
+            return await super().deserialize(data)
         try:
-            message = json.loads(data)
-        except (TypeError, ValueError):
+            message = json.loads(text)
+        except ValueError:
             return None
         if message.get("event") == "mark":
             return InputTransportMessageFrame(message=message)
