@@ -187,6 +187,32 @@ def openapi(
 
 
 @app.command()
+def worker() -> None:
+    """Run queued jobs (dial calls, deliver e-mail, reconcile calls) from the Redis job broker."""
+    import signal
+
+    from callwright.main import run_worker
+
+    settings = get_settings()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if not settings.job_broker_url:
+        typer.echo(
+            "Set CALLWRIGHT_JOB_BROKER_URL to a Redis URL: without it the API process runs jobs itself.",
+            err=True,
+        )
+        raise typer.Exit(2)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await run_worker(settings, stop)
+
+    asyncio.run(main())
+
+
+@app.command()
 def serve(
     host: Annotated[str | None, typer.Option()] = None,
     port: Annotated[int | None, typer.Option()] = None,

@@ -33,6 +33,12 @@ class Settings(BaseSettings):
     data_dir: Path = REPO_ROOT / "var"
     database_url: str = ""
     redis_url: str = ""
+    #: Taskiq broker for jobs: empty runs them in this process (in-memory broker); a Redis URL
+    #: queues them for `callwright worker` processes.
+    job_broker_url: str = ""
+    #: Whether the API process also receives queued jobs and runs the reconciler (turn off when
+    #: separate `callwright worker` processes do it).
+    embedded_worker: bool = True
     frontend_dist: Path = REPO_ROOT / "frontend" / "dist"
     #: Extra origins allowed for CORS and socket.io (the app's own origin is always allowed).
     cors_origins: list[str] = Field(default_factory=list)

@@ -6,6 +6,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,19 +24,20 @@ from callwright.auth import tokens
 from callwright.auth.csrf import CSRFMiddleware
 from callwright.auth.endpoints import router as auth_router
 from callwright.auth.google import build_oauth
-from callwright.calls.flows import CallEngine
+from callwright.calls.flows import RECONCILE_JOB, CallEngine, Publisher
 from callwright.calls.webhooks import router as webhooks_router
 from callwright.config import Settings, get_settings
 from callwright.kit.db import Database
 from callwright.kit.errors import NotFound, install_error_handlers
-from callwright.kit.jobs import BackgroundJobs
+from callwright.kit.jobs import JobQueue
 from callwright.kit.ratelimit import RateLimiter
 from callwright.mail.service import Mailer
-from callwright.realtime.server import Realtime
+from callwright.realtime.server import Realtime, redis_publisher
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
+from callwright.telephony.base import Carrier
 from callwright.telephony.registry import build_carrier
 from callwright.users import repository as users
 from callwright.users.endpoints import router as users_router
@@ -96,33 +98,29 @@ def create_app(
     settings = settings or get_settings()
 
     db = Database(settings.database_url)
-    jobs = BackgroundJobs()
     realtime = Realtime(settings, _socket_authenticator(db))
     network = (
         SandboxNetwork(settings.secret_key, speed=settings.sandbox_speed)
         if settings.carrier == "sandbox"
         else None
     )
-    carrier = build_carrier(settings)
-    engine = CallEngine(settings, db, carrier, realtime.publish, jobs)
+    core = Core.build(settings, db, realtime.publish)
+    jobs, engine = core.jobs, core.engine
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        if settings.smtp_enabled:
+        await core.start(receive=settings.embedded_worker)
+        if settings.smtp_enabled and settings.embedded_worker:
             jobs.spawn(app.state.mailer.deliver_pending(), name="mail-pending")
         if settings.warm_up_voice:
             jobs.spawn(asyncio.to_thread(_warm_up, app.state.voice_engines), name="voice-warm-up")
-        reconciler = asyncio.create_task(_reconcile_forever(engine))
         try:
             yield
         finally:
-            reconciler.cancel()
             if network is not None:
                 await network.close()
-            await jobs.drain()
-            await carrier.close()
-            await db.dispose()
+            await core.close()
 
     production = settings.env == "production"
     app = FastAPI(
@@ -137,7 +135,7 @@ def create_app(
     app.state.db = db
     app.state.jobs = jobs
     app.state.limiter = RateLimiter(settings.redis_url)
-    app.state.mailer = Mailer(settings, db, jobs)
+    app.state.mailer = core.mailer
     app.state.realtime = realtime
     app.state.sandbox = network
     app.state.calls = engine
@@ -224,13 +222,68 @@ def _warm_up(engines: Engines) -> None:
         log.exception("warming up the speech models failed")
 
 
-async def _reconcile_forever(engine: CallEngine) -> None:
-    while True:
-        await asyncio.sleep(60)
-        try:
-            await engine.reconcile()
-        except Exception:
-            log.exception("the call reconciler failed")
+#: How often the reconciler looks for calls whose end never arrived.
+RECONCILE_EVERY_SECONDS = 60
+
+
+@dataclass
+class Core:
+    """What every role needs (API, worker): the database, the job queue, the carrier, the call
+    engine and the mailer, with the jobs registered."""
+
+    settings: Settings
+    db: Database
+    jobs: JobQueue
+    carrier: Carrier
+    engine: CallEngine
+    mailer: Mailer
+    _reconciler: asyncio.Task[None] | None = None
+
+    @classmethod
+    def build(cls, settings: Settings, db: Database, publish: Publisher) -> Core:
+        jobs = JobQueue(settings.job_broker_url)
+        carrier = build_carrier(settings)
+        engine = CallEngine(settings, db, carrier, publish, jobs)
+        return cls(settings, db, jobs, carrier, engine, Mailer(settings, db, jobs))
+
+    async def start(self, *, receive: bool) -> None:
+        """Connect to the broker; a receiving role also runs queued jobs and the reconciler."""
+        await self.jobs.start(receive=receive)
+        if receive:
+            self._reconciler = asyncio.create_task(self._reconcile_forever(), name="reconciler")
+
+    async def _reconcile_forever(self) -> None:
+        while True:
+            await asyncio.sleep(RECONCILE_EVERY_SECONDS)
+            try:
+                await self.jobs.send(RECONCILE_JOB)
+            except Exception:
+                log.exception("could not queue the call reconciler")
+
+    async def close(self) -> None:
+        if self._reconciler is not None:
+            self._reconciler.cancel()
+            await asyncio.gather(self._reconciler, return_exceptions=True)
+        await self.jobs.close()
+        await self.carrier.close()
+        await self.db.dispose()
+
+
+async def run_worker(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """`callwright worker`: receive queued jobs (dial, e-mail, reconcile) until `stop` is set.
+    Its realtime events reach the API processes' sockets through Redis."""
+    if not settings.job_broker_url:
+        raise RuntimeError(
+            "callwright worker needs CALLWRIGHT_JOB_BROKER_URL (a Redis URL); without it the "
+            "API process runs the jobs itself"
+        )
+    core = Core.build(settings, Database(settings.database_url), redis_publisher(settings))
+    await core.start(receive=True)
+    log.info("worker receiving jobs from %s", settings.job_broker_url)
+    try:
+        await (stop or asyncio.Event()).wait()
+    finally:
+        await core.close()
 
 
 def _mount_spa(app: FastAPI, dist: Path) -> None:

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from callwright.calls import repository as calls
 from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
-from callwright.kit.jobs import BackgroundJobs
+from callwright.kit.jobs import JobQueue
 from callwright.kit.time import utcnow
 from callwright.models import Call, TurnLatency
 from callwright.realtime.server import ADMIN_ROOM, user_room
@@ -34,6 +34,8 @@ CONNECTED = "Call connected"
 CLOSING = "Closing call stream"
 #: After max duration, how long to wait for a call's end before the reconciler closes it.
 RECONCILE_GRACE = timedelta(minutes=2)
+DIAL_JOB = "calls.dial"
+RECONCILE_JOB = "calls.reconcile"
 
 _STATUS_MESSAGES = {
     CallStatus.RINGING: "Ringing",
@@ -51,13 +53,15 @@ class CallEngine:
         db: Database,
         carrier: Carrier,
         publish: Publisher,
-        jobs: BackgroundJobs,
+        jobs: JobQueue,
     ) -> None:
         self.settings = settings
         self.db = db
         self.carrier = carrier
         self.publish = publish
         self.jobs = jobs
+        jobs.register(DIAL_JOB, self.dial)
+        jobs.register(RECONCILE_JOB, self._reconcile_job)
         self.recordings = settings.data_dir / "recordings"
         #: Seconds in one "minute" of max duration (tests shorten it).
         self.seconds_per_minute = 60
@@ -83,7 +87,7 @@ class CallEngine:
         call_id = call.id
 
         async def dial_later() -> None:
-            self.jobs.spawn(self.dial(call_id), name=f"dial-{call_id}")
+            await self.jobs.send(DIAL_JOB, call_id)
 
         on_commit(session, dial_later)
         return call
@@ -228,6 +232,9 @@ class CallEngine:
             seconds = call.duration_seconds or 0
             await self._event(session, call, f"Call duration & price: {seconds}s", "call")
             await self._event(session, call, CLOSING, "call", completed=True)
+
+    async def _reconcile_job(self) -> None:
+        await self.reconcile()
 
     async def reconcile(self) -> int:
         """Finish calls whose end never arrived (max duration plus a grace period)."""

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
-from callwright.kit.jobs import BackgroundJobs
+from callwright.kit.jobs import JobQueue
 from callwright.kit.time import utcnow
 from callwright.mail import repository
 from callwright.models import EmailMessage
@@ -19,15 +19,17 @@ from callwright.models import EmailMessage
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
+DELIVER_JOB = "mail.deliver"
 
 
 class Mailer:
     """Bound to the app: knows the settings, the database and where to run delivery."""
 
-    def __init__(self, settings: Settings, db: Database, jobs: BackgroundJobs) -> None:
+    def __init__(self, settings: Settings, db: Database, jobs: JobQueue) -> None:
         self.settings = settings
         self.db = db
         self.jobs = jobs
+        jobs.register(DELIVER_JOB, self.deliver)
 
     async def send_link_email(
         self,
@@ -66,7 +68,7 @@ class Mailer:
             message_id = message.id
 
             async def deliver_later() -> None:
-                self.jobs.spawn(self.deliver(message_id), name=f"mail-{message_id}")
+                await self.jobs.send(DELIVER_JOB, message_id)
 
             on_commit(session, deliver_later)
         else:

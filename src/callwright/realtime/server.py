@@ -60,6 +60,24 @@ class Realtime:
         return wrapped
 
 
+def redis_publisher(settings: Settings) -> Callable[[str, str, dict[str, Any]], Awaitable[None]]:
+    """publish() for processes without sockets (workers): emits through the Redis manager that
+    the API processes listen on; without Redis there is no one to reach, so events are logged."""
+    if not settings.redis_url:
+        log.warning("no CALLWRIGHT_REDIS_URL: this process's realtime events reach no socket")
+
+        async def drop(room: str, event: str, data: dict[str, Any]) -> None:
+            log.debug("realtime %s to %s dropped: %s", event, room, data)
+
+        return drop
+    manager = socketio.AsyncRedisManager(settings.redis_url, write_only=True)
+
+    async def publish(room: str, event: str, data: dict[str, Any]) -> None:
+        await manager.emit(event, data, room=room, namespace="/")
+
+    return publish
+
+
 def _token_from(environ: dict[str, Any], auth: Any) -> str | None:
     if isinstance(auth, dict) and isinstance(auth.get("token"), str) and auth["token"]:
         return str(auth["token"])

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from pipecat.frames.frames import ErrorFrame, Frame, TranscriptionFrame
+from pipecat.frames.frames import (
+    ErrorFrame,
+    Frame,
+    InputAudioRawFrame,
+    TranscriptionFrame,
+    VADUserStartedSpeakingFrame,
+    VADUserStoppedSpeakingFrame,
+)
+from pipecat.processors.frame_processor import FrameDirection
 from pipecat.services.settings import STTSettings, TTSSettings
 from pipecat.services.stt_service import SegmentedSTTService
 from pipecat.services.tts_service import TTSService
@@ -16,6 +26,19 @@ from pipecat.utils.time import time_now_iso8601
 
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
+from callwright.speech.vad import EnergyVAD
+
+#: Quiet (by energy) this long inside a VAD segment starts a speculative transcription.
+SPECULATE_AFTER_SECS = 0.12
+FRAME_SECS = 0.02
+
+
+@dataclass
+class _Guess:
+    """A transcription started before the VAD's silence window closed."""
+
+    task: asyncio.Future[str]
+    stale: bool = False
 
 
 class WhisperSTTService(SegmentedSTTService):
@@ -23,11 +46,24 @@ class WhisperSTTService(SegmentedSTTService):
 
     Pipecat's own WhisperSTTService hands the phone-rate samples to Whisper as if they were
     16 kHz (so the audio plays twice too fast and the words come out wrong); this one resamples.
+
+    Whisper costs about 0.7 s whatever the segment's length, and the VAD waits 0.3 s of silence
+    before it calls the segment over. So as soon as the audio has been quiet (by energy) for
+    0.12 s, the segment so far is transcribed speculatively; when the VAD then stops and no speech
+    came after the snapshot, that result is used and the wait overlaps the silence window. If the
+    callee speaks again the guess is dropped and the whole segment is transcribed as usual.
     """
 
     def __init__(self, transcriber: Transcriber, **kwargs: Any) -> None:
         super().__init__(settings=STTSettings(model="whisper-base", language=Language.EN), **kwargs)
         self._transcriber = transcriber
+        quiet_frames = max(1, round(SPECULATE_AFTER_SECS / FRAME_SECS))
+        self._energy = EnergyVAD(start_frames=2, stop_frames=quiet_frames)
+        self._guess: _Guess | None = None
+        # One entry per queued segment, in queue order: its usable guess, or None.
+        self._guesses: deque[_Guess | None] = deque()
+        self.guesses_used = 0
+        self.guesses_dropped = 0
 
     @property
     def wants_wav_segments(self) -> bool:
@@ -36,11 +72,47 @@ class WhisperSTTService(SegmentedSTTService):
     def can_generate_metrics(self) -> bool:
         return True
 
+    def _transcribe_later(self, audio: bytes) -> asyncio.Future[str]:
+        pcm = np.frombuffer(audio, dtype=np.int16)
+        task = asyncio.ensure_future(
+            asyncio.to_thread(self._transcriber.transcribe, pcm, self.sample_rate)
+        )
+        # A dropped guess is never awaited: retrieve its exception so none goes unreported.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        return task
+
+    async def process_audio_frame(
+        self, frame: InputAudioRawFrame, direction: FrameDirection
+    ) -> None:
+        await super().process_audio_frame(frame, direction)
+        change = self._energy.feed(np.frombuffer(frame.audio, dtype=np.int16))
+        if change == "start" and self._guess is not None and not self._guess.stale:
+            self._guess.stale = True
+            self.guesses_dropped += 1
+        elif change == "stop" and self._user_speaking and self.is_usable:
+            snapshot = bytes(self._audio_buffer) + self._trailing_silence()
+            self._guess = _Guess(self._transcribe_later(snapshot))
+
+    async def _handle_user_started_speaking(self, frame: VADUserStartedSpeakingFrame) -> None:
+        self._guess = None
+        await super()._handle_user_started_speaking(frame)
+
+    async def _handle_user_stopped_speaking(self, frame: VADUserStoppedSpeakingFrame) -> None:
+        guess = self._guess if self._guess is not None and not self._guess.stale else None
+        self._guess = None
+        if self.is_usable:
+            self._guesses.append(guess)
+        await super()._handle_user_stopped_speaking(frame)
+
     async def run_stt(self, audio: bytes) -> AsyncGenerator[Frame, None]:
         await self.start_processing_metrics()
-        pcm = np.frombuffer(audio, dtype=np.int16)
+        guess = self._guesses.popleft() if self._guesses else None
         try:
-            text = await asyncio.to_thread(self._transcriber.transcribe, pcm, self.sample_rate)
+            if guess is not None:
+                self.guesses_used += 1
+                text = await guess.task
+            else:
+                text = await self._transcribe_later(audio)
         except Exception as exc:
             yield ErrorFrame(f"transcription failed: {exc}")
             return

@@ -62,10 +62,12 @@ from callwright.voice_agent.services import LocalTTSService, WhisperSTTService
 log = logging.getLogger(__name__)
 quiet_pipecat()
 RATE = 8000
-#: Silence that ends a stretch of speech; Whisper starts on it at once (see docs/performance.md).
+#: Silence that ends a stretch of speech (Whisper has usually started on it already: the
+#: speculative transcription in WhisperSTTService; see docs/performance.md).
 VAD_STOP_SECS = 0.3
-#: A pause shorter than this (between two sentences, say) keeps the callee's turn open.
-USER_PAUSE_SECS = 0.6
+#: After the VAD stop, a pause shorter than this more keeps the callee's turn open: the agent
+#: answers after at least 0.3 + 0.4 s of silence, or when the transcript is ready if later.
+USER_PAUSE_SECS = 0.4
 #: With wait_for_greeting, the agent speaks first after this much silence from the callee.
 GREETING_WAIT_SECS = 4.0
 
