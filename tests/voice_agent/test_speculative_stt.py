@@ -1,0 +1,89 @@
+"""WhisperSTTService starts transcribing once the callee has been quiet for a moment and uses
+that guess when the VAD stops; speech after the snapshot drops the guess."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, cast
+
+import numpy as np
+from pipecat.frames.frames import (
+    InputAudioRawFrame,
+    TranscriptionFrame,
+    VADUserStartedSpeakingFrame,
+    VADUserStoppedSpeakingFrame,
+)
+from pipecat.pipeline.task import PipelineParams
+from pipecat.tests.utils import run_test
+
+from callwright.speech.audio import tone
+from callwright.speech.stt import Transcriber
+from callwright.voice_agent.services import WhisperSTTService
+
+RATE = 8000
+FRAME = RATE // 50  # 20 ms
+
+
+class CountingTranscriber:
+    """Stands in for Whisper: answers with how many samples it was given."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+        self._lock = threading.Lock()
+
+    def transcribe(self, pcm: Any, rate: int) -> str:
+        with self._lock:
+            self.calls.append(len(pcm))
+        return f"samples {len(pcm)}"
+
+
+def _frames(seconds: float, loud: bool) -> list[InputAudioRawFrame]:
+    n = round(seconds * 50)
+    pcm = tone(440, seconds, RATE, amplitude=0.3) if loud else np.zeros(n * FRAME, dtype=np.int16)
+    return [
+        InputAudioRawFrame(pcm[i * FRAME : (i + 1) * FRAME].tobytes(), RATE, 1) for i in range(n)
+    ]
+
+
+async def _run(frames: list[Any]) -> tuple[WhisperSTTService, CountingTranscriber, list[str]]:
+    fake = CountingTranscriber()
+    stt = WhisperSTTService(cast(Transcriber, fake))
+    down, _ = await run_test(
+        stt,
+        frames_to_send=frames,
+        pipeline_params=PipelineParams(audio_in_sample_rate=RATE),
+    )
+    texts = [f.text for f in down if isinstance(f, TranscriptionFrame)]
+    return stt, fake, texts
+
+
+async def test_the_guess_made_in_the_silence_is_used() -> None:
+    frames = [
+        VADUserStartedSpeakingFrame(),
+        *_frames(0.6, loud=True),
+        *_frames(0.3, loud=False),
+        VADUserStoppedSpeakingFrame(),
+    ]
+    stt, fake, texts = await _run(frames)
+    assert stt.guesses_used == 1
+    assert stt.guesses_dropped == 0
+    assert len(fake.calls) == 1  # no second transcription of the same segment
+    assert texts == [f"samples {fake.calls[0]}"]
+
+
+async def test_speech_after_the_snapshot_drops_the_guess() -> None:
+    frames = [
+        VADUserStartedSpeakingFrame(),
+        *_frames(0.4, loud=True),
+        *_frames(0.16, loud=False),  # a pause inside the sentence: a guess starts
+        *_frames(0.4, loud=True),  # the callee goes on
+        *_frames(0.3, loud=False),
+        VADUserStoppedSpeakingFrame(),
+    ]
+    stt, fake, texts = await _run(frames)
+    assert stt.guesses_dropped == 1
+    # The used transcript covers the whole segment, longer than the dropped guess.
+    assert len(texts) == 1
+    used = int(texts[0].split()[1])
+    assert used == max(fake.calls)
+    assert min(fake.calls) < used
