@@ -38,6 +38,17 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("PUT", "/api/v1/user/password"): "user",
     ("GET", "/api/v1/voices"): "user",
     ("GET", "/api/v1/voices/{name}/sample.mp3"): "user",
+    ("POST", "/api/v1/send-call"): "user",
+    ("POST", "/api/v1/stop-call/{call_id}"): "user",
+    ("GET", "/api/v1/call-details/{call_id}"): "user",
+    ("GET", "/api/v1/call/{call_id}/transcript"): "user",
+    ("GET", "/api/v1/user/{user_id}/calls"): "user",
+    ("GET", "/api/v1/user/{user_id}/stats"): "user",
+    ("GET", "/api/v1/user/{user_id}/analysis"): "user",
+    ("GET", "/api/v1/download-recording/{call_id}"): "user",
+    ("GET", "/api/v1/play-recording/{call_id}"): "user",
+    ("POST", "/api/v1/call/{call_id}/report"): "user",
+    ("POST", "/api/v1/analyze-call/{call_id}"): "user",
     ("GET", "/api/v1/admin/mail-outbox"): "admin",
 }
 

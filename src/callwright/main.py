@@ -24,6 +24,7 @@ from callwright.auth import tokens
 from callwright.auth.csrf import CSRFMiddleware
 from callwright.auth.endpoints import router as auth_router
 from callwright.auth.google import build_oauth
+from callwright.calls.endpoints import router as calls_router
 from callwright.calls.flows import RECONCILE_JOB, CallEngine, Publisher
 from callwright.calls.webhooks import router as webhooks_router
 from callwright.config import Settings, get_settings
@@ -153,6 +154,7 @@ def create_app(
     api.include_router(users_router)
     api.include_router(admin_router)
     api.include_router(voices_router)
+    api.include_router(calls_router)
     api.include_router(webhooks_router)
     api.include_router(media_router)
 

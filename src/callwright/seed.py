@@ -15,7 +15,7 @@ from callwright.config import Settings
 from callwright.kit.security import hash_password, verify_password
 from callwright.kit.time import utcnow
 from callwright.kit.validation import normalize_email
-from callwright.models import User
+from callwright.models import LedgerEntry, User
 from callwright.models.user import Role
 from callwright.users import repository as users
 
@@ -77,6 +77,17 @@ async def ensure_account(
                 email_verified_at=utcnow(),
             ),
         )
+        if balance_cents > 0:
+            session.add(
+                LedgerEntry(
+                    user_id=user.id,
+                    kind="top_up",
+                    amount_cents=balance_cents,
+                    balance_after_cents=balance_cents,
+                    note="opening balance",
+                )
+            )
+            await session.flush()
         return user, True
     if not verify_password(user.password_hash, password):
         user.password_hash = hash_password(password)

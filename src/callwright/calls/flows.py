@@ -14,12 +14,14 @@ from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.billing.service import Billing
 from callwright.calls import repository as calls
 from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
 from callwright.kit.jobs import JobQueue
 from callwright.kit.time import utcnow
 from callwright.models import Call, TurnLatency
+from callwright.models.call import new_call_id
 from callwright.realtime.server import ADMIN_ROOM, user_room
 from callwright.speech.audio import mp3_bytes
 from callwright.telephony.base import Carrier, CarrierError, DialRequest, StatusUpdate
@@ -60,6 +62,7 @@ class CallEngine:
         self.carrier = carrier
         self.publish = publish
         self.jobs = jobs
+        self.billing = Billing(lambda room, event, data: self.publish(room, event, data))
         jobs.register(DIAL_JOB, self.dial)
         jobs.register(RECONCILE_JOB, self._reconcile_job)
         self.recordings = settings.data_dir / "recordings"
@@ -77,6 +80,37 @@ class CallEngine:
         return f"{self.settings.app_url}/api/v1/webhooks/{self.carrier.name}/status"
 
     # --- placing and ending ---------------------------------------------------------------
+
+    async def place(self, session: AsyncSession, user_id: int, call: Call) -> Call:
+        """A user's call: hold its maximum cost (InsufficientBalance when the balance does not
+        cover it), then store it queued; it is dialled after the commit."""
+        call.id = new_call_id()
+        call.user_id = user_id
+        await self.billing.hold(session, user_id, call)
+        return await self.create(session, call)
+
+    async def stop(self, session: AsyncSession, call: Call) -> bool:
+        """Hang up a live call, or cancel one not dialled yet. False when it has ended."""
+        if call.status in TERMINAL:
+            return False
+        if call.carrier_call_id:
+            await self.carrier.hang_up(call.carrier_call_id)
+            await self._event(session, call, "Call stopped by the user", "call")
+            return True
+        moved = await calls.move_status(
+            session,
+            call.id,
+            CallStatus.CANCELED,
+            {"ended_at": utcnow(), "end_reason": "stopped", "duration_seconds": 0},
+        )
+        if moved:
+            call_id = call.id
+
+            async def finish() -> None:
+                await self.finalize(call_id)
+
+            on_commit(session, finish)
+        return True
 
     async def create(self, session: AsyncSession, call: Call) -> Call:
         """Store a queued call; it is dialled once the request's transaction has committed."""
@@ -230,6 +264,7 @@ class CallEngine:
             if not await calls.mark_finalized(session, call_id, utcnow()):
                 return
             seconds = call.duration_seconds or 0
+            await self.billing.settle(session, call)
             await self._event(session, call, f"Call duration & price: {seconds}s", "call")
             await self._event(session, call, CLOSING, "call", completed=True)
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Integer, case, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.models import Call, CallEvent, TranscriptEntry, TurnLatency
@@ -117,3 +117,91 @@ async def overdue(session: AsyncSession, before: datetime, limit: int = 50) -> S
         .limit(limit)
     )
     return (await session.scalars(query)).all()
+
+
+async def page_for_user(
+    session: AsyncSession, user_id: int, *, page: int, per_page: int
+) -> tuple[Sequence[Call], int]:
+    """One page of a user's calls, newest first, and the total count."""
+    total = await session.scalar(select(func.count(Call.id)).where(Call.user_id == user_id))
+    query = (
+        select(Call)
+        .where(Call.user_id == user_id)
+        .order_by(Call.created_at.desc(), Call.id.desc())
+        .offset((page - 1) * per_page)
+        .limit(per_page)
+    )
+    return (await session.scalars(query)).all(), int(total or 0)
+
+
+async def transcripts_for(
+    session: AsyncSession, call_ids: Sequence[str]
+) -> dict[str, list[TranscriptEntry]]:
+    out: dict[str, list[TranscriptEntry]] = {c: [] for c in call_ids}
+    if not call_ids:
+        return out
+    query = (
+        select(TranscriptEntry)
+        .where(TranscriptEntry.call_id.in_(call_ids))
+        .order_by(TranscriptEntry.call_id, TranscriptEntry.seq)
+    )
+    for entry in await session.scalars(query):
+        out[entry.call_id].append(entry)
+    return out
+
+
+async def usage(session: AsyncSession, user_id: int) -> tuple[int, int]:
+    """(number of calls, total seconds) for a user, in SQL."""
+    row = (
+        await session.execute(
+            select(func.count(Call.id), func.coalesce(func.sum(Call.duration_seconds), 0)).where(
+                Call.user_id == user_id
+            )
+        )
+    ).one()
+    return int(row[0]), int(row[1] or 0)
+
+
+#: Spec section 4: completed is successful; these are failed (compared lower-case, with "-"
+#: read as "_", so the carriers' "no-answer" counts like the spec's "no_answer").
+FAILED_STATUSES = (
+    "disconnected",
+    "error",
+    "failed",
+    "hung_up",
+    "timeout",
+    "rejected",
+    "canceled",
+    "busy",
+    "no_answer",
+)
+
+
+async def by_weekday(session: AsyncSession, user_id: int, offset_minutes: int) -> list[Any]:
+    """Per weekday (0 = Monday) of the caller's local time: calls, total seconds, successful,
+    failed, calls with a positive duration, and the cost of the full duration in cents
+    (rounded-up minutes x 49). All computed in SQL."""
+    weekday: Any
+    if session.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
+        local = Call.created_at + func.make_interval(0, 0, 0, 0, 0, offset_minutes)
+        weekday = (func.extract("isodow", local) - 1).cast(Integer)
+    else:
+        local = func.datetime(Call.created_at, f"{offset_minutes:+d} minutes")
+        weekday = (func.cast(func.strftime("%w", local), Integer) + 6) % 7
+    status = func.replace(func.lower(Call.status), "-", "_")
+    seconds = func.coalesce(Call.duration_seconds, 0)
+    minutes_up = (seconds + 59) // 60  # ceil(seconds / 60)
+    query = (
+        select(
+            weekday.label("weekday"),
+            func.count(Call.id),
+            func.sum(seconds),
+            func.sum(case((status == "completed", 1), else_=0)),
+            func.sum(case((status.in_(FAILED_STATUSES), 1), else_=0)),
+            func.sum(case((seconds > 0, 1), else_=0)),
+            func.sum(minutes_up * 49),
+        )
+        .where(Call.user_id == user_id)
+        .group_by(weekday)
+    )
+    return list((await session.execute(query)).all())

@@ -83,7 +83,8 @@ def _pretty(error: dict[str, Any]) -> str:
     if kind == "extra_forbidden":
         return f"The {field.replace('_', ' ')} field is not allowed."
     msg = str(error.get("msg", "Invalid value."))
-    msg = msg.removeprefix("Value error, ")
+    if kind == "value_error":
+        return msg.removeprefix("Value error, ")  # our own messages, exactly as written
     return msg if msg.endswith(".") else msg + "."
 
 

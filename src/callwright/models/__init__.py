@@ -3,6 +3,7 @@
 from callwright.models.api_token import ApiToken
 from callwright.models.call import Call, CallEvent, TranscriptEntry, TurnLatency
 from callwright.models.email_message import EmailMessage
+from callwright.models.ledger import CallReport, LedgerEntry
 from callwright.models.password_reset import PasswordResetToken
 from callwright.models.user import User
 
@@ -10,7 +11,9 @@ __all__ = [
     "ApiToken",
     "Call",
     "CallEvent",
+    "CallReport",
     "EmailMessage",
+    "LedgerEntry",
     "PasswordResetToken",
     "TranscriptEntry",
     "TurnLatency",

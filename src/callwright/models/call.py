@@ -52,6 +52,11 @@ class Call(Base):
     end_reason: Mapped[str | None] = mapped_column(String(32), default=None)
     recording_path: Mapped[str | None] = mapped_column(String(255), default=None)
     error: Mapped[str | None] = mapped_column(Text, default=None)
+    #: Billing: the hold placed at send (max_duration x 49 cents) and the settled charge.
+    hold_cents: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    cost_cents: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: The post-call analysis (JSON: summary, outcome, sentiment, key facts, method).
+    analysis: Mapped[str | None] = mapped_column(Text, default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
 
 

@@ -1,0 +1,185 @@
+"""The prepaid balance: an append-only ledger in cents, the balance on the user row changed in
+the same transaction by conditional UPDATEs (never read-modify-write), and `balance-update`
+published to the owner's sockets after each commit.
+
+A call holds `max_duration x 49 cents` at send; at its end it is settled once: charged
+`ceil((duration_s - 1) / 60) x 49 cents` (never more than the hold) and the hold released."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
+
+from callwright.kit.db import on_commit
+from callwright.kit.errors import AppError
+from callwright.models import Call, LedgerEntry, User
+from callwright.realtime.server import user_room
+
+COST_PER_MINUTE_CENTS = 49
+LOW_BALANCE_CENTS = 100
+
+Publisher = Callable[[str, str, dict[str, Any]], Awaitable[None]]
+
+
+def dollars(cents: int) -> float:
+    return round(cents / 100, 2)
+
+
+def money(cents: int) -> str:
+    return f"{cents / 100:.2f}"
+
+
+def hold_for(max_duration_minutes: int) -> int:
+    return max_duration_minutes * COST_PER_MINUTE_CENTS
+
+
+def cost_for(duration_seconds: int | None) -> int:
+    """The spec's rule: rounded-up minutes of (duration - 1 s), times 49 cents."""
+    seconds = max(0, (duration_seconds or 0) - 1)
+    return math.ceil(seconds / 60) * COST_PER_MINUTE_CENTS
+
+
+class InsufficientBalance(AppError):
+    status_code = 402
+
+    def __init__(self, required_cents: int, available_cents: int) -> None:
+        super().__init__(
+            f"Insufficient balance to make this call. Required: ${money(required_cents)}, "
+            f"Available: ${money(available_cents)}. Please add funds."
+        )
+        self.required_cents = required_cents
+        self.available_cents = available_cents
+
+
+class Billing:
+    def __init__(self, publish: Publisher) -> None:
+        self.publish = publish
+
+    async def _move(
+        self, session: AsyncSession, user_id: int, amount_cents: int, *, floor: int | None = 0
+    ) -> int | None:
+        """Add `amount_cents` (negative takes) unless the balance would end below `floor`;
+        returns the new balance, or None when refused. One conditional UPDATE: concurrent
+        movers serialise on the row and each sees the other's result."""
+        condition = [User.id == user_id]
+        if floor is not None:
+            condition.append(User.balance_cents + amount_cents >= floor)
+        new_balance = await session.scalar(
+            update(User)
+            .where(*condition)
+            .values(balance_cents=User.balance_cents + amount_cents)
+            .returning(User.balance_cents)
+            .execution_options(synchronize_session=False)
+        )
+        if new_balance is None:
+            return None
+        for obj in list(session.identity_map.values()):
+            if isinstance(obj, User) and obj.id == user_id:
+                set_committed_value(obj, "balance_cents", new_balance)
+        self._announce(session, user_id, new_balance)
+        return int(new_balance)
+
+    def _announce(self, session: AsyncSession, user_id: int, balance_cents: int) -> None:
+        async def publish() -> None:
+            await self.publish(
+                user_room(user_id),
+                "balance-update",
+                {"userId": user_id, "newBalance": dollars(balance_cents)},
+            )
+
+        on_commit(session, publish)
+
+    async def balance(self, session: AsyncSession, user_id: int) -> int:
+        value = await session.scalar(select(User.balance_cents).where(User.id == user_id))
+        return int(value or 0)
+
+    async def hold(self, session: AsyncSession, user_id: int, call: Call) -> int:
+        """Reserve the call's maximum cost, or raise InsufficientBalance. Returns the balance."""
+        amount = hold_for(call.max_duration)
+        new_balance = await self._move(session, user_id, -amount)
+        if new_balance is None:
+            raise InsufficientBalance(amount, await self.balance(session, user_id))
+        call.hold_cents = amount
+        session.add(
+            LedgerEntry(
+                user_id=user_id,
+                call_id=call.id,
+                kind="hold",
+                amount_cents=-amount,
+                balance_after_cents=new_balance,
+                note=f"hold for a call of up to {call.max_duration} min",
+            )
+        )  # flushed with the call (the unit of work inserts the call first)
+        return new_balance
+
+    async def settle(self, session: AsyncSession, call: Call) -> int | None:
+        """Charge the call once and release its hold. Returns the cost in cents, or None when
+        it was settled already (a replayed end) or had nothing to settle."""
+        if call.user_id is None or call.hold_cents <= 0:
+            return None
+        cost = min(cost_for(call.duration_seconds), call.hold_cents)
+        claimed = await session.execute(
+            update(Call)
+            .where(Call.id == call.id, Call.cost_cents.is_(None))
+            .values(cost_cents=cost)
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(claimed, "rowcount", 0) != 1:
+            return None
+        set_committed_value(call, "cost_cents", cost)
+        released = await self._move(session, call.user_id, call.hold_cents - cost, floor=None)
+        assert released is not None
+        session.add_all(
+            [
+                LedgerEntry(
+                    user_id=call.user_id,
+                    call_id=call.id,
+                    kind="release",
+                    amount_cents=call.hold_cents,
+                    balance_after_cents=released + cost,
+                    note="hold released",
+                ),
+                LedgerEntry(
+                    user_id=call.user_id,
+                    call_id=call.id,
+                    kind="charge",
+                    amount_cents=-cost,
+                    balance_after_cents=released,
+                    note=f"{call.duration_seconds or 0} s at ${money(COST_PER_MINUTE_CENTS)}/min",
+                ),
+            ]
+        )
+        await session.flush()
+        return cost
+
+    async def adjust(
+        self,
+        session: AsyncSession,
+        user_id: int,
+        amount_cents: int,
+        *,
+        kind: str = "adjustment",
+        note: str | None = None,
+        created_by: int | None = None,
+    ) -> int | None:
+        """A top-up or manual adjustment; refused (None) when it would take the balance below 0."""
+        new_balance = await self._move(session, user_id, amount_cents)
+        if new_balance is None:
+            return None
+        session.add(
+            LedgerEntry(
+                user_id=user_id,
+                kind=kind,
+                amount_cents=amount_cents,
+                balance_after_cents=new_balance,
+                note=note,
+                created_by=created_by,
+            )
+        )
+        await session.flush()
+        return new_balance

@@ -1,0 +1,313 @@
+"""The signed-in user's calls (spec section 7): send, stop, details, transcript, history,
+stats, by-weekday analysis, recordings, reports and the post-call analysis. A user reaches only
+their own calls (another user's id answers 404, another user's stats 403); admins reach all."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse
+
+from callwright.auth.deps import CurrentUser
+from callwright.auth.schemas import Message
+from callwright.billing.service import dollars
+from callwright.calls import analysis as analysing
+from callwright.calls import repository as calls
+from callwright.calls.flows import CallEngine
+from callwright.calls.schemas import (
+    AnalysisByDayOut,
+    AnalysisOut,
+    AnalyzeIn,
+    AnalyzeOut,
+    CallDetails,
+    CallDetailsOut,
+    CallRecord,
+    CallsPage,
+    ReportIn,
+    SendCallIn,
+    SendCallOut,
+    StatsData,
+    StatsOut,
+    TranscriptLine,
+    TranscriptOut,
+    WeekdayStats,
+)
+from callwright.kit.db import SessionDep
+from callwright.kit.deps import SettingsDep
+from callwright.kit.errors import AppError, Forbidden, NotFound, ValidationFailed
+from callwright.kit.pagination import Pagination
+from callwright.models import Call, CallReport, TranscriptEntry, User
+from callwright.speech import tts
+from callwright.telephony.base import CarrierError
+from callwright.telephony.state import TERMINAL
+
+log = logging.getLogger(__name__)
+router = APIRouter(tags=["calls"])
+
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _engine(request: Request) -> CallEngine:
+    engine: CallEngine = request.app.state.calls
+    return engine
+
+
+async def _owned(session: SessionDep, user: User, call_id: str) -> Call:
+    call = await calls.get(session, call_id)
+    if call is None or (call.user_id != user.id and not user.is_admin):
+        raise NotFound("Call not found.")
+    return call
+
+
+def _check_user(user: User, user_id: int) -> None:
+    if user.id != user_id and not user.is_admin:
+        raise Forbidden("You can only see your own calls.")
+
+
+def _line(entry: TranscriptEntry) -> TranscriptLine:
+    return TranscriptLine(user=entry.speaker, text=entry.text, created_at=entry.created_at)
+
+
+def _record(call: Call) -> dict[str, object]:
+    length = 0
+    if call.ended_at is not None:
+        length = max(0, int((call.ended_at - call.queued_at).total_seconds()))
+    return {
+        "call_id": call.id,
+        "from": call.from_number,
+        "to": call.to_number,
+        "created_at": call.created_at,
+        "status": call.status,
+        "corrected_duration": call.duration_seconds or 0,
+        "call_length": length,
+        "record_url": f"/api/v1/play-recording/{call.id}" if call.recording_path else None,
+        "cost": dollars(call.cost_cents) if call.cost_cents is not None else None,
+        "max_duration": call.max_duration,
+        "voice": call.voice,
+        "completed": call.finalized_at is not None,
+    }
+
+
+@router.post("/send-call")
+async def send_call(
+    body: SendCallIn, user: CurrentUser, session: SessionDep, request: Request
+) -> SendCallOut:
+    if body.userId != user.id:
+        raise Forbidden("You can only place calls from your own account.")
+    voice = tts.find(body.voice) if body.voice else tts.default_voice()
+    if voice is None:
+        raise ValidationFailed({"voice": ["The selected voice is not available."]})
+    engine = _engine(request)
+    call = await engine.place(
+        session,
+        user.id,
+        Call(
+            kind="user",
+            to_number=body.phone,
+            from_number=request.app.state.settings.from_number,
+            prompt=body.prompt,
+            voice=voice.name,
+            temperature=body.temperature,
+            interruption_threshold=body.interruption_threshold,
+            background_audio=body.background_audio,
+            max_duration=body.max_duration,
+            wait_for_greeting=body.waitGreeting,
+        ),
+    )
+    return SendCallOut(callId=call.id, from_=call.from_number, balance=dollars(user.balance_cents))
+
+
+@router.post("/stop-call/{call_id}")
+async def stop_call(
+    call_id: str, user: CurrentUser, session: SessionDep, request: Request
+) -> Message:
+    call = await _owned(session, user, call_id)
+    try:
+        stopped = await _engine(request).stop(session, call)
+    except CarrierError as exc:
+        log.warning("stopping call %s failed: %s", call_id, exc)
+        raise AppError("The carrier could not stop the call. Please try again.", 502) from exc
+    if not stopped:
+        raise AppError("This call has already ended.", 409)
+    return Message(message="Call stopped successfully")
+
+
+async def _details(session: SessionDep, call: Call) -> CallDetails:
+    lines = await calls.transcript(session, call.id)
+    stored = analysing.Analysis.from_json(call.analysis) if call.analysis else None
+    return CallDetails.model_validate(
+        _record(call)
+        | {
+            "prompt": call.prompt,
+            "end_reason": call.end_reason,
+            "transcripts": [_line(e) for e in lines],
+            "analysis": AnalysisOut.model_validate(stored, from_attributes=True)
+            if stored
+            else None,
+        }
+    )
+
+
+@router.get("/call-details/{call_id}")
+async def call_details(call_id: str, user: CurrentUser, session: SessionDep) -> CallDetailsOut:
+    call = await _owned(session, user, call_id)
+    return CallDetailsOut(data=await _details(session, call))
+
+
+@router.get("/call/{call_id}/transcript")
+async def call_transcript(call_id: str, user: CurrentUser, session: SessionDep) -> TranscriptOut:
+    call = await _owned(session, user, call_id)
+    return TranscriptOut(data=[_line(e) for e in await calls.transcript(session, call.id)])
+
+
+@router.get("/user/{user_id}/calls")
+async def user_calls(
+    user_id: int,
+    user: CurrentUser,
+    session: SessionDep,
+    page: Annotated[int, Query(ge=1)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> CallsPage:
+    _check_user(user, user_id)
+    rows, total = await calls.page_for_user(session, user_id, page=page, per_page=per_page)
+    return CallsPage(
+        data=[CallRecord.model_validate(_record(c)) for c in rows],
+        pagination=Pagination.of(page=page, per_page=per_page, total=total),
+    )
+
+
+@router.get("/user/{user_id}/stats")
+async def user_stats(user_id: int, user: CurrentUser, session: SessionDep) -> StatsOut:
+    _check_user(user, user_id)
+    owner = user if user.id == user_id else await session.get(User, user_id)
+    if owner is None:
+        raise NotFound("User not found.")
+    count, seconds = await calls.usage(session, user_id)
+    return StatsOut(
+        data=StatsData(
+            name=owner.name,
+            balance=dollars(owner.balance_cents),
+            totalCalls=count,
+            totalMinutesUsed=round(seconds / 60, 2),
+        )
+    )
+
+
+@router.get("/user/{user_id}/analysis")
+async def user_analysis(
+    user_id: int,
+    user: CurrentUser,
+    session: SessionDep,
+    tz_offset: Annotated[
+        int,
+        Query(
+            ge=-14 * 60,
+            le=14 * 60,
+            description="Minutes to add to UTC for the caller's local time (-Date.getTimezoneOffset()).",
+        ),
+    ] = 0,
+) -> AnalysisByDayOut:
+    """The six Call Analysis charts' figures, by weekday (Monday first), computed in SQL."""
+    _check_user(user, user_id)
+    rows = {int(r[0]): r for r in await calls.by_weekday(session, user_id, tz_offset)}
+    out = []
+    for index, day in enumerate(DAYS):
+        row = rows.get(index)
+        count, seconds, ok, failed, positive, cents = (
+            (int(v or 0) for v in row[1:]) if row else (0, 0, 0, 0, 0, 0)
+        )
+        out.append(
+            WeekdayStats(
+                day=day,
+                totalCalls=count,
+                totalDuration=seconds,
+                successfulCalls=ok,
+                failedCalls=failed,
+                averageDuration=round(seconds / positive, 2) if positive else 0,
+                usedBalance=dollars(cents),
+            )
+        )
+    return AnalysisByDayOut(data=out)
+
+
+def _recording(call: Call, settings: SettingsDep) -> Path:
+    if not call.recording_path:
+        raise NotFound("This call has no recording.")
+    path = settings.data_dir / "recordings" / Path(call.recording_path).name
+    if not path.is_file():
+        raise NotFound("This call has no recording.")
+    return path
+
+
+@router.get("/download-recording/{call_id}", response_class=FileResponse)
+async def download_recording(
+    call_id: str, user: CurrentUser, session: SessionDep, settings: SettingsDep
+) -> FileResponse:
+    call = await _owned(session, user, call_id)
+    return FileResponse(
+        _recording(call, settings),
+        media_type="audio/mpeg",
+        filename=f"recording_{call.id}.mp3",
+        content_disposition_type="attachment",
+    )
+
+
+@router.get("/play-recording/{call_id}", response_class=FileResponse)
+async def play_recording(
+    call_id: str, user: CurrentUser, session: SessionDep, settings: SettingsDep
+) -> FileResponse:
+    """Inline audio; honours Range requests so the player can seek."""
+    call = await _owned(session, user, call_id)
+    return FileResponse(
+        _recording(call, settings),
+        media_type="audio/mpeg",
+        filename=f"recording_{call.id}.mp3",
+        content_disposition_type="inline",
+    )
+
+
+@router.post("/call/{call_id}/report", status_code=201)
+async def report_call(
+    call_id: str, body: ReportIn, user: CurrentUser, session: SessionDep
+) -> Message:
+    call = await _owned(session, user, call_id)
+    session.add(CallReport(call_id=call.id, user_id=user.id, reason=body.reason))
+    await session.flush()
+    return Message(message="Call reported successfully")
+
+
+@router.post("/analyze-call/{call_id}")
+async def analyze_call(
+    call_id: str,
+    user: CurrentUser,
+    session: SessionDep,
+    settings: SettingsDep,
+    body: AnalyzeIn | None = None,
+) -> AnalyzeOut:
+    call = await _owned(session, user, call_id)
+    if call.status not in TERMINAL:
+        raise AppError("The call is still in progress; analyse it once it has ended.", 409)
+    if call.analysis and not (body and body.refresh):
+        result = analysing.Analysis.from_json(call.analysis)
+    else:
+        lines = await calls.transcript(session, call.id)
+        result = None
+        if settings.llm_base_url:
+            try:
+                result = await analysing.analyze_with_llm(
+                    call,
+                    lines,
+                    base_url=settings.llm_base_url,
+                    api_key=settings.llm_api_key,
+                    model=settings.llm_model,
+                )
+            except Exception as exc:
+                log.warning("LLM analysis of %s failed, using the offline method: %s", call_id, exc)
+        if result is None:
+            result = analysing.analyze_offline(call, lines)
+        call.analysis = result.to_json()
+        await session.flush()
+    return AnalyzeOut(data=AnalysisOut.model_validate(result, from_attributes=True))
