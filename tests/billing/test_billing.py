@@ -76,7 +76,7 @@ async def test_concurrent_sends_never_overdraw(
         ).all()
         calls = (await session.scalars(select(Call).where(Call.user_id == user.id))).all()
     assert len(calls) == 1
-    assert [e.kind for e in entries][0] == "hold"
+    assert entries[0].kind == "hold"
     assert all(e.balance_after_cents >= 0 for e in entries)
 
 

@@ -243,8 +243,15 @@ async def test_analysis_groups_by_local_weekday_monday_first(app: FastAPI) -> No
     async with client:
         utc = (await client.api("GET", f"user/{user.id}/analysis")).json()["data"]
         plus2 = (await client.api("GET", f"user/{user.id}/analysis?tz_offset=120")).json()["data"]
-    assert [d["day"] for d in utc][0] == "Monday"
-    assert [d["day"] for d in utc][-1] == "Sunday"
+    assert [d["day"] for d in utc] == [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ]
     mon = utc[0]
     assert mon["totalCalls"] == 4
     assert mon["totalDuration"] == 61
