@@ -9,6 +9,8 @@ DATA="$(mktemp -d /tmp/callwright-e2e.XXXXXX)"
 export CALLWRIGHT_DATA_DIR="$DATA" CALLWRIGHT_PORT="$PORT" CALLWRIGHT_APP_URL="http://127.0.0.1:$PORT"
 export CALLWRIGHT_ADMIN_EMAIL="admin@callwright.app" CALLWRIGHT_ADMIN_PASSWORD="E2eAdmin123"
 export CALLWRIGHT_DEMO_EMAIL="demo@callwright.app" CALLWRIGHT_DEMO_PASSWORD="E2eDemo1234"
+# Sandbox calls run at twice real time, so the call e2e stays short.
+export CALLWRIGHT_SANDBOX_SPEED="${CALLWRIGHT_SANDBOX_SPEED:-2}"
 .venv/bin/callwright migrate >/dev/null
 .venv/bin/callwright seed >/dev/null
 exec .venv/bin/callwright serve

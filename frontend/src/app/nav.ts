@@ -1,4 +1,4 @@
-import { Home, LayoutDashboard, UserCog, type LucideIcon } from 'lucide-react'
+import { BarChart3, Home, LayoutDashboard, ListChecks, PhoneOutgoing, UserCog, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   to: string
@@ -10,6 +10,9 @@ export interface NavItem {
 
 export const USER_NAV: NavItem[] = [
   { to: '/dashboard', label: 'Home', icon: Home, end: true },
+  { to: '/dashboard/send-call', label: 'Send Call', icon: PhoneOutgoing },
+  { to: '/dashboard/analysis', label: 'Analysis', icon: BarChart3 },
+  { to: '/dashboard/call-logs', label: 'Call Logs', icon: ListChecks },
   { to: '/dashboard/account', label: 'Account', icon: UserCog },
 ]
 

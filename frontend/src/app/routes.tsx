@@ -27,6 +27,9 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, lazy: async () => ({ Component: (await import('@/features/dashboard/DashboardHome')).DashboardHome }) },
           { path: 'account', lazy: async () => ({ Component: (await import('@/features/account/AccountPage')).AccountPage }) },
+          { path: 'send-call', lazy: async () => ({ Component: (await import('@/features/calls/SendCallPage')).SendCallPage }) },
+          { path: 'analysis', lazy: async () => ({ Component: (await import('@/features/calls/AnalysisPage')).AnalysisPage }) },
+          { path: 'call-logs', lazy: async () => ({ Component: (await import('@/features/calls/CallLogsPage')).CallLogsPage }) },
         ],
       },
       {

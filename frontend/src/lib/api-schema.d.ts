@@ -24,6 +24,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analyze-call/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Analyze Call */
+        post: operations["analyze_call_api_v1_analyze_call__call_id__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/google": {
         parameters: {
             query?: never;
@@ -50,6 +67,74 @@ export interface paths {
         };
         /** Google Callback */
         get: operations["google_callback_api_v1_auth_google_callback_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/call-details/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Call Details */
+        get: operations["call_details_api_v1_call_details__call_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/call/{call_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report Call */
+        post: operations["report_call_api_v1_call__call_id__report_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/call/{call_id}/transcript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Call Transcript */
+        get: operations["call_transcript_api_v1_call__call_id__transcript_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/download-recording/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download Recording */
+        get: operations["download_recording_api_v1_download_recording__call_id__get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -146,6 +231,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/play-recording/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Play Recording
+         * @description Inline audio; honours Range requests so the player can seek.
+         */
+        get: operations["play_recording_api_v1_play_recording__call_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/register": {
         parameters: {
             query?: never;
@@ -217,6 +322,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/send-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send Call */
+        post: operations["send_call_api_v1_send_call_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stop-call/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop Call */
+        post: operations["stop_call_api_v1_stop_call__call_id__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/password": {
         parameters: {
             query?: never;
@@ -245,6 +384,60 @@ export interface paths {
         get: operations["get_profile_api_v1_user_profile_get"];
         /** Update Profile */
         put: operations["update_profile_api_v1_user_profile_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/{user_id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * User Analysis
+         * @description The six Call Analysis charts' figures, by weekday (Monday first), computed in SQL.
+         */
+        get: operations["user_analysis_api_v1_user__user_id__analysis_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/{user_id}/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** User Calls */
+        get: operations["user_calls_api_v1_user__user_id__calls_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/{user_id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** User Stats */
+        get: operations["user_stats_api_v1_user__user_id__stats_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -290,6 +483,136 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AnalysisByDayOut */
+        AnalysisByDayOut: {
+            /** Data */
+            data: components["schemas"]["WeekdayStats"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** AnalysisOut */
+        AnalysisOut: {
+            /** Key Facts */
+            key_facts: components["schemas"]["KeyFactOut"][];
+            /**
+             * Method
+             * @enum {string}
+             */
+            method: "offline" | "llm";
+            /** Outcome */
+            outcome: string;
+            /** Sentiment */
+            sentiment: string;
+            /** Summary */
+            summary: string;
+        };
+        /** AnalyzeIn */
+        AnalyzeIn: {
+            /**
+             * Refresh
+             * @default false
+             */
+            refresh?: boolean;
+        };
+        /** AnalyzeOut */
+        AnalyzeOut: {
+            data: components["schemas"]["AnalysisOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** CallDetails */
+        CallDetails: {
+            analysis?: components["schemas"]["AnalysisOut"] | null;
+            /** Call Id */
+            call_id: string;
+            /** Call Length */
+            call_length: number;
+            /** Completed */
+            completed: boolean;
+            /** Corrected Duration */
+            corrected_duration: number;
+            /** Cost */
+            cost: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** End Reason */
+            end_reason: string | null;
+            /** From */
+            from: string;
+            /** Max Duration */
+            max_duration: number;
+            /** Prompt */
+            prompt: string;
+            /** Record Url */
+            record_url: string | null;
+            /** Status */
+            status: string;
+            /** To */
+            to: string;
+            /** Transcripts */
+            transcripts: components["schemas"]["TranscriptLine"][];
+            /** Voice */
+            voice: string;
+        };
+        /** CallDetailsOut */
+        CallDetailsOut: {
+            data: components["schemas"]["CallDetails"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** CallRecord */
+        CallRecord: {
+            /** Call Id */
+            call_id: string;
+            /** Call Length */
+            call_length: number;
+            /** Completed */
+            completed: boolean;
+            /** Corrected Duration */
+            corrected_duration: number;
+            /** Cost */
+            cost: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** From */
+            from: string;
+            /** Max Duration */
+            max_duration: number;
+            /** Record Url */
+            record_url: string | null;
+            /** Status */
+            status: string;
+            /** To */
+            to: string;
+            /** Voice */
+            voice: string;
+        };
+        /** CallsPage */
+        CallsPage: {
+            /** Data */
+            data: components["schemas"]["CallRecord"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** EmailIn */
         EmailIn: {
             /** Email */
@@ -309,6 +632,13 @@ export interface components {
         HTTPValidationError: {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
+        };
+        /** KeyFactOut */
+        KeyFactOut: {
+            /** Fact */
+            fact: string;
+            /** Lines */
+            lines: number[];
         };
         /** LoginIn */
         LoginIn: {
@@ -460,6 +790,11 @@ export interface components {
             success?: boolean;
             user: components["schemas"]["UserOut"];
         };
+        /** ReportIn */
+        ReportIn: {
+            /** Reason */
+            reason: string;
+        };
         /** ResetPasswordIn */
         ResetPasswordIn: {
             /** Email */
@@ -470,6 +805,110 @@ export interface components {
             password_confirmation?: string | null;
             /** Token */
             token: string;
+        };
+        /** SendCallIn */
+        SendCallIn: {
+            /**
+             * Background Audio
+             * @default null
+             * @enum {string}
+             */
+            background_audio?: "null" | "office" | "cafe" | "restaurant" | "none";
+            /**
+             * Interruption Threshold
+             * @default 100
+             */
+            interruption_threshold?: number;
+            /**
+             * Max Duration
+             * @default 30
+             */
+            max_duration?: number;
+            /** Phone */
+            phone: string;
+            /** Prompt */
+            prompt: string;
+            /**
+             * Temperature
+             * @default 0.7
+             */
+            temperature?: number;
+            /** Userid */
+            userId: number;
+            /**
+             * Voice
+             * @default
+             */
+            voice?: string;
+            /**
+             * Waitgreeting
+             * @default false
+             */
+            waitGreeting?: boolean;
+        };
+        /** SendCallOut */
+        SendCallOut: {
+            /** Balance */
+            balance: number;
+            /** Callid */
+            callId: string;
+            /** From */
+            from: string;
+            /**
+             * Message
+             * @default Call initiated
+             */
+            message?: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** StatsData */
+        StatsData: {
+            /** Balance */
+            balance: number;
+            /** Name */
+            name: string;
+            /** Totalcalls */
+            totalCalls: number;
+            /** Totalminutesused */
+            totalMinutesUsed: number;
+        };
+        /** StatsOut */
+        StatsOut: {
+            data: components["schemas"]["StatsData"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** TranscriptLine */
+        TranscriptLine: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Text */
+            text: string;
+            /**
+             * User
+             * @enum {string}
+             */
+            user: "assistant" | "user";
+        };
+        /** TranscriptOut */
+        TranscriptOut: {
+            /** Data */
+            data: components["schemas"]["TranscriptLine"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /**
          * UserOut
@@ -521,6 +960,26 @@ export interface components {
             /** Voices */
             voices: components["schemas"]["VoiceOut"][];
         };
+        /** WeekdayStats */
+        WeekdayStats: {
+            /** Averageduration */
+            averageDuration: number;
+            /**
+             * Day
+             * @enum {string}
+             */
+            day: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+            /** Failedcalls */
+            failedCalls: number;
+            /** Successfulcalls */
+            successfulCalls: number;
+            /** Totalcalls */
+            totalCalls: number;
+            /** Totalduration */
+            totalDuration: number;
+            /** Usedbalance */
+            usedBalance: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -528,9 +987,18 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type SchemaAnalysisByDayOut = components['schemas']['AnalysisByDayOut'];
+export type SchemaAnalysisOut = components['schemas']['AnalysisOut'];
+export type SchemaAnalyzeIn = components['schemas']['AnalyzeIn'];
+export type SchemaAnalyzeOut = components['schemas']['AnalyzeOut'];
+export type SchemaCallDetails = components['schemas']['CallDetails'];
+export type SchemaCallDetailsOut = components['schemas']['CallDetailsOut'];
+export type SchemaCallRecord = components['schemas']['CallRecord'];
+export type SchemaCallsPage = components['schemas']['CallsPage'];
 export type SchemaEmailIn = components['schemas']['EmailIn'];
 export type SchemaGoogleRedirectOut = components['schemas']['GoogleRedirectOut'];
 export type SchemaHttpValidationError = components['schemas']['HTTPValidationError'];
+export type SchemaKeyFactOut = components['schemas']['KeyFactOut'];
 export type SchemaLoginIn = components['schemas']['LoginIn'];
 export type SchemaLoginOut = components['schemas']['LoginOut'];
 export type SchemaMessage = components['schemas']['Message'];
@@ -543,11 +1011,19 @@ export type SchemaProfileResponse = components['schemas']['ProfileResponse'];
 export type SchemaProfileUpdate = components['schemas']['ProfileUpdate'];
 export type SchemaRegisterIn = components['schemas']['RegisterIn'];
 export type SchemaRegisterOut = components['schemas']['RegisterOut'];
+export type SchemaReportIn = components['schemas']['ReportIn'];
 export type SchemaResetPasswordIn = components['schemas']['ResetPasswordIn'];
+export type SchemaSendCallIn = components['schemas']['SendCallIn'];
+export type SchemaSendCallOut = components['schemas']['SendCallOut'];
+export type SchemaStatsData = components['schemas']['StatsData'];
+export type SchemaStatsOut = components['schemas']['StatsOut'];
+export type SchemaTranscriptLine = components['schemas']['TranscriptLine'];
+export type SchemaTranscriptOut = components['schemas']['TranscriptOut'];
 export type SchemaUserOut = components['schemas']['UserOut'];
 export type SchemaValidationError = components['schemas']['ValidationError'];
 export type SchemaVoiceOut = components['schemas']['VoiceOut'];
 export type SchemaVoicesOut = components['schemas']['VoicesOut'];
+export type SchemaWeekdayStats = components['schemas']['WeekdayStats'];
 export type $defs = Record<string, never>;
 export interface operations {
     mail_outbox_api_v1_admin_mail_outbox_get: {
@@ -570,6 +1046,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OutboxPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    analyze_call_api_v1_analyze_call__call_id__post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AnalyzeIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeOut"];
                 };
             };
             /** @description Validation Error */
@@ -618,6 +1129,132 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    call_details_api_v1_call_details__call_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallDetailsOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    report_call_api_v1_call__call_id__report_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    call_transcript_api_v1_call__call_id__transcript_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    download_recording_api_v1_download_recording__call_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
             };
         };
     };
@@ -762,6 +1399,35 @@ export interface operations {
             };
         };
     };
+    play_recording_api_v1_play_recording__call_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     register_api_v1_register_post: {
         parameters: {
             query?: never;
@@ -879,6 +1545,70 @@ export interface operations {
             };
         };
     };
+    send_call_api_v1_send_call_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendCallIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendCallOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    stop_call_api_v1_stop_call__call_id__post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     change_password_api_v1_user_password_put: {
         parameters: {
             query?: never;
@@ -952,6 +1682,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProfileResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    user_analysis_api_v1_user__user_id__analysis_get: {
+        parameters: {
+            query?: {
+                /** @description Minutes to add to UTC for the caller's local time (-Date.getTimezoneOffset()). */
+                tz_offset?: number;
+            };
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisByDayOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    user_calls_api_v1_user__user_id__calls_get: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    user_stats_api_v1_user__user_id__stats_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsOut"];
                 };
             };
             /** @description Validation Error */

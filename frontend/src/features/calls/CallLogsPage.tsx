@@ -1,0 +1,270 @@
+/** Call Logs (spec sections 2, 4, 8): 7 calls a page, a table on desktop and cards on phones,
+ * transcript and report modals, an inline player (one plays at a time) and downloads. */
+import { useQuery } from '@tanstack/react-query'
+import { Download, FileText, Flag, Play } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { Button } from '@/components/ui/button'
+import { Card, Skeleton, Spinner } from '@/components/ui/card'
+import { ApiError, messageOf } from '@/lib/api'
+import { callCost, formatCallDuration, formatCurrency, formatDateTime } from '@/lib/format'
+import { getToken, getUser } from '@/lib/session'
+import { notify } from '@/lib/toast'
+import { CALL_LOGS_PAGE_SIZE, callsApi, callsQuery, downloadUrl, playUrl, type CallRecord, type TranscriptLine } from './api'
+import { Modal, StatusBadge, TranscriptView } from './components'
+import { useMediaQuery } from './useMediaQuery'
+import { useOneAudioAtATime } from './useOneAudioAtATime'
+
+export function CallLogsPage() {
+  const userId = getUser()?.id ?? 0
+  const [page, setPage] = useState(1)
+  const calls = useQuery(callsQuery(userId, page, CALL_LOGS_PAGE_SIZE))
+  const rows = calls.isError ? [] : (calls.data?.data ?? [])
+  const lastPage = calls.data?.pagination.last_page ?? 1
+  const [playing, setPlaying] = useState<Set<string>>(new Set())
+  const [transcriptOf, setTranscriptOf] = useState<{ id: string; lines: TranscriptLine[] } | null>(null)
+  const [loadingTranscript, setLoadingTranscript] = useState<string | null>(null)
+  const [reporting, setReporting] = useState<string | null>(null)
+  useOneAudioAtATime()
+  // One layout at a time (not both hidden by CSS), so a row has exactly one player.
+  const desktop = useMediaQuery('(min-width: 768px)')
+
+  useEffect(() => {
+    if (calls.isError) notify.error(`Status : ${calls.error.message}`)
+  }, [calls.isError, calls.error])
+
+  const openTranscript = async (id: string) => {
+    if (!id) return notify.error('Invalid call ID')
+    setLoadingTranscript(id)
+    try {
+      const lines = await callsApi.transcript(id)
+      if (lines.length === 0) notify.info('No transcripts available for this call')
+      setTranscriptOf({ id, lines })
+    } catch (error) {
+      notify.error(messageOf(error, 'Failed to fetch call details'))
+    } finally {
+      setLoadingTranscript(null)
+    }
+  }
+
+  const download = async (id: string) => {
+    try {
+      const token = getToken()
+      const response = await fetch(downloadUrl(id), { credentials: 'include', headers: token ? { Authorization: `Bearer ${token}` } : {} })
+      if (!response.ok) throw new ApiError('Failed to download recording', response.status)
+      const url = URL.createObjectURL(await response.blob())
+      const link = document.createElement('a')
+      link.href = url
+      link.download = `recording_${id}.mp3`
+      document.body.append(link)
+      link.click()
+      link.remove()
+      URL.revokeObjectURL(url)
+      notify.success('Recording downloaded successfully')
+    } catch (error) {
+      notify.error(messageOf(error, 'Failed to download recording'))
+    }
+  }
+
+  const play = (id: string) => {
+    setPlaying((current) => new Set(current).add(id))
+  }
+
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Call Logs</h1>
+        <p className="mt-1 text-sm text-slate-500">Every call you placed, newest first.</p>
+      </header>
+      <Card className="overflow-hidden">
+        {calls.isPending ? (
+          <div className="divide-y divide-slate-100" aria-label="Loading calls">
+            {Array.from({ length: CALL_LOGS_PAGE_SIZE }, (_, i) => (
+              <div key={i} className="flex gap-4 px-5 py-4">
+                <Skeleton className="h-4 w-28" />
+                <Skeleton className="h-4 w-28" />
+                <Skeleton className="h-4 w-36" />
+                <Skeleton className="ml-auto h-4 w-24" />
+              </div>
+            ))}
+          </div>
+        ) : calls.isError ? (
+          <p role="alert" className="px-5 py-8 text-center text-sm text-rose-600">
+            {calls.error.message}
+          </p>
+        ) : rows.length === 0 ? (
+          <p className="px-5 py-12 text-center text-sm text-slate-500">No calls found</p>
+        ) : desktop ? (
+          <table className="w-full text-left text-sm" data-testid="calls-table">
+              <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
+                <tr>
+                  {['From', 'To', 'Date', 'Duration', 'Cost', 'Status', 'Actions'].map((h) => (
+                    <th key={h} scope="col" className="px-4 py-3">
+                      {h}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {rows.map((call) => (
+                  <tr key={call.call_id} className="align-top">
+                    <td className="px-4 py-3 tabular-nums">{call.from}</td>
+                    <td className="px-4 py-3 tabular-nums">{call.to}</td>
+                    <td className="px-4 py-3 text-slate-600">{formatDateTime(call.created_at)}</td>
+                    <td className="px-4 py-3 tabular-nums">{formatCallDuration(call.corrected_duration)}</td>
+                    <td className="px-4 py-3 tabular-nums">{formatCurrency(callCost(call.corrected_duration))}</td>
+                    <td className="px-4 py-3">
+                      <StatusBadge status={call.status} />
+                    </td>
+                    <td className="px-4 py-3">
+                      <Actions call={call} playing={playing.has(call.call_id)} loadingTranscript={loadingTranscript === call.call_id} onTranscript={openTranscript} onPlay={play} onDownload={download} onReport={setReporting} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+          </table>
+        ) : (
+          <ul className="divide-y divide-slate-100" data-testid="calls-cards">
+              {rows.map((call) => (
+                <li key={call.call_id} className="space-y-2 px-4 py-4 text-sm">
+                  <div className="flex items-center justify-between">
+                    <span className="font-semibold text-slate-900">{call.to}</span>
+                    <StatusBadge status={call.status} />
+                  </div>
+                  <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-slate-600">
+                    <dt>From</dt>
+                    <dd className="tabular-nums">{call.from}</dd>
+                    <dt>Date</dt>
+                    <dd>{formatDateTime(call.created_at)}</dd>
+                    <dt>Duration</dt>
+                    <dd className="tabular-nums">{formatCallDuration(call.corrected_duration)}</dd>
+                    <dt>Cost</dt>
+                    <dd className="tabular-nums">{formatCurrency(callCost(call.corrected_duration))}</dd>
+                  </dl>
+                  <Actions call={call} playing={playing.has(call.call_id)} loadingTranscript={loadingTranscript === call.call_id} onTranscript={openTranscript} onPlay={play} onDownload={download} onReport={setReporting} />
+                </li>
+              ))}
+          </ul>
+        )}
+        <nav className="flex items-center justify-between gap-2 border-t border-slate-200 px-5 py-3" aria-label="Pagination">
+          <Button variant="secondary" size="sm" disabled={page <= 1 || calls.isPending} onClick={() => setPage((p) => Math.max(1, p - 1))}>
+            Previous
+          </Button>
+          <span className="text-sm text-slate-600">
+            Page {page} of {lastPage}
+          </span>
+          <Button variant="secondary" size="sm" disabled={page >= lastPage || calls.isPending} onClick={() => setPage((p) => p + 1)}>
+            Next
+          </Button>
+        </nav>
+      </Card>
+
+      <Modal open={transcriptOf !== null} onOpenChange={(open) => !open && setTranscriptOf(null)} title="Call Transcript">
+        <TranscriptView lines={transcriptOf?.lines} />
+      </Modal>
+      <ReportModal callId={reporting} onClose={() => setReporting(null)} />
+    </div>
+  )
+}
+
+function Actions({
+  call,
+  playing,
+  loadingTranscript,
+  onTranscript,
+  onPlay,
+  onDownload,
+  onReport,
+}: {
+  call: CallRecord
+  playing: boolean
+  loadingTranscript: boolean
+  onTranscript: (id: string) => void
+  onPlay: (id: string) => void
+  onDownload: (id: string) => void
+  onReport: (id: string) => void
+}) {
+  const hasRecording = Boolean(call.record_url)
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap gap-1.5">
+        <Button variant="secondary" size="sm" onClick={() => onTranscript(call.call_id)} aria-label="View transcript">
+          {loadingTranscript ? <Spinner className="h-3.5 w-3.5" /> : <FileText className="h-3.5 w-3.5" aria-hidden />}
+          Transcript
+        </Button>
+        <Button variant="secondary" size="sm" disabled={!hasRecording || playing} onClick={() => onPlay(call.call_id)} aria-label="Play recording">
+          <Play className="h-3.5 w-3.5" aria-hidden /> Play
+        </Button>
+        <Button variant="secondary" size="sm" disabled={!hasRecording} onClick={() => onDownload(call.call_id)} aria-label="Download recording">
+          <Download className="h-3.5 w-3.5" aria-hidden /> Download
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => onReport(call.call_id)} aria-label="Report call">
+          <Flag className="h-3.5 w-3.5" aria-hidden /> Report
+        </Button>
+      </div>
+      {playing && hasRecording && (
+        <audio
+          controls
+          autoPlay
+          preload="metadata"
+          src={playUrl(call.call_id)}
+          className="h-9 w-full max-w-xs"
+          data-testid={`player-${call.call_id}`}
+          onPlay={() => notify.success('Playing recording')}
+          onError={() => notify.error('Failed to play recording: the recording could not be loaded')}
+        />
+      )}
+    </div>
+  )
+}
+
+function ReportModal({ callId, onClose }: { callId: string | null; onClose: () => void }) {
+  const [reason, setReason] = useState('')
+  const [busy, setBusy] = useState(false)
+  const close = () => {
+    setReason('')
+    onClose()
+  }
+  const submit = async () => {
+    if (!callId || !reason.trim()) return
+    setBusy(true)
+    try {
+      await callsApi.report(callId, reason.trim())
+      notify.success('Call reported successfully')
+    } catch (error) {
+      notify.error(`Failed to report call: ${messageOf(error, 'Failed to report call')}`)
+    } finally {
+      setBusy(false)
+      close()
+    }
+  }
+  return (
+    <Modal
+      open={callId !== null}
+      onOpenChange={(open) => !open && close()}
+      title="Report Call"
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={!reason.trim() || busy} onClick={() => void submit()}>
+            {busy && <Spinner className="h-4 w-4" />} Report
+          </Button>
+        </>
+      }
+    >
+      <label htmlFor="report-reason" className="text-sm font-medium text-slate-700">
+        Reason for Reporting
+      </label>
+      <textarea
+        id="report-reason"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        placeholder="Enter reason"
+        rows={4}
+        maxLength={2000}
+        className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200"
+      />
+    </Modal>
+  )
+}

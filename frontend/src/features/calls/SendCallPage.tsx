@@ -1,0 +1,418 @@
+/** Send-call screen (spec sections 2, 4, 5, 8): prompt and voice settings, the live transcript,
+ * call settings with the balance, and the 2 latest calls. */
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Eraser, Pause, Phone, PhoneOff, Play, Timer } from 'lucide-react'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { Button } from '@/components/ui/button'
+import { Card, Skeleton, Spinner } from '@/components/ui/card'
+import { cn } from '@/lib/cn'
+import { balanceTone, formatCurrency, formatTimer, parseDurationMessage, requiredBalance } from '@/lib/format'
+import { messageOf } from '@/lib/api'
+import { useRealtime, type WebhookEvent } from '@/lib/realtime'
+import { getUser } from '@/lib/session'
+import { sendCallPhoneProblem } from '@/lib/validation'
+import { notify } from '@/lib/toast'
+import { callsApi, statsQuery, voicesQuery, type TranscriptLine } from './api'
+import { RecentCalls } from './components'
+
+const DEFAULT_VOICE = 'tanner-british'
+const BACKGROUNDS = [
+  { value: 'null', label: 'Default (quiet phone static)' },
+  { value: 'office', label: 'Office' },
+  { value: 'cafe', label: 'Cafe' },
+  { value: 'restaurant', label: 'Restaurant' },
+  { value: 'none', label: 'None' },
+] as const
+type Background = (typeof BACKGROUNDS)[number]['value']
+/** Realtime messages that are bookkeeping, not transcript changes. */
+const HOUSEKEEPING = ['Call connected', 'Closing call stream', 'Call duration & price', 'Webhook Response', 'Ringing']
+const TONE = { green: 'text-emerald-600', yellow: 'text-amber-500', red: 'text-rose-600' } as const
+
+interface Line {
+  key: string
+  text: string
+  isAgent: boolean
+  timestamp: string
+}
+
+export function SendCallPage() {
+  const user = getUser()
+  const userId = user?.id ?? 0
+  const queryClient = useQueryClient()
+  const voices = useQuery(voicesQuery)
+  const stats = useQuery(statsQuery(userId))
+
+  const [prompt, setPrompt] = useState('')
+  const [voice, setVoice] = useState<string | null>(null)
+  const [temperature, setTemperature] = useState(0.7)
+  const [interruption, setInterruption] = useState(100)
+  const [background, setBackground] = useState<Background>('null')
+  const [phone, setPhone] = useState('')
+  const [maxDuration, setMaxDuration] = useState(30)
+  const [waitGreeting, setWaitGreeting] = useState(false)
+  const [balance, setBalance] = useState<number | null>(null)
+  const [sending, setSending] = useState(false)
+  const [activeCalls, setActiveCalls] = useState<string[]>([])
+  const [inCall, setInCall] = useState(false)
+  const [lines, setLines] = useState<Line[]>([])
+  const [elapsed, setElapsed] = useState(0)
+  const [finalDuration, setFinalDuration] = useState<string | null>(null)
+  const startedAt = useRef<number | null>(null)
+  const seen = useRef(new Set<string>())
+
+  const chosenVoice = voice ?? voices.data?.[0]?.name ?? DEFAULT_VOICE
+  const shownBalance = balance ?? stats.data?.balance ?? null
+  const active = activeCalls.length > 0
+
+  useEffect(() => {
+    if (voices.isError) notify.error(voices.error.message || 'Failed to load voices')
+  }, [voices.isError, voices.error])
+  useEffect(() => {
+    if (stats.isError) notify.error('Failed to fetch your balance')
+  }, [stats.isError])
+
+  // The live timer runs from "Call connected" to the end of the call.
+  useEffect(() => {
+    if (!inCall) return
+    const id = window.setInterval(() => {
+      if (startedAt.current !== null) setElapsed((Date.now() - startedAt.current) / 1000)
+    }, 1000)
+    return () => window.clearInterval(id)
+  }, [inCall])
+
+  const clearConversation = useCallback(() => {
+    setLines([])
+    seen.current = new Set()
+    setElapsed(0)
+    setFinalDuration(null)
+    startedAt.current = null
+  }, [])
+
+  const fetchTranscript = useCallback(async (callId: string) => {
+    try {
+      const details = await callsApi.details(callId)
+      const fresh: Line[] = []
+      details.transcripts.forEach((entry: TranscriptLine, index: number) => {
+        const key = `${callId}:${index}`
+        if (seen.current.has(key)) return
+        seen.current.add(key)
+        fresh.push({ key, text: entry.text, isAgent: entry.user === 'assistant', timestamp: entry.created_at })
+      })
+      if (fresh.length) setLines((current) => [...current, ...fresh])
+    } catch {
+      notify.error(`Failed to fetch call status for ${callId}`)
+    }
+  }, [])
+
+  const endCall = useCallback(
+    (callId: string) => {
+      setActiveCalls((current) => current.filter((id) => id !== callId))
+      setInCall(false)
+      notify.info('The call has completed. You can now start a new call.')
+      void queryClient.invalidateQueries({ queryKey: ['calls', userId] })
+      void queryClient.invalidateQueries({ queryKey: ['stats', userId] })
+    },
+    [queryClient, userId],
+  )
+
+  const onWebhookEvent = (event: WebhookEvent) => {
+    if (!activeCalls.includes(event.callId)) return
+    const message = event.message ?? ''
+    if (message === 'Call connected' && event.category === 'call') {
+      startedAt.current = Date.now()
+      setElapsed(0)
+      setInCall(true)
+      return
+    }
+    if (message.startsWith('Call duration & price')) {
+      const secs = parseDurationMessage(message)
+      if (secs === null) {
+        notify.warning('Could not parse call duration from server')
+      } else {
+        setFinalDuration(formatTimer(secs))
+        notify.info(`Call duration updated: ${formatTimer(secs)}`)
+      }
+      return
+    }
+    if (message.startsWith('Closing call stream') || message.startsWith('Webhook Response: 200')) {
+      void fetchTranscript(event.callId).finally(() => endCall(event.callId))
+      return
+    }
+    if (event.category === 'call' && !HOUSEKEEPING.some((h) => message.startsWith(h))) {
+      void fetchTranscript(event.callId)
+    }
+  }
+
+  useRealtime({
+    onWebhookEvent,
+    onBalanceUpdate: (event) => {
+      if (event.userId === userId) setBalance(event.newBalance)
+    },
+    onError: (kind) =>
+      notify.error(kind === 'balance' ? 'Failed to receive balance updates' : 'Failed to receive call updates', 'Socket Error'),
+  })
+
+  const send = async () => {
+    const problem = sendCallPhoneProblem(phone)
+    if (problem) return notify.error(problem, 'Validation Error')
+    if (prompt.trim().length < 10) return notify.error('The prompt must be at least 10 characters long', 'Validation Error')
+    const required = requiredBalance(maxDuration)
+    const available = shownBalance ?? 0
+    if (available < required) {
+      return notify.error(
+        `Insufficient balance to make this call. Required: $${required.toFixed(2)}, Available: $${available.toFixed(2)}. Please add funds.`,
+        'Balance Error',
+      )
+    }
+    clearConversation()
+    setSending(true)
+    try {
+      const result = await callsApi.send({
+        userId,
+        phone,
+        prompt: prompt.trim(),
+        max_duration: maxDuration,
+        voice: chosenVoice,
+        waitGreeting,
+        temperature,
+        interruption_threshold: interruption,
+        background_audio: background,
+      })
+      if (!result.callId) {
+        notify.error('Failed to track call status')
+        return
+      }
+      setActiveCalls((current) => [...current, result.callId])
+      setBalance(result.balance)
+      const projected = available - required
+      if (projected < 1) notify.warning(`Your balance is low after this call: $${projected.toFixed(2)}. Consider adding funds.`)
+      else notify.info(`Balance sufficient: $${projected.toFixed(2)} available.`)
+      void queryClient.invalidateQueries({ queryKey: ['calls', userId] })
+    } catch (error) {
+      notify.error(messageOf(error, 'Failed to initiate call'))
+    } finally {
+      setSending(false)
+    }
+  }
+
+  const stop = async () => {
+    const callId = activeCalls[activeCalls.length - 1]
+    if (!callId) return notify.warning('No active call to stop')
+    try {
+      await callsApi.stop(callId)
+      notify.success('Call stopped successfully')
+      setActiveCalls((current) => current.filter((id) => id !== callId))
+      setInCall(false)
+      clearConversation()
+      void queryClient.invalidateQueries({ queryKey: ['calls', userId] })
+    } catch (error) {
+      notify.error(messageOf(error, 'Failed to stop call'))
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Send Call</h1>
+        <p className="mt-1 text-sm text-slate-500">Write a prompt, pick a voice and a number; watch the conversation live.</p>
+      </header>
+      <div className="grid gap-6 lg:grid-cols-2 2xl:grid-cols-3">
+        <Card className="min-w-0 space-y-5 p-5">
+          <h2 className="text-lg font-semibold text-slate-900">Prompt</h2>
+          <div>
+            <label htmlFor="prompt" className="text-sm font-medium text-slate-700">
+              What should the agent do?
+            </label>
+            <textarea
+              id="prompt"
+              value={prompt}
+              onChange={(e) => setPrompt(e.target.value)}
+              disabled={active}
+              rows={7}
+              placeholder="You are Sarah from Bright Dental, calling to confirm tomorrow's cleaning at 3 pm…"
+              className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-50"
+            />
+            <p className="mt-1 text-xs text-slate-500">{prompt.trim().length} characters (at least 10)</p>
+          </div>
+          <VoicePicker voices={voices.data} loading={voices.isPending} value={chosenVoice} onChange={setVoice} disabled={active} />
+          <Slider id="temperature" label="Temperature" min={0} max={1} step={0.1} value={temperature} onChange={setTemperature} disabled={active} display={temperature.toFixed(1)} />
+          <Slider
+            id="interruption"
+            label="Interruption tolerance"
+            min={50}
+            max={200}
+            step={10}
+            value={interruption}
+            onChange={setInterruption}
+            disabled={active}
+            display={`${interruption} ms`}
+          />
+          <div>
+            <label htmlFor="background" className="text-sm font-medium text-slate-700">
+              Background audio
+            </label>
+            <select
+              id="background"
+              value={background}
+              disabled={active}
+              onChange={(e) => setBackground(e.target.value as Background)}
+              className="mt-1 h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm disabled:bg-slate-50"
+            >
+              {BACKGROUNDS.map((b) => (
+                <option key={b.value} value={b.value}>
+                  {b.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </Card>
+
+        <Card className="flex min-h-[28rem] min-w-0 flex-col">
+          <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-4">
+            <h2 className="text-lg font-semibold text-slate-900">Transcript</h2>
+            <div className="flex flex-wrap items-center gap-2">
+              <span className={cn('inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-sm font-semibold tabular-nums', inCall ? 'bg-emerald-50 text-emerald-700' : 'bg-slate-100 text-slate-600')} data-testid="call-timer">
+                <Timer className="h-4 w-4" aria-hidden />
+                {finalDuration ?? formatTimer(elapsed)}
+              </span>
+              <Button variant="ghost" size="sm" onClick={clearConversation}>
+                <Eraser className="h-4 w-4" aria-hidden /> Clear conversation
+              </Button>
+            </div>
+          </div>
+          <div className="flex-1 space-y-3 overflow-y-auto px-5 py-4" aria-live="polite" data-testid="live-transcript">
+            {lines.length === 0 ? (
+              <p className="py-10 text-center text-sm text-slate-500">{active ? (inCall ? 'Listening…' : 'Calling…') : 'The conversation appears here during a call.'}</p>
+            ) : (
+              lines.map((line) => (
+                <div key={line.key} className={cn('flex', line.isAgent ? 'justify-end' : 'justify-start')}>
+                  <div className={cn('max-w-[85%] rounded-2xl px-4 py-2 text-sm', line.isAgent ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-900')} data-speaker={line.isAgent ? 'agent' : 'user'}>
+                    <p className="text-[11px] font-semibold uppercase tracking-wide opacity-75">{line.isAgent ? 'Agent' : 'User'}</p>
+                    <p>{line.text}</p>
+                  </div>
+                </div>
+              ))
+            )}
+          </div>
+        </Card>
+
+        <div className="min-w-0 space-y-6 lg:col-span-2 2xl:col-span-1">
+          <Card className="space-y-5 p-5">
+            <h2 className="text-lg font-semibold text-slate-900">Call Settings</h2>
+            <div className="flex items-center justify-between rounded-lg bg-slate-50 px-4 py-3">
+              <span className="text-sm text-slate-600">Balance</span>
+              {shownBalance === null ? (
+                <Skeleton className="h-6 w-20" />
+              ) : (
+                <span data-testid="send-balance" className={cn('text-lg font-bold tabular-nums', TONE[balanceTone(shownBalance)])}>
+                  {formatCurrency(shownBalance)}
+                </span>
+              )}
+            </div>
+            <div>
+              <label htmlFor="phone" className="text-sm font-medium text-slate-700">
+                Phone number
+              </label>
+              <input
+                id="phone"
+                type="tel"
+                inputMode="tel"
+                autoComplete="tel"
+                value={phone}
+                disabled={active}
+                onChange={(e) => setPhone(e.target.value.trim())}
+                placeholder="+15551234567"
+                className="mt-1 h-10 w-full rounded-lg border border-slate-300 px-3 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-50"
+              />
+            </div>
+            <Slider id="max-duration" label="Max duration" min={1} max={120} step={1} value={maxDuration} onChange={setMaxDuration} disabled={active} display={`${maxDuration} min`} />
+            <p className="-mt-3 text-xs text-slate-500">Holds {formatCurrency(requiredBalance(maxDuration))} until the call ends; you pay only the minutes used.</p>
+            <label className="flex items-center justify-between gap-3 text-sm font-medium text-slate-700">
+              Wait for greeting
+              <input type="checkbox" role="switch" checked={waitGreeting} disabled={active} onChange={(e) => setWaitGreeting(e.target.checked)} className="h-5 w-5 accent-indigo-600" />
+            </label>
+            <div className="flex gap-3">
+              <Button className="flex-1" onClick={() => void send()} disabled={active || !phone || sending}>
+                {sending ? <Spinner className="h-4 w-4" /> : <Phone className="h-4 w-4" aria-hidden />}
+                {active ? 'Call Start' : 'Send Call'}
+              </Button>
+              <Button variant="danger" className="flex-1" onClick={() => void stop()} disabled={!active}>
+                <PhoneOff className="h-4 w-4" aria-hidden /> Stop Call
+              </Button>
+            </div>
+          </Card>
+          <RecentCalls userId={userId} limit={2} viewAllTo="/dashboard/call-logs" title="Recent Calls" />
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function Slider({ id, label, min, max, step, value, onChange, disabled, display }: { id: string; label: string; min: number; max: number; step: number; value: number; onChange: (v: number) => void; disabled?: boolean; display: string }) {
+  return (
+    <div>
+      <div className="flex items-center justify-between text-sm">
+        <label htmlFor={id} className="font-medium text-slate-700">
+          {label}
+        </label>
+        <span className="tabular-nums text-slate-600">{display}</span>
+      </div>
+      <input id={id} type="range" min={min} max={max} step={step} value={value} disabled={disabled} onChange={(e) => onChange(Number(e.target.value))} className="mt-2 w-full accent-indigo-600" />
+    </div>
+  )
+}
+
+function VoicePicker({ voices, loading, value, onChange, disabled }: { voices: { name: string; description?: string | null; recording_url: string }[] | undefined; loading: boolean; value: string; onChange: (v: string) => void; disabled?: boolean }) {
+  const [playing, setPlaying] = useState<string | null>(null)
+  const audio = useRef<HTMLAudioElement | null>(null)
+
+  useEffect(() => () => audio.current?.pause(), [])
+
+  const toggle = async (name: string, url: string) => {
+    audio.current?.pause()
+    if (playing === name) {
+      setPlaying(null)
+      return
+    }
+    const sample = new Audio(url)
+    audio.current = sample
+    sample.onended = () => setPlaying((current) => (current === name ? null : current))
+    setPlaying(name)
+    try {
+      await sample.play()
+    } catch {
+      setPlaying(null)
+      notify.error('Failed to play voice sample')
+    }
+  }
+
+  return (
+    <fieldset className="min-w-0">
+      <legend className="text-sm font-medium text-slate-700">Voice</legend>
+      {loading ? (
+        <div className="mt-2 space-y-2">
+          <Skeleton className="h-10 w-full" />
+          <Skeleton className="h-10 w-full" />
+        </div>
+      ) : (
+        <ul className="mt-2 max-h-64 space-y-1.5 overflow-y-auto pr-1">
+          {(voices ?? []).map((v) => (
+            <li key={v.name} className={cn('flex items-center gap-2 rounded-lg px-3 py-2 ring-1 ring-inset', value === v.name ? 'bg-indigo-50 ring-indigo-300' : 'ring-slate-200')}>
+              <label className="flex min-w-0 flex-1 cursor-pointer items-center gap-2">
+                <input type="radio" name="voice" value={v.name} checked={value === v.name} disabled={disabled} onChange={() => onChange(v.name)} className="accent-indigo-600" />
+                <span className="min-w-0">
+                  <span className="block text-sm font-semibold text-slate-900">{v.name}</span>
+                  <span className="block truncate text-xs text-slate-500">{v.description || 'No description available'}</span>
+                </span>
+              </label>
+              <Button variant="secondary" size="sm" onClick={() => void toggle(v.name, v.recording_url)} aria-label={`${playing === v.name ? 'Stop' : 'Play'} sample of ${v.name}`}>
+                {playing === v.name ? <Pause className="h-3.5 w-3.5" aria-hidden /> : <Play className="h-3.5 w-3.5" aria-hidden />}
+                {playing === v.name ? 'Stop' : 'Play'}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </fieldset>
+  )
+}

@@ -1,0 +1,86 @@
+/** The realtime connection (spec section 7): socket.io at /socket.io with credentials, 5
+ * reconnection attempts 1 s apart, a 20 s timeout; the bearer token authenticates the handshake.
+ * One shared socket per page; components subscribe to webhook-event and balance-update. */
+import { useEffect, useRef } from 'react'
+import { io, type Socket } from 'socket.io-client'
+import { getToken } from './session'
+
+export interface WebhookEvent {
+  callId: string
+  message: string
+  category: string
+  completed: boolean
+}
+
+export interface BalanceUpdate {
+  userId: number
+  newBalance: number
+}
+
+interface Handlers {
+  onWebhookEvent?: (event: WebhookEvent) => void
+  onBalanceUpdate?: (event: BalanceUpdate) => void
+  onError?: (kind: 'webhook' | 'balance') => void
+}
+
+let shared: Socket | null = null
+let users = 0
+
+function connect(): Socket {
+  if (!shared) {
+    shared = io({
+      path: '/socket.io',
+      withCredentials: true,
+      reconnectionAttempts: 5,
+      reconnectionDelay: 1000,
+      timeout: 20000,
+      auth: (cb) => cb({ token: getToken() ?? '' }),
+    })
+  }
+  users += 1
+  return shared
+}
+
+function release(): void {
+  users -= 1
+  if (users <= 0 && shared) {
+    shared.disconnect()
+    shared = null
+    users = 0
+  }
+}
+
+/** Subscribe for the component's lifetime; handlers may change between renders. */
+export function useRealtime(handlers: Handlers): void {
+  const ref = useRef(handlers)
+  useEffect(() => {
+    ref.current = handlers
+  })
+  useEffect(() => {
+    const socket = connect()
+    const onWebhook = (event: WebhookEvent) => {
+      try {
+        ref.current.onWebhookEvent?.(event)
+      } catch {
+        ref.current.onError?.('webhook')
+      }
+    }
+    const onBalance = (event: BalanceUpdate) => {
+      try {
+        ref.current.onBalanceUpdate?.(event)
+      } catch {
+        ref.current.onError?.('balance')
+      }
+    }
+    const onConnectError = () => ref.current.onError?.('webhook')
+    socket.on('webhook-event', onWebhook)
+    socket.on('balance-update', onBalance)
+    socket.io.on('reconnect_failed', onConnectError)
+    return () => {
+      socket.off('webhook-event', onWebhook)
+      socket.off('balance-update', onBalance)
+      socket.io.off('reconnect_failed', onConnectError)
+      release()
+    }
+  }, [])
+}
