@@ -11,13 +11,19 @@ const profile = { success: true, data: { id: 1, name: 'grace', email: 'g@example
 describe('Sidebar', () => {
   it('shows the avatar initial, the name, "Free plan" and the user items', async () => {
     saveSession('1|x', { id: 1, name: 'grace', email: 'g@example.com', role: 'user' })
-    server.use(http.get(url('user/profile'), () => HttpResponse.json(profile)))
+    server.use(
+      http.get(url('user/profile'), () => HttpResponse.json(profile)),
+      http.get(url('user/1/stats'), () => HttpResponse.json({ success: true, data: { name: 'grace', balance: 0.5, totalCalls: 0, totalMinutesUsed: 0 } })),
+    )
     renderApp('/dashboard')
     const nav = await screen.findByRole('complementary', { name: 'Main navigation' })
     expect(within(nav).getByText('G')).toBeInTheDocument()
     expect(within(nav).getByTestId('sidebar-user-name')).toHaveTextContent('grace')
     expect(within(nav).getByText('Free plan')).toBeInTheDocument()
     expect(within(nav).getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/dashboard')
+    expect(within(nav).getByRole('link', { name: 'Send Call' })).toHaveAttribute('href', '/dashboard/send-call')
+    expect(within(nav).getByRole('link', { name: 'Analysis' })).toHaveAttribute('href', '/dashboard/analysis')
+    expect(within(nav).getByRole('link', { name: 'Call Logs' })).toHaveAttribute('href', '/dashboard/call-logs')
     expect(within(nav).queryByRole('link', { name: 'Dashboard' })).not.toBeInTheDocument()
     expect(await screen.findByTestId('balance')).toHaveTextContent('$0.50')
   })
