@@ -101,4 +101,16 @@ test('the demo user sends a sandbox call, watches it live, hears it in Call Logs
   await page.getByRole('link', { name: 'Home' }).click()
   await expect(page.getByTestId('recent-calls').getByText('+15551230000').first()).toBeVisible()
   await expect(page.getByTestId('balance')).toHaveText('$' + (before - cost).toFixed(2))
+
+  // On a phone, Call Logs shows cards instead of the table.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/dashboard/call-logs')
+  const card = page.getByTestId('calls-cards').getByRole('listitem').filter({ hasText: '+15551230000' }).first()
+  await expect(card).toBeVisible()
+  await expect(page.getByTestId('calls-table')).toHaveCount(0)
+  await expect(card.getByRole('button', { name: 'Play recording' })).toBeEnabled()
+  await page.screenshot({ path: 'test-results/call-logs-phone.png', fullPage: true })
+  await page.goto('/dashboard/send-call')
+  await expect(page.getByRole('button', { name: 'Send Call' })).toBeVisible()
+  await page.screenshot({ path: 'test-results/send-call-phone.png', fullPage: true })
 })
