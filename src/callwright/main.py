@@ -25,7 +25,7 @@ from callwright.auth.csrf import CSRFMiddleware
 from callwright.auth.endpoints import router as auth_router
 from callwright.auth.google import build_oauth
 from callwright.calls.endpoints import router as calls_router
-from callwright.calls.flows import RECONCILE_JOB, CallEngine, Publisher
+from callwright.calls.flows import RECONCILE_JOB, CallEngine
 from callwright.calls.webhooks import router as webhooks_router
 from callwright.config import Settings, get_settings
 from callwright.kit.db import Database
@@ -33,7 +33,7 @@ from callwright.kit.errors import NotFound, install_error_handlers
 from callwright.kit.jobs import JobQueue
 from callwright.kit.ratelimit import RateLimiter
 from callwright.mail.service import Mailer
-from callwright.realtime.server import Realtime, redis_publisher
+from callwright.realtime.server import Publisher, Realtime, redis_publisher
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
 from callwright.speech import tts

@@ -8,22 +8,18 @@ A call holds `max_duration x 49 cents` at send; at its end it is settled once: c
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 
 from callwright.kit.db import on_commit
 from callwright.kit.errors import AppError
 from callwright.models import Call, LedgerEntry, User
-from callwright.realtime.server import user_room
+from callwright.realtime.server import Publisher, user_room
 
 COST_PER_MINUTE_CENTS = 49
-LOW_BALANCE_CENTS = 100
-
-Publisher = Callable[[str, str, dict[str, Any]], Awaitable[None]]
 
 
 def dollars(cents: int) -> float:
@@ -78,9 +74,9 @@ class Billing:
         )
         if new_balance is None:
             return None
-        for obj in list(session.identity_map.values()):
-            if isinstance(obj, User) and obj.id == user_id:
-                set_committed_value(obj, "balance_cents", new_balance)
+        loaded = session.identity_map.get(identity_key(User, user_id))
+        if loaded is not None:  # keep the request's User object in step with the row
+            set_committed_value(loaded, "balance_cents", new_balance)
         self._announce(session, user_id, new_balance)
         return int(new_balance)
 
@@ -156,30 +152,3 @@ class Billing:
         )
         await session.flush()
         return cost
-
-    async def adjust(
-        self,
-        session: AsyncSession,
-        user_id: int,
-        amount_cents: int,
-        *,
-        kind: str = "adjustment",
-        note: str | None = None,
-        created_by: int | None = None,
-    ) -> int | None:
-        """A top-up or manual adjustment; refused (None) when it would take the balance below 0."""
-        new_balance = await self._move(session, user_id, amount_cents)
-        if new_balance is None:
-            return None
-        session.add(
-            LedgerEntry(
-                user_id=user_id,
-                kind=kind,
-                amount_cents=amount_cents,
-                balance_after_cents=new_balance,
-                note=note,
-                created_by=created_by,
-            )
-        )
-        await session.flush()
-        return new_balance

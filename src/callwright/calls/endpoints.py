@@ -233,40 +233,33 @@ async def user_analysis(
     return AnalysisByDayOut(data=out)
 
 
-def _recording(call: Call, settings: SettingsDep) -> Path:
-    if not call.recording_path:
+def _recording_file(call: Call, request: Request, disposition: str) -> FileResponse:
+    """The call's MP3 from the engine's recordings folder (404 when there is none). Starlette's
+    FileResponse answers Range requests (206), so players can seek."""
+    path = _engine(request).recordings / Path(call.recording_path or "").name
+    if not call.recording_path or not path.is_file():
         raise NotFound("This call has no recording.")
-    path = settings.data_dir / "recordings" / Path(call.recording_path).name
-    if not path.is_file():
-        raise NotFound("This call has no recording.")
-    return path
+    return FileResponse(
+        path,
+        media_type="audio/mpeg",
+        filename=f"recording_{call.id}.mp3",
+        content_disposition_type=disposition,
+    )
 
 
 @router.get("/download-recording/{call_id}", response_class=FileResponse)
 async def download_recording(
-    call_id: str, user: CurrentUser, session: SessionDep, settings: SettingsDep
+    call_id: str, user: CurrentUser, session: SessionDep, request: Request
 ) -> FileResponse:
-    call = await _owned(session, user, call_id)
-    return FileResponse(
-        _recording(call, settings),
-        media_type="audio/mpeg",
-        filename=f"recording_{call.id}.mp3",
-        content_disposition_type="attachment",
-    )
+    return _recording_file(await _owned(session, user, call_id), request, "attachment")
 
 
 @router.get("/play-recording/{call_id}", response_class=FileResponse)
 async def play_recording(
-    call_id: str, user: CurrentUser, session: SessionDep, settings: SettingsDep
+    call_id: str, user: CurrentUser, session: SessionDep, request: Request
 ) -> FileResponse:
     """Inline audio; honours Range requests so the player can seek."""
-    call = await _owned(session, user, call_id)
-    return FileResponse(
-        _recording(call, settings),
-        media_type="audio/mpeg",
-        filename=f"recording_{call.id}.mp3",
-        content_disposition_type="inline",
-    )
+    return _recording_file(await _owned(session, user, call_id), request, "inline")
 
 
 @router.post("/call/{call_id}/report", status_code=201)

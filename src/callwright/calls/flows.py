@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -22,15 +21,13 @@ from callwright.kit.jobs import JobQueue
 from callwright.kit.time import utcnow
 from callwright.models import Call, TurnLatency
 from callwright.models.call import new_call_id
-from callwright.realtime.server import ADMIN_ROOM, user_room
+from callwright.realtime.server import ADMIN_ROOM, Publisher, user_room
 from callwright.speech.audio import mp3_bytes
 from callwright.telephony.base import Carrier, CarrierError, DialRequest, StatusUpdate
 from callwright.telephony.state import TERMINAL, CallStatus
 from callwright.voice_agent.contract import CallPlan, Recording, TurnTiming
 
 log = logging.getLogger(__name__)
-
-Publisher = Callable[[str, str, dict[str, Any]], Awaitable[None]]
 
 CONNECTED = "Call connected"
 CLOSING = "Closing call stream"
@@ -64,7 +61,7 @@ class CallEngine:
         self.jobs = jobs
         self.billing = Billing(lambda room, event, data: self.publish(room, event, data))
         jobs.register(DIAL_JOB, self.dial)
-        jobs.register(RECONCILE_JOB, self._reconcile_job)
+        jobs.register(RECONCILE_JOB, self.reconcile)
         self.recordings = settings.data_dir / "recordings"
         #: Seconds in one "minute" of max duration (tests shorten it).
         self.seconds_per_minute = 60
@@ -267,9 +264,6 @@ class CallEngine:
             await self.billing.settle(session, call)
             await self._event(session, call, f"Call duration & price: {seconds}s", "call")
             await self._event(session, call, CLOSING, "call", completed=True)
-
-    async def _reconcile_job(self) -> None:
-        await self.reconcile()
 
     async def reconcile(self) -> int:
         """Finish calls whose end never arrived (max duration plus a grace period)."""

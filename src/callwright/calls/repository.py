@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Integer, case, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.billing.service import COST_PER_MINUTE_CENTS
 from callwright.models import Call, CallEvent, TranscriptEntry, TurnLatency
 from callwright.telephony.state import TERMINAL, CallStatus, predecessors
 
@@ -134,22 +135,6 @@ async def page_for_user(
     return (await session.scalars(query)).all(), int(total or 0)
 
 
-async def transcripts_for(
-    session: AsyncSession, call_ids: Sequence[str]
-) -> dict[str, list[TranscriptEntry]]:
-    out: dict[str, list[TranscriptEntry]] = {c: [] for c in call_ids}
-    if not call_ids:
-        return out
-    query = (
-        select(TranscriptEntry)
-        .where(TranscriptEntry.call_id.in_(call_ids))
-        .order_by(TranscriptEntry.call_id, TranscriptEntry.seq)
-    )
-    for entry in await session.scalars(query):
-        out[entry.call_id].append(entry)
-    return out
-
-
 async def usage(session: AsyncSession, user_id: int) -> tuple[int, int]:
     """(number of calls, total seconds) for a user, in SQL."""
     row = (
@@ -199,7 +184,7 @@ async def by_weekday(session: AsyncSession, user_id: int, offset_minutes: int) -
             func.sum(case((status == "completed", 1), else_=0)),
             func.sum(case((status.in_(FAILED_STATUSES), 1), else_=0)),
             func.sum(case((seconds > 0, 1), else_=0)),
-            func.sum(minutes_up * 49),
+            func.sum(minutes_up * COST_PER_MINUTE_CENTS),
         )
         .where(Call.user_id == user_id)
         .group_by(weekday)

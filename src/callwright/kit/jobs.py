@@ -19,7 +19,8 @@ from taskiq.api import run_receiver_task
 
 log = logging.getLogger(__name__)
 
-Job = Callable[..., Awaitable[None]]
+#: A job's result is not kept (nothing reads it back).
+Job = Callable[..., Awaitable[object]]
 
 
 class BackgroundJobs:

@@ -18,6 +18,9 @@ from callwright.config import Settings
 
 log = logging.getLogger(__name__)
 
+#: realtime.publish's shape: (room, event, data). Workers get one from redis_publisher().
+Publisher = Callable[[str, str, dict[str, Any]], Awaitable[None]]
+
 #: token -> (user id, is admin), or None when the token is not valid.
 Authenticator = Callable[[str], Awaitable[tuple[int, bool] | None]]
 
@@ -60,7 +63,7 @@ class Realtime:
         return wrapped
 
 
-def redis_publisher(settings: Settings) -> Callable[[str, str, dict[str, Any]], Awaitable[None]]:
+def redis_publisher(settings: Settings) -> Publisher:
     """publish() for processes without sockets (workers): emits through the Redis manager that
     the API processes listen on; without Redis there is no one to reach, so events are logged."""
     if not settings.redis_url:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,14 +32,6 @@ SPECULATE_AFTER_SECS = 0.12
 FRAME_SECS = 0.02
 
 
-@dataclass
-class _Guess:
-    """A transcription started before the VAD's silence window closed."""
-
-    task: asyncio.Future[str]
-    stale: bool = False
-
-
 class WhisperSTTService(SegmentedSTTService):
     """Transcribes each VAD segment with the shared Whisper base model.
 
@@ -59,9 +50,10 @@ class WhisperSTTService(SegmentedSTTService):
         self._transcriber = transcriber
         quiet_frames = max(1, round(SPECULATE_AFTER_SECS / FRAME_SECS))
         self._energy = EnergyVAD(start_frames=2, stop_frames=quiet_frames)
-        self._guess: _Guess | None = None
-        # One entry per queued segment, in queue order: its usable guess, or None.
-        self._guesses: deque[_Guess | None] = deque()
+        #: The transcription started in the current pause (dropped when the callee goes on).
+        self._guess: asyncio.Future[str] | None = None
+        # One entry per queued segment, in queue order: its guess, or None.
+        self._guesses: deque[asyncio.Future[str] | None] = deque()
         self.guesses_used = 0
         self.guesses_dropped = 0
 
@@ -86,20 +78,19 @@ class WhisperSTTService(SegmentedSTTService):
     ) -> None:
         await super().process_audio_frame(frame, direction)
         change = self._energy.feed(np.frombuffer(frame.audio, dtype=np.int16))
-        if change == "start" and self._guess is not None and not self._guess.stale:
-            self._guess.stale = True
+        if change == "start" and self._guess is not None:
+            self._guess = None  # the callee went on: the snapshot missed words
             self.guesses_dropped += 1
         elif change == "stop" and self._user_speaking and self.is_usable:
             snapshot = bytes(self._audio_buffer) + self._trailing_silence()
-            self._guess = _Guess(self._transcribe_later(snapshot))
+            self._guess = self._transcribe_later(snapshot)
 
     async def _handle_user_started_speaking(self, frame: VADUserStartedSpeakingFrame) -> None:
         self._guess = None
         await super()._handle_user_started_speaking(frame)
 
     async def _handle_user_stopped_speaking(self, frame: VADUserStoppedSpeakingFrame) -> None:
-        guess = self._guess if self._guess is not None and not self._guess.stale else None
-        self._guess = None
+        guess, self._guess = self._guess, None
         if self.is_usable:
             self._guesses.append(guess)
         await super()._handle_user_stopped_speaking(frame)
@@ -110,7 +101,7 @@ class WhisperSTTService(SegmentedSTTService):
         try:
             if guess is not None:
                 self.guesses_used += 1
-                text = await guess.task
+                text = await guess
             else:
                 text = await self._transcribe_later(audio)
         except Exception as exc:
