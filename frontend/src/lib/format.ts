@@ -11,6 +11,13 @@ export function balanceTone(balance: number): 'green' | 'yellow' | 'red' {
   return 'red'
 }
 
+const BALANCE_TEXT = { green: 'text-emerald-600', yellow: 'text-amber-500', red: 'text-rose-600' } as const
+
+/** The text colour class for a balance, by balanceTone. */
+export function balanceTextClass(balance: number): string {
+  return BALANCE_TEXT[balanceTone(balance)]
+}
+
 export function formatDateTime(iso: string): string {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return '—'
@@ -31,15 +38,20 @@ function seconds(value: number | string | null | undefined): number {
   return typeof n === 'number' && Number.isFinite(n) ? n : 0
 }
 
+/** The seconds the spec's display and cost rules use: the duration minus 1 second, at least 0. */
+function countedSeconds(duration: number | string | null | undefined): number {
+  return Math.max(0, Math.floor(seconds(duration)) - 1)
+}
+
 /** A call's duration as m:ss, from the duration minus 1 second (the spec's rule); 0:00 if none. */
 export function formatCallDuration(duration: number | string | null | undefined): string {
-  const d = Math.max(0, Math.floor(seconds(duration)) - 1)
+  const d = countedSeconds(duration)
   return `${Math.floor(d / 60)}:${String(d % 60).padStart(2, '0')}`
 }
 
 /** Cost: rounded-up minutes of (duration - 1 s) x $0.49, to 2 decimals. */
 export function callCost(duration: number | string | null | undefined): number {
-  const minutes = Math.ceil(Math.max(0, Math.floor(seconds(duration)) - 1) / 60)
+  const minutes = Math.ceil(countedSeconds(duration) / 60)
   return Math.round(minutes * COST_PER_MINUTE * 100) / 100
 }
 

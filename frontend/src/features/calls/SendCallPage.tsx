@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
 import { cn } from '@/lib/cn'
-import { balanceTone, formatCurrency, formatTimer, parseDurationMessage, requiredBalance } from '@/lib/format'
+import { balanceTextClass, formatCurrency, formatTimer, parseDurationMessage, requiredBalance } from '@/lib/format'
 import { messageOf } from '@/lib/api'
 import { useRealtime, type WebhookEvent } from '@/lib/realtime'
 import { getUser } from '@/lib/session'
@@ -26,7 +26,6 @@ const BACKGROUNDS = [
 type Background = (typeof BACKGROUNDS)[number]['value']
 /** Realtime messages that are bookkeeping, not transcript changes. */
 const HOUSEKEEPING = ['Call connected', 'Closing call stream', 'Call duration & price', 'Webhook Response', 'Ringing']
-const TONE = { green: 'text-emerald-600', yellow: 'text-amber-500', red: 'text-rose-600' } as const
 
 interface Line {
   key: string
@@ -304,7 +303,7 @@ export function SendCallPage() {
               {shownBalance === null ? (
                 <Skeleton className="h-6 w-20" />
               ) : (
-                <span data-testid="send-balance" className={cn('text-lg font-bold tabular-nums', TONE[balanceTone(shownBalance)])}>
+                <span data-testid="send-balance" className={cn('text-lg font-bold tabular-nums', balanceTextClass(shownBalance))}>
                   {formatCurrency(shownBalance)}
                 </span>
               )}

@@ -6,11 +6,10 @@ import { Skeleton } from '@/components/ui/card'
 import { statsQuery } from '@/features/calls/api'
 import { RecentCalls } from '@/features/calls/components'
 import { cn } from '@/lib/cn'
-import { balanceTone, formatCurrency } from '@/lib/format'
+import { balanceTextClass, formatCurrency } from '@/lib/format'
 import { getUser } from '@/lib/session'
 import { notify } from '@/lib/toast'
 
-const TONE = { green: 'text-emerald-600', yellow: 'text-amber-500', red: 'text-rose-600' } as const
 
 export function DashboardHome() {
   const userId = getUser()?.id ?? 0
@@ -32,7 +31,7 @@ export function DashboardHome() {
           {stats.isPending ? (
             <Skeleton className="mt-3 h-8 w-28" />
           ) : (
-            <p data-testid="balance" className={cn('mt-2 text-3xl font-bold', TONE[balanceTone(stats.data?.balance ?? 0)])}>
+            <p data-testid="balance" className={cn('mt-2 text-3xl font-bold', balanceTextClass(stats.data?.balance ?? 0))}>
               {formatCurrency(stats.data?.balance ?? 0)}
             </p>
           )}
