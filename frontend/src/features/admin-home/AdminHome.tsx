@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Copy, ExternalLink, MailOpen } from 'lucide-react'
 import { useState } from 'react'
+import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton } from '@/components/ui/card'
 import { cn } from '@/lib/cn'
@@ -99,19 +100,7 @@ function OutboxPanel() {
           ))}
         </ul>
       )}
-      {lastPage > 1 && (
-        <div className="flex items-center justify-between border-t border-slate-200 px-5 py-3 text-sm">
-          <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            Previous
-          </Button>
-          <span className="text-slate-600">
-            Page {page} of {lastPage}
-          </span>
-          <Button variant="secondary" size="sm" disabled={page >= lastPage} onClick={() => setPage((p) => p + 1)}>
-            Next
-          </Button>
-        </div>
-      )}
+      {lastPage > 1 && <Pager page={page} lastPage={lastPage} onPage={setPage} />}
     </Card>
   )
 }

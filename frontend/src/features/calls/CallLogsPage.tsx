@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Download, FileText, Flag, Play } from 'lucide-react'
 import { useEffect, useState } from 'react'
+import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
 import { ApiError, messageOf } from '@/lib/api'
@@ -145,17 +146,7 @@ export function CallLogsPage() {
               ))}
           </ul>
         )}
-        <nav className="flex items-center justify-between gap-2 border-t border-slate-200 px-5 py-3" aria-label="Pagination">
-          <Button variant="secondary" size="sm" disabled={page <= 1 || calls.isPending} onClick={() => setPage((p) => Math.max(1, p - 1))}>
-            Previous
-          </Button>
-          <span className="text-sm text-slate-600">
-            Page {page} of {lastPage}
-          </span>
-          <Button variant="secondary" size="sm" disabled={page >= lastPage || calls.isPending} onClick={() => setPage((p) => p + 1)}>
-            Next
-          </Button>
-        </nav>
+        <Pager page={page} lastPage={lastPage} onPage={setPage} busy={calls.isPending} />
       </Card>
 
       <Modal open={transcriptOf !== null} onOpenChange={(open) => !open && setTranscriptOf(null)} title="Call Transcript">
