@@ -40,7 +40,6 @@ from callwright.speech import tts
 from callwright.speech.stt import Transcriber
 from callwright.telephony.base import Carrier
 from callwright.telephony.registry import build_carrier
-from callwright.users import repository as users
 from callwright.users.endpoints import router as users_router
 from callwright.voice_agent.media import router as media_router
 from callwright.voice_agent.session import Engines, LLMConfig
@@ -207,9 +206,8 @@ def create_asgi_app() -> ASGIApp:
 def _socket_authenticator(db: Database) -> Any:
     async def authenticate(token: str) -> tuple[int, bool] | None:
         async for session in db.session():
-            row = await tokens.resolve(session, token)
-            user = await users.get(session, row.user_id) if row else None
-            return (user.id, user.is_admin) if user else None
+            found = await tokens.resolve(session, token)
+            return (found[1].id, found[1].is_admin) if found else None
         return None
 
     return authenticate

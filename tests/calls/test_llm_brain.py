@@ -3,6 +3,8 @@ server speaking the chat-completions protocol with scripted, streamed replies)."
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from callwright.calls import repository as calls
@@ -10,6 +12,7 @@ from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.models import Call
+from callwright.speech import tts
 from tests.calls.fake_openai import CLOSING, GREETING, FakeOpenAI
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -31,6 +34,9 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
         }
     )
     app = create_app(settings)
+    # Load the voice first, as the app's start-up warm-up does: a cold Piper load (2 to 3 s
+    # here) would outlast the callee's patience and its "Hello?" would talk over the greeting.
+    await asyncio.to_thread(tts.warm_up, tts.default_voice())  # "joe"
     async with serving(fake.app(), llm_port), serving(app.state.realtime.wrap(app), app_port):
         async for session in app.state.db.session():
             call = await app.state.calls.create(

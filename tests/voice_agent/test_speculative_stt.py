@@ -4,6 +4,7 @@ that guess when the VAD stops; speech after the snapshot drops the guess."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, cast
 
 import numpy as np
@@ -87,3 +88,33 @@ async def test_speech_after_the_snapshot_drops_the_guess() -> None:
     used = int(texts[0].split()[1])
     assert used == max(fake.calls)
     assert min(fake.calls) < used
+
+
+class SlowTranscriber(CountingTranscriber):
+    """Whisper on a busy machine: each transcription takes a while."""
+
+    def transcribe(self, pcm: Any, rate: int) -> str:
+        time.sleep(0.3)
+        return super().transcribe(pcm, rate)
+
+
+async def test_words_that_land_late_go_with_the_rest_of_the_turn() -> None:
+    """Two segments back to back while Whisper runs behind: one transcript with both, so the
+    turn is not closed on the first half (and the second half does not open a turn of its own)."""
+    segment = [*_frames(0.4, loud=True), *_frames(0.3, loud=False)]
+    frames = [
+        VADUserStartedSpeakingFrame(),
+        *segment,
+        VADUserStoppedSpeakingFrame(),
+        VADUserStartedSpeakingFrame(),
+        *segment,
+        VADUserStoppedSpeakingFrame(),
+    ]
+    fake = SlowTranscriber()
+    stt = WhisperSTTService(cast(Transcriber, fake))
+    down, _ = await run_test(
+        stt, frames_to_send=frames, pipeline_params=PipelineParams(audio_in_sample_rate=RATE)
+    )
+    texts = [f.text for f in down if isinstance(f, TranscriptionFrame)]
+    assert len(fake.calls) == 2
+    assert texts == [" ".join(f"samples {n}" for n in fake.calls)]

@@ -11,7 +11,6 @@ from callwright.auth.cookies import SESSION_COOKIE
 from callwright.kit.db import SessionDep
 from callwright.kit.errors import Forbidden, Unauthenticated
 from callwright.models import ApiToken, User
-from callwright.users import repository as users
 
 
 def _presented_token(request: Request) -> str | None:
@@ -26,12 +25,10 @@ async def optional_user(request: Request, session: SessionDep) -> User | None:
     plaintext = _presented_token(request)
     if not plaintext:
         return None
-    token = await tokens.resolve(session, plaintext)
-    if token is None:
+    found = await tokens.resolve(session, plaintext)
+    if found is None:
         return None
-    user = await users.get(session, token.user_id)
-    if user is None:
-        return None
+    token, user = found
     request.state.token = token
     return user
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.security import constant_time_equals, random_token, sha256_hex
 from callwright.kit.time import utcnow
-from callwright.models import ApiToken
+from callwright.models import ApiToken, User
 
 TOUCH_EVERY = timedelta(minutes=1)
 
@@ -27,20 +27,30 @@ async def issue(session: AsyncSession, user_id: int, ttl_minutes: int, name: str
     return f"{token.id}|{secret}"
 
 
-async def resolve(session: AsyncSession, plaintext: str) -> ApiToken | None:
-    """The live token row for `plaintext`, or None (malformed, unknown, wrong secret, expired)."""
+async def resolve(session: AsyncSession, plaintext: str) -> tuple[ApiToken, User] | None:
+    """The live token row for `plaintext` and its user, read in one query; None when the token
+    is malformed, unknown, has the wrong secret or has expired."""
     token_id, sep, secret = plaintext.partition("|")
     if not sep or not token_id.isdigit() or not secret or len(token_id) > 18:
         return None
-    token = await session.get(ApiToken, int(token_id))
-    if token is None or not constant_time_equals(token.token_hash, sha256_hex(secret)):
+    row = (
+        await session.execute(
+            select(ApiToken, User)
+            .join(User, User.id == ApiToken.user_id)
+            .where(ApiToken.id == int(token_id))
+        )
+    ).first()
+    if row is None:
+        return None
+    token, user = row
+    if not constant_time_equals(token.token_hash, sha256_hex(secret)):
         return None
     now = utcnow()
     if token.expires_at <= now:
         return None
     if token.last_used_at is None or now - token.last_used_at > TOUCH_EVERY:
         token.last_used_at = now
-    return token
+    return token, user
 
 
 async def revoke(session: AsyncSession, token_id: int) -> None:

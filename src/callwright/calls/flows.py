@@ -335,6 +335,9 @@ class MediaHooks:
         self.engine = engine
         self.call_id = call_id
         self._hung_up = False
+        # Lines are numbered max(seq)+1: the callee's and the agent's lines can end at the same
+        # moment, so they are written (and published) one at a time, in order.
+        self._lines = asyncio.Lock()
 
     async def answered(self) -> None:
         async for session in self.engine.db.session():
@@ -348,15 +351,22 @@ class MediaHooks:
             await self.engine._event(session, call, CONNECTED, "call")
 
     async def line(self, speaker: Literal["assistant", "user"], text: str) -> None:
-        async for session in self.engine.db.session():
-            call = await calls.get(session, self.call_id)
-            if call is None:
-                return
-            entry = await calls.add_line(session, self.call_id, speaker, text, utcnow())
-            label = "Assistant" if speaker == "assistant" else "User"
-            await self.engine._event(
-                session, call, f"{label}: {text}", "call", speaker=speaker, text=text, seq=entry.seq
-            )
+        async with self._lines:
+            async for session in self.engine.db.session():
+                call = await calls.get(session, self.call_id)
+                if call is None:
+                    return
+                entry = await calls.add_line(session, self.call_id, speaker, text, utcnow())
+                label = "Assistant" if speaker == "assistant" else "User"
+                await self.engine._event(
+                    session,
+                    call,
+                    f"{label}: {text}",
+                    "call",
+                    speaker=speaker,
+                    text=text,
+                    seq=entry.seq,
+                )
 
     async def latency(self, timing: TurnTiming) -> None:
         async for session in self.engine.db.session():

@@ -124,7 +124,7 @@ async def page_for_user(
     session: AsyncSession, user_id: int, *, page: int, per_page: int
 ) -> tuple[Sequence[Call], int]:
     """One page of a user's calls, newest first, and the total count."""
-    total = await session.scalar(select(func.count(Call.id)).where(Call.user_id == user_id))
+    total = await session.scalar(select(func.count()).where(Call.user_id == user_id))
     query = (
         select(Call)
         .where(Call.user_id == user_id)
@@ -139,7 +139,7 @@ async def usage(session: AsyncSession, user_id: int) -> tuple[int, int]:
     """(number of calls, total seconds) for a user, in SQL."""
     row = (
         await session.execute(
-            select(func.count(Call.id), func.coalesce(func.sum(Call.duration_seconds), 0)).where(
+            select(func.count(), func.coalesce(func.sum(Call.duration_seconds), 0)).where(
                 Call.user_id == user_id
             )
         )
@@ -179,7 +179,7 @@ async def by_weekday(session: AsyncSession, user_id: int, offset_minutes: int) -
     query = (
         select(
             weekday.label("weekday"),
-            func.count(Call.id),
+            func.count(),
             func.sum(seconds),
             func.sum(case((status == "completed", 1), else_=0)),
             func.sum(case((status.in_(FAILED_STATUSES), 1), else_=0)),

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm import DeclarativeBase, ORMExecuteState, Session
 from sqlalchemy.types import TypeDecorator
 
 from callwright.kit.time import as_utc
@@ -73,7 +73,9 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.sessionmaker = async_sessionmaker(
+            self.engine, expire_on_commit=False, sync_session_class=TrackedSession
+        )
 
     async def dispose(self) -> None:
         await self.engine.dispose()
@@ -83,11 +85,33 @@ class Database:
         async with self.sessionmaker() as session:
             try:
                 yield session
-                await session.commit()
+                if wrote(session):
+                    await session.commit()
             except BaseException:
                 await session.rollback()
                 raise
         await run_after_commit(session)
+
+
+class TrackedSession(Session):
+    """A Session that notes whether it wrote anything (see `wrote`)."""
+
+
+@event.listens_for(TrackedSession, "do_orm_execute")
+def _note_writes(state: ORMExecuteState) -> None:
+    if not state.is_select:
+        state.session.info["wrote"] = True
+
+
+@event.listens_for(TrackedSession, "after_flush")
+def _note_flush(session: Session, _context: Any) -> None:
+    session.info["wrote"] = True
+
+
+def wrote(session: AsyncSession) -> bool:
+    """Whether the unit of work changed anything; a read-only request skips its COMMIT (closing
+    the session ends the read transaction)."""
+    return bool(session.info.pop("wrote", False) or session.new or session.dirty or session.deleted)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -22,6 +22,8 @@ class Call(Base):
     __table_args__ = (
         UniqueConstraint("carrier", "carrier_call_id", name="uq_calls_carrier_call"),
         Index("ix_calls_user_created", "user_id", "created_at"),
+        # Covers a user's count and total seconds (the dashboard stats) without table reads.
+        Index("ix_calls_user_duration", "user_id", "duration_seconds"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_call_id)

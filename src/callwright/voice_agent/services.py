@@ -30,6 +30,12 @@ from callwright.speech.vad import EnergyVAD
 #: Quiet (by energy) this long inside a VAD segment starts a speculative transcription.
 SPECULATE_AFTER_SECS = 0.12
 FRAME_SECS = 0.02
+#: How long after the VAD stop the turn may wait for the segment's transcript. Pipecat's
+#: default (1.0 s, minus the VAD's 0.3 s) is about one Whisper run on a small CPU, so a busy
+#: machine closed turns before their last words were transcribed, and the late words then
+#: opened a turn of their own that talked over the agent. The wait ends as soon as the
+#: transcript arrives, so this only bounds the slow case.
+TRANSCRIPT_WAIT_SECS = 3.0
 
 
 class WhisperSTTService(SegmentedSTTService):
@@ -46,7 +52,11 @@ class WhisperSTTService(SegmentedSTTService):
     """
 
     def __init__(self, transcriber: Transcriber, **kwargs: Any) -> None:
-        super().__init__(settings=STTSettings(model="whisper-base", language=Language.EN), **kwargs)
+        super().__init__(
+            settings=STTSettings(model="whisper-base", language=Language.EN),
+            ttfs_p99_latency=TRANSCRIPT_WAIT_SECS,
+            **kwargs,
+        )
         self._transcriber = transcriber
         quiet_frames = max(1, round(SPECULATE_AFTER_SECS / FRAME_SECS))
         self._energy = EnergyVAD(start_frames=2, stop_frames=quiet_frames)
@@ -54,6 +64,8 @@ class WhisperSTTService(SegmentedSTTService):
         self._guess: asyncio.Future[str] | None = None
         # One entry per queued segment, in queue order: its guess, or None.
         self._guesses: deque[asyncio.Future[str] | None] = deque()
+        #: Words of earlier segments waiting for the segment still being spoken or transcribed.
+        self._held = ""
         self.guesses_used = 0
         self.guesses_dropped = 0
 
@@ -109,8 +121,15 @@ class WhisperSTTService(SegmentedSTTService):
             return
         finally:
             await self.stop_processing_metrics()
-        if text:
-            yield TranscriptionFrame(text, "callee", time_now_iso8601(), Language.EN)
+        # Pipecat closes the turn on a segment's (final) transcript once the VAD has stopped. When
+        # Whisper runs behind (a busy CPU), an earlier segment's words can land after the callee
+        # has already said more: sending them alone would close the turn without the rest, and
+        # the rest would then open a turn of its own over the agent's reply. So while the callee
+        # is still talking or later segments wait, the words are held and go with the last one.
+        self._held = f"{self._held} {text}".strip()
+        if self._held and not (self._user_speaking or self._guesses):
+            held, self._held = self._held, ""
+            yield TranscriptionFrame(held, "callee", time_now_iso8601(), Language.EN)
 
 
 class LocalTTSService(TTSService):

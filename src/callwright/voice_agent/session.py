@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from fastapi import WebSocket
@@ -60,7 +61,8 @@ from callwright.voice_agent.processors import (
 from callwright.voice_agent.services import LocalTTSService, WhisperSTTService
 
 log = logging.getLogger(__name__)
-quiet_pipecat()
+# CALLWRIGHT_PIPECAT_LOG=DEBUG shows every frame decision (turns, interruptions, timings).
+quiet_pipecat(os.environ.get("CALLWRIGHT_PIPECAT_LOG", "WARNING"))
 RATE = 8000
 #: Silence that ends a stretch of speech (Whisper has usually started on it already: the
 #: speculative transcription in WhisperSTTService; see docs/performance.md).
@@ -225,11 +227,19 @@ async def run_call(
     async def on_audio(_buffer: Any, audio: bytes, sample_rate: int, channels: int) -> None:
         recording["audio"], recording["rate"] = audio, sample_rate
 
+    writes: list[asyncio.Task[None]] = []
+
+    def write_line(speaker: Literal["assistant", "user"], text: str) -> None:
+        """Transcript lines are written by tasks of our own, in order (hooks.line serialises
+        them), and all of them land before the call is finished: a goodbye that ends the
+        pipeline is still written, whatever Pipecat does with its handler tasks at shutdown."""
+        writes.append(asyncio.create_task(hooks.line(speaker, text)))
+
     @user_turns.event_handler("on_user_turn_stopped")
     async def on_user_turn(_aggregator: Any, _strategy: Any, message: Any) -> None:
         spoke_first.set()
         if message.content:
-            await hooks.line("user", message.content)
+            write_line("user", message.content)
 
     @assistant_turns.event_handler("on_assistant_turn_stopped")
     async def on_assistant_turn(_aggregator: Any, message: Any) -> None:
@@ -237,7 +247,7 @@ async def run_call(
             # The callee talked over the greeting (a "Hello?"): greet again on their turn.
             policy.reset_greeting()
         if message.content:
-            await hooks.line("assistant", message.content)
+            write_line("assistant", message.content)
 
     @transport.event_handler("on_client_connected")
     async def on_connected(_transport: Any, _client: Any) -> None:
@@ -262,6 +272,9 @@ async def run_call(
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        for outcome in await asyncio.gather(*writes, return_exceptions=True):
+            if isinstance(outcome, BaseException):
+                log.error("a transcript line was not saved", exc_info=outcome)
         await hooks.finished(_recording(recording))
 
 
