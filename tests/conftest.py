@@ -7,7 +7,6 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
 import pytest
 from alembic import command
 from fastapi import FastAPI
@@ -18,9 +17,11 @@ from callwright.cli import _alembic_config
 from callwright.config import Settings
 from callwright.kit.db import Base, Database
 from callwright.main import create_app
-from tests.factories import ApiClient
+from tests.factories import ApiClient, make_client
 
-APP_URL = "http://testserver"
+__all__ = ["make_client"]
+
+from tests.factories import APP_URL
 
 
 def _database_url(tmp: Path) -> str:
@@ -88,11 +89,6 @@ async def session(app: FastAPI) -> AsyncIterator[AsyncSession]:
     async with db.sessionmaker() as s:
         yield s
         await s.commit()
-
-
-def make_client(application: FastAPI, **kwargs: object) -> ApiClient:
-    transport = httpx.ASGITransport(app=application, client=("203.0.113.7", 5555))
-    return ApiClient(transport=transport, base_url=APP_URL, follow_redirects=False, **kwargs)  # type: ignore[arg-type]
 
 
 @pytest.fixture

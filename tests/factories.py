@@ -16,6 +16,7 @@ from callwright.mail import repository as mail
 from callwright.models import EmailMessage, User
 
 DEFAULT_PASSWORD = "correct horse battery"
+APP_URL = "http://testserver"
 
 
 class ApiClient(httpx.AsyncClient):
@@ -66,6 +67,21 @@ async def make_user(
     session.add(user)
     await session.flush()
     return user
+
+
+def make_client(application: FastAPI, **kwargs: object) -> ApiClient:
+    transport = httpx.ASGITransport(app=application, client=("203.0.113.7", 5555))
+    return ApiClient(transport=transport, base_url=APP_URL, follow_redirects=False, **kwargs)  # type: ignore[arg-type]
+
+
+async def signed_in(app: FastAPI, email: str, **kwargs: Any) -> tuple[ApiClient, User]:
+    """A new user and an unopened client (use it with `async with`) carrying their token."""
+    user = await add_user(app, email=email, **kwargs)
+    async with make_client(app) as first:
+        await first.login(email)
+    client = make_client(app)
+    client.token = first.token
+    return client, user
 
 
 async def add_user(app: FastAPI, **kwargs: Any) -> User:

@@ -50,6 +50,15 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("POST", "/api/v1/call/{call_id}/report"): "user",
     ("POST", "/api/v1/analyze-call/{call_id}"): "user",
     ("GET", "/api/v1/admin/mail-outbox"): "admin",
+    ("GET", "/api/v1/posts"): "public",
+    ("GET", "/api/v1/posts/{post_id}"): "public",
+    ("POST", "/api/v1/contact"): "public",
+    ("POST", "/api/v1/enterprise"): "public",
+    ("POST", "/api/v1/test-call"): "public",
+    ("GET", "/api/v1/admin/test-call-task"): "admin",
+    ("PUT", "/api/v1/admin/test-call-task"): "admin",
+    ("GET", "/api/v1/admin/test-calls-today"): "admin",
+    ("GET", "/api/v1/admin/test-calls-this-week"): "admin",
 }
 
 

@@ -92,6 +92,14 @@ class Settings(BaseSettings):
         default="gpt-4o-mini", validation_alias=AliasChoices("CALLWRIGHT_LLM_MODEL", "LLM_MODEL")
     )
 
+    # The public free test call and forms (abuse limits; 429 beyond them)
+    test_call_per_ip_per_hour: int = 3
+    test_call_per_number_per_day: int = 2
+    test_call_daily_cap: int = 200
+    #: A test call's length limit, in minutes.
+    test_call_max_minutes: int = 2
+    forms_per_ip_per_hour: int = 10
+
     # Seeded accounts (generated and printed when unset)
     admin_email: str = "admin@callwright.app"
     admin_password: str = ""

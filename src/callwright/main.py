@@ -28,6 +28,8 @@ from callwright.calls.endpoints import router as calls_router
 from callwright.calls.flows import RECONCILE_JOB, CallEngine
 from callwright.calls.webhooks import router as webhooks_router
 from callwright.config import Settings, get_settings
+from callwright.content.endpoints import admin_router as content_admin_router
+from callwright.content.endpoints import router as content_router
 from callwright.kit.db import Database
 from callwright.kit.errors import NotFound, install_error_handlers
 from callwright.kit.jobs import JobQueue
@@ -154,6 +156,8 @@ def create_app(
     api.include_router(admin_router)
     api.include_router(voices_router)
     api.include_router(calls_router)
+    api.include_router(content_router)
+    api.include_router(content_admin_router)
     api.include_router(webhooks_router)
     api.include_router(media_router)
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.config import Settings
+from callwright.content.seed_posts import seed_posts
 from callwright.kit.security import hash_password, verify_password
 from callwright.kit.time import utcnow
 from callwright.kit.validation import normalize_email
@@ -121,4 +122,5 @@ async def seed(session: AsyncSession, settings: Settings) -> list[SeededAccount]
         )
         out.append(SeededAccount(role.value, email.lower(), password, created, source))
     _save_generated(settings, generated)
+    await seed_posts(session)
     return out

@@ -15,9 +15,9 @@ from callwright.calls.flows import CallEngine
 from callwright.kit.time import utcnow
 from callwright.models import Call, LedgerEntry, User
 from callwright.telephony.base import CarrierError
-from tests.calls.test_calls_api import PROMPT, balance_of, payload, signed_in
+from tests.calls.test_calls_api import PROMPT, balance_of, payload
 from tests.conftest import make_client
-from tests.factories import add_user
+from tests.factories import add_user, signed_in
 
 
 @pytest.mark.parametrize(

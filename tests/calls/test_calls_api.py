@@ -13,8 +13,7 @@ from sqlalchemy import select
 
 from callwright.calls import analysis as analysing
 from callwright.models import Call, CallReport, LedgerEntry, TranscriptEntry, User
-from tests.conftest import make_client
-from tests.factories import ApiClient, add_user
+from tests.factories import add_user, signed_in
 
 PROMPT = "You are Sam from Acme Dental, confirming tomorrow's cleaning appointment at 3 pm."
 
@@ -31,16 +30,6 @@ def payload(user_id: int, **overrides: Any) -> dict[str, Any]:
         "interruption_threshold": 100,
         "background_audio": "null",
     } | overrides
-
-
-async def signed_in(app: FastAPI, email: str, **kwargs: Any) -> tuple[ApiClient, User]:
-    """An unopened client (use it with `async with`) carrying the user's bearer token."""
-    user = await add_user(app, email=email, **kwargs)
-    async with make_client(app) as first:
-        await first.login(email)
-    client = make_client(app)
-    client.token = first.token
-    return client, user
 
 
 async def add_call(app: FastAPI, user_id: int, **values: Any) -> Call:

@@ -24,6 +24,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/test-call-task": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Test Call Task */
+        get: operations["get_test_call_task_api_v1_admin_test_call_task_get"];
+        /** Put Test Call Task */
+        put: operations["put_test_call_task_api_v1_admin_test_call_task_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/test-calls-this-week": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count Test Calls This Week
+         * @description Test calls placed since Monday 00:00 UTC.
+         */
+        get: operations["count_test_calls_this_week_api_v1_admin_test_calls_this_week_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/test-calls-today": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count Test Calls Today
+         * @description Test calls placed since 00:00 UTC.
+         */
+        get: operations["count_test_calls_today_api_v1_admin_test_calls_today_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analyze-call/{call_id}": {
         parameters: {
             query?: never;
@@ -126,6 +184,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Contact
+         * @description The subscribe form: stored for the admins' inbox.
+         */
+        post: operations["contact_api_v1_contact_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/download-recording/{call_id}": {
         parameters: {
             query?: never;
@@ -157,6 +235,26 @@ export interface paths {
         get: operations["verify_email_api_v1_email_verify__user_id___email_hash__get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enterprise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enterprise
+         * @description An enterprise application: stored for the admins' inbox.
+         */
+        post: operations["enterprise_api_v1_enterprise_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -243,6 +341,43 @@ export interface paths {
          * @description Inline audio; honours Range requests so the player can seek.
          */
         get: operations["play_recording_api_v1_play_recording__call_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Posts
+         * @description Published posts, newest first (4 per page unless asked).
+         */
+        get: operations["list_posts_api_v1_posts_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{post_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Post */
+        get: operations["get_post_api_v1_posts__post_id__get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -350,6 +485,27 @@ export interface paths {
         put?: never;
         /** Stop Call */
         post: operations["stop_call_api_v1_stop_call__call_id__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/test-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Free Test Call
+         * @description The landing page's free test call: the admins' test-call prompt, the default voice, a
+         *     short maximum length, no account and no charge.
+         */
+        post: operations["free_test_call_api_v1_test_call_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -613,10 +769,73 @@ export interface components {
              */
             success?: boolean;
         };
+        /** ContactIn */
+        ContactIn: {
+            /**
+             * Email
+             * @default
+             */
+            email?: string;
+            /**
+             * Message
+             * @default
+             */
+            message?: string;
+            /**
+             * Phone
+             * @default
+             */
+            phone?: string;
+        };
+        /** Done */
+        Done: {
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** EmailIn */
         EmailIn: {
             /** Email */
             email: string;
+        };
+        /** EnterpriseIn */
+        EnterpriseIn: {
+            /**
+             * Email
+             * @default
+             */
+            email?: string;
+            /**
+             * Entity Type
+             * @default
+             */
+            entity_type?: string;
+            /**
+             * Message
+             * @default
+             */
+            message?: string;
+            /**
+             * Name
+             * @default
+             */
+            name?: string;
+            /** Phone Calls Per Month */
+            phone_calls_per_month?: number | string | null;
+            /**
+             * Use Case
+             * @default
+             */
+            use_case?: string;
+            /**
+             * Website
+             * @default
+             */
+            website?: string;
         };
         /** GoogleRedirectOut */
         GoogleRedirectOut: {
@@ -726,6 +945,58 @@ export interface components {
             new_password_confirmation: string;
             /** Old Password */
             old_password: string;
+        };
+        /** PostOut */
+        PostOut: {
+            /** Admin Name */
+            admin_name: string | null;
+            /** Content */
+            content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: number;
+            /**
+             * Post Date
+             * Format: date-time
+             */
+            post_date: string;
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** PostResponse */
+        PostResponse: {
+            data: components["schemas"]["PostOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** PostsData */
+        PostsData: {
+            pagination: components["schemas"]["Pagination"];
+            /** Posts */
+            posts: components["schemas"]["PostOut"][];
+        };
+        /** PostsPage */
+        PostsPage: {
+            data: components["schemas"]["PostsData"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /** ProfileOut */
         ProfileOut: {
@@ -885,6 +1156,62 @@ export interface components {
              */
             success?: boolean;
         };
+        /** TestCallIn */
+        TestCallIn: {
+            /**
+             * Phone Number
+             * @default
+             */
+            phone_number?: string;
+        };
+        /** TestCallOut */
+        TestCallOut: {
+            /** Callid */
+            callId: string;
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** TestCallTask */
+        TestCallTask: {
+            /** Task */
+            task: string;
+        };
+        /** TestCallTaskIn */
+        TestCallTaskIn: {
+            /**
+             * Task
+             * @default
+             */
+            task?: string;
+        };
+        /** TestCallTaskOut */
+        TestCallTaskOut: {
+            data: components["schemas"]["TestCallTask"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** TodayCount */
+        TodayCount: {
+            /** Test Calls Today */
+            test_calls_today: number;
+        };
+        /** TodayOut */
+        TodayOut: {
+            data: components["schemas"]["TodayCount"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** TranscriptLine */
         TranscriptLine: {
             /**
@@ -960,6 +1287,20 @@ export interface components {
             /** Voices */
             voices: components["schemas"]["VoiceOut"][];
         };
+        /** WeekCount */
+        WeekCount: {
+            /** Test Calls This Week */
+            test_calls_this_week: number;
+        };
+        /** WeekOut */
+        WeekOut: {
+            data: components["schemas"]["WeekCount"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** WeekdayStats */
         WeekdayStats: {
             /** Averageduration */
@@ -995,7 +1336,10 @@ export type SchemaCallDetails = components['schemas']['CallDetails'];
 export type SchemaCallDetailsOut = components['schemas']['CallDetailsOut'];
 export type SchemaCallRecord = components['schemas']['CallRecord'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
+export type SchemaContactIn = components['schemas']['ContactIn'];
+export type SchemaDone = components['schemas']['Done'];
 export type SchemaEmailIn = components['schemas']['EmailIn'];
+export type SchemaEnterpriseIn = components['schemas']['EnterpriseIn'];
 export type SchemaGoogleRedirectOut = components['schemas']['GoogleRedirectOut'];
 export type SchemaHttpValidationError = components['schemas']['HTTPValidationError'];
 export type SchemaKeyFactOut = components['schemas']['KeyFactOut'];
@@ -1006,6 +1350,10 @@ export type SchemaOutboxMessage = components['schemas']['OutboxMessage'];
 export type SchemaOutboxPage = components['schemas']['OutboxPage'];
 export type SchemaPagination = components['schemas']['Pagination'];
 export type SchemaPasswordChange = components['schemas']['PasswordChange'];
+export type SchemaPostOut = components['schemas']['PostOut'];
+export type SchemaPostResponse = components['schemas']['PostResponse'];
+export type SchemaPostsData = components['schemas']['PostsData'];
+export type SchemaPostsPage = components['schemas']['PostsPage'];
 export type SchemaProfileOut = components['schemas']['ProfileOut'];
 export type SchemaProfileResponse = components['schemas']['ProfileResponse'];
 export type SchemaProfileUpdate = components['schemas']['ProfileUpdate'];
@@ -1017,12 +1365,21 @@ export type SchemaSendCallIn = components['schemas']['SendCallIn'];
 export type SchemaSendCallOut = components['schemas']['SendCallOut'];
 export type SchemaStatsData = components['schemas']['StatsData'];
 export type SchemaStatsOut = components['schemas']['StatsOut'];
+export type SchemaTestCallIn = components['schemas']['TestCallIn'];
+export type SchemaTestCallOut = components['schemas']['TestCallOut'];
+export type SchemaTestCallTask = components['schemas']['TestCallTask'];
+export type SchemaTestCallTaskIn = components['schemas']['TestCallTaskIn'];
+export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
+export type SchemaTodayCount = components['schemas']['TodayCount'];
+export type SchemaTodayOut = components['schemas']['TodayOut'];
 export type SchemaTranscriptLine = components['schemas']['TranscriptLine'];
 export type SchemaTranscriptOut = components['schemas']['TranscriptOut'];
 export type SchemaUserOut = components['schemas']['UserOut'];
 export type SchemaValidationError = components['schemas']['ValidationError'];
 export type SchemaVoiceOut = components['schemas']['VoiceOut'];
 export type SchemaVoicesOut = components['schemas']['VoicesOut'];
+export type SchemaWeekCount = components['schemas']['WeekCount'];
+export type SchemaWeekOut = components['schemas']['WeekOut'];
 export type SchemaWeekdayStats = components['schemas']['WeekdayStats'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -1055,6 +1412,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_test_call_task_api_v1_admin_test_call_task_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCallTaskOut"];
+                };
+            };
+        };
+    };
+    put_test_call_task_api_v1_admin_test_call_task_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestCallTaskIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    count_test_calls_this_week_api_v1_admin_test_calls_this_week_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeekOut"];
+                };
+            };
+        };
+    };
+    count_test_calls_today_api_v1_admin_test_calls_today_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TodayOut"];
                 };
             };
         };
@@ -1229,6 +1679,39 @@ export interface operations {
             };
         };
     };
+    contact_api_v1_contact_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     download_recording_api_v1_download_recording__call_id__get: {
         parameters: {
             query?: never;
@@ -1279,6 +1762,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    enterprise_api_v1_enterprise_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnterpriseIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1416,6 +1932,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_posts_api_v1_posts_get: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_post_api_v1_posts__post_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostResponse"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -1596,6 +2175,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    free_test_call_api_v1_test_call_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestCallIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCallOut"];
                 };
             };
             /** @description Validation Error */

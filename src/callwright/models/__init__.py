@@ -2,6 +2,7 @@
 
 from callwright.models.api_token import ApiToken
 from callwright.models.call import Call, CallEvent, TranscriptEntry, TurnLatency
+from callwright.models.content import FormSubmission, Post, SiteSetting
 from callwright.models.email_message import EmailMessage
 from callwright.models.ledger import CallReport, LedgerEntry
 from callwright.models.password_reset import PasswordResetToken
@@ -13,8 +14,11 @@ __all__ = [
     "CallEvent",
     "CallReport",
     "EmailMessage",
+    "FormSubmission",
     "LedgerEntry",
     "PasswordResetToken",
+    "Post",
+    "SiteSetting",
     "TranscriptEntry",
     "TurnLatency",
     "User",

@@ -24,6 +24,8 @@ class Call(Base):
         Index("ix_calls_user_created", "user_id", "created_at"),
         # Covers a user's count and total seconds (the dashboard stats) without table reads.
         Index("ix_calls_user_duration", "user_id", "duration_seconds"),
+        # The public test calls counted today and this week.
+        Index("ix_calls_kind_created", "kind", "created_at"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_call_id)
