@@ -2,6 +2,7 @@
  * lazy-loaded, so the landing page ships only its own code. */
 import { Navigate, type RouteObject } from 'react-router'
 import { HomePage } from '@/features/landing/HomePage'
+import { SiteLayout } from '@/features/site/SiteLayout'
 import { guestOnly, requireAdmin, requireAuth } from './guards'
 import { RouteError } from './RouteError'
 
@@ -9,7 +10,15 @@ export const routes: RouteObject[] = [
   {
     errorElement: <RouteError />,
     children: [
-      { path: '/', element: <HomePage /> },
+      {
+        element: <SiteLayout />,
+        children: [
+          { path: '/', element: <HomePage /> },
+          { path: '/blogs', lazy: async () => ({ Component: (await import('@/features/site/BlogHomePage')).BlogHomePage }) },
+          { path: '/blogs/:id', lazy: async () => ({ Component: (await import('@/features/site/BlogPostPage')).BlogPostPage }) },
+          { path: '/enterprise', lazy: async () => ({ Component: (await import('@/features/site/EnterprisePage')).EnterprisePage }) },
+        ],
+      },
       { path: '/login', loader: guestOnly, lazy: async () => ({ Component: (await import('@/features/auth/LoginPage')).LoginPage }) },
       { path: '/register', lazy: async () => ({ Component: (await import('@/features/auth/RegisterPage')).RegisterPage }) },
       {

@@ -1,8 +1,9 @@
 /** The spec's client-side rules and messages (login and account forms). */
 import { z } from 'zod'
 
-/** Letters, digits and ._%+- before the @, a domain, a dot and a suffix of 2+ letters. */
-export const EMAIL_PATTERN = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/
+import { EMAIL_PATTERN } from './patterns'
+
+export { EMAIL_PATTERN }
 export const LOGIN_PASSWORD_MIN = 6
 /** New passwords (register, reset, change) follow the server's policy. */
 export const NEW_PASSWORD_MIN = 8

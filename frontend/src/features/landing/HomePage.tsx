@@ -1,84 +1,421 @@
-import { ArrowRight, AudioLines, PhoneOutgoing, ReceiptText } from 'lucide-react'
+import {
+  ArrowRight,
+  BarChart3,
+  Bot,
+  CalendarClock,
+  Check,
+  Clock,
+  FileAudio,
+  Globe2,
+  Languages,
+  Layers,
+  MessageSquareText,
+  PhoneIncoming,
+  Play,
+  ShieldCheck,
+  Sparkles,
+  Star,
+  TrendingUp,
+  Users,
+  Wallet,
+} from 'lucide-react'
+import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
-import { Logo } from '@/components/Logo'
 import { Button } from '@/components/ui/button'
-import { getUser, homeFor, isLoggedIn } from '@/lib/session'
+import { SubscribeSection } from '@/features/site/SubscribeSection'
+import { TestCallForm } from '@/features/site/TestCallForm'
+import { useSectionLink } from '@/features/site/useSectionLink'
+import { cn } from '@/lib/cn'
 
-const FEATURES = [
-  { icon: PhoneOutgoing, title: 'Outbound calls on autopilot', text: 'Write a prompt, pick a voice and a number. The agent places the call and holds the conversation.' },
-  { icon: AudioLines, title: 'Live transcripts', text: 'Watch every line of the conversation appear while the call is happening.' },
-  { icon: ReceiptText, title: 'Pay per minute', text: 'A prepaid balance at $0.49 per minute, recordings and transcripts included.' },
+const HEADLINES = ['qualify your leads', 'confirm appointments', 'follow up on quotes', 'win back customers']
+
+/** Types each phrase, holds it, deletes it, then the next (a static phrase for reduced motion). */
+function useTyping(phrases: string[]): string {
+  const [text, setText] = useState(phrases[0])
+  useEffect(() => {
+    if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return
+    let index = 0
+    let length = phrases[0].length
+    let deleting = true
+    let timer = 0
+    const tick = () => {
+      if (deleting) {
+        length -= 1
+        if (length === 0) {
+          deleting = false
+          index = (index + 1) % phrases.length
+        }
+      } else {
+        length += 1
+      }
+      const current = phrases[index]
+      setText(current.slice(0, length))
+      const done = !deleting && length === current.length
+      if (done) deleting = true
+      timer = window.setTimeout(tick, done ? 2200 : deleting ? 35 : 70)
+    }
+    timer = window.setTimeout(tick, 2600)
+    return () => window.clearTimeout(timer)
+  }, [phrases])
+  return text
+}
+
+function Hero() {
+  const typed = useTyping(HEADLINES)
+  const goTo = useSectionLink()
+  return (
+    <section className="relative overflow-hidden bg-gradient-to-b from-indigo-50 via-white to-white pb-20 pt-32 sm:pt-40">
+      <div aria-hidden className="pointer-events-none absolute -right-40 -top-40 h-[480px] w-[480px] rounded-full bg-indigo-200/50 blur-3xl" />
+      <div aria-hidden className="pointer-events-none absolute -left-32 top-40 h-[360px] w-[360px] rounded-full bg-violet-200/40 blur-3xl" />
+      <div className="relative mx-auto grid max-w-7xl items-center gap-14 px-4 sm:px-6 lg:grid-cols-[1.15fr_1fr] lg:px-8">
+        <div className="text-center lg:text-left">
+          <p className="mx-auto inline-flex items-center gap-2 rounded-full bg-white px-3 py-1 text-xs font-semibold text-indigo-700 shadow-sm ring-1 ring-indigo-100 lg:mx-0">
+            <Sparkles className="h-3.5 w-3.5" aria-hidden /> AI voice agents for outbound calling
+          </p>
+          <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl xl:text-6xl">
+            AI agents that call your customers to{' '}
+            <span className="block min-h-[1.2em] text-indigo-600" aria-live="off">
+              {typed}
+              <span className="ml-0.5 inline-block w-[3px] animate-pulse bg-indigo-600 align-middle" style={{ height: '0.9em' }} aria-hidden />
+            </span>
+          </h1>
+          <p className="mx-auto mt-6 max-w-xl text-lg text-slate-600 lg:mx-0">
+            Write a prompt, pick a voice and enter a number. Callwright places the call, holds a natural conversation, and hands you the transcript, the recording and the
+            bill the moment it ends.
+          </p>
+          <div className="mt-9 flex flex-wrap justify-center gap-3 lg:justify-start">
+            <Button size="lg" onClick={() => goTo('subscribe')}>
+              Get Started <ArrowRight className="h-4 w-4" aria-hidden />
+            </Button>
+            <Button size="lg" variant="secondary" onClick={() => goTo('enterprise')}>
+              Contact Sales
+            </Button>
+          </div>
+          <p className="mt-8 flex flex-wrap items-center justify-center gap-x-5 gap-y-2 text-sm text-slate-500 lg:justify-start">
+            <span className="inline-flex items-center gap-1.5">
+              <Users className="h-4 w-4 text-indigo-500" aria-hidden /> Trusted by 2,000+ businesses
+            </span>
+            <span className="inline-flex items-center gap-1.5">
+              <ShieldCheck className="h-4 w-4 text-indigo-500" aria-hidden /> 99.99% uptime
+            </span>
+            <span className="inline-flex items-center gap-1.5">
+              <Languages className="h-4 w-4 text-indigo-500" aria-hidden /> 30+ languages
+            </span>
+          </p>
+        </div>
+        <PhoneMockup />
+      </div>
+    </section>
+  )
+}
+
+function PhoneMockup() {
+  return (
+    <div className="relative mx-auto w-full max-w-[320px]" data-testid="phone-mockup">
+      <div className="relative rounded-[2.75rem] bg-slate-900 p-3 shadow-2xl ring-1 ring-slate-800">
+        <div aria-hidden className="absolute left-1/2 top-3 z-10 h-6 w-28 -translate-x-1/2 rounded-b-2xl bg-slate-900" />
+        <div className="overflow-hidden rounded-[2.2rem] bg-gradient-to-b from-indigo-600 via-indigo-700 to-slate-900 px-6 pb-8 pt-12">
+          <div className="text-center text-white">
+            <div className="mx-auto flex h-20 w-20 items-center justify-center rounded-full bg-white/15 ring-4 ring-white/10">
+              <Bot className="h-10 w-10" aria-hidden />
+            </div>
+            <p className="mt-4 text-lg font-semibold">Callwright Agent</p>
+            <p className="text-sm text-indigo-200">Ready to call you</p>
+            <div aria-hidden className="mx-auto mt-5 flex h-8 items-end justify-center gap-1">
+              {[10, 22, 14, 28, 18, 26, 12, 20, 9].map((h, i) => (
+                <span key={i} className="w-1.5 rounded-full bg-emerald-300/80" style={{ height: h }} />
+              ))}
+            </div>
+          </div>
+          <div className="mt-6">
+            <TestCallForm />
+          </div>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+const WHAT = [
+  { icon: PhoneIncoming, title: 'Calls that sound human', text: 'Natural voices, one-to-two-sentence replies and real turn-taking: the agent stops the moment someone talks over it.' },
+  { icon: MessageSquareText, title: 'Every word, live', text: 'Follow the conversation line by line while it happens, then keep the transcript, the stereo recording and an analysis.' },
+  { icon: Wallet, title: 'Pay for minutes, not seats', text: 'A prepaid balance at $0.49 per minute. The maximum cost is reserved before dialling, so you never overspend.' },
+]
+const IMPACT = [
+  { value: '85%', label: 'fewer missed calls' },
+  { value: '24/7', label: 'coverage' },
+  { value: '68%', label: 'more qualified leads' },
+  { value: '30+', label: 'languages' },
 ]
 
-/** The public front door (the full marketing site grows here). */
-export function HomePage() {
-  const signedIn = isLoggedIn()
-  const home = homeFor(getUser()?.role)
+function WhatIs() {
   return (
-    <div className="min-h-dvh bg-white">
-      <header className="mx-auto flex h-20 max-w-6xl items-center justify-between px-4 sm:px-6">
-        <Logo />
-        <nav className="flex items-center gap-2">
-          {signedIn ? (
-            <Button asChild>
-              <Link to={home}>Open dashboard</Link>
-            </Button>
-          ) : (
-            <>
-              <Button asChild variant="ghost">
-                <Link to="/login">Log in</Link>
-              </Button>
-              <Button asChild>
-                <Link to="/register">Get Started</Link>
-              </Button>
-            </>
-          )}
-        </nav>
-      </header>
-      <main>
-        <section className="relative overflow-hidden">
-          <div aria-hidden className="absolute inset-x-0 top-0 -z-0 h-[520px] bg-gradient-to-b from-indigo-50 to-white" />
-          <div className="relative mx-auto max-w-4xl px-4 pb-16 pt-16 text-center sm:px-6 sm:pt-24">
-            <p className="mx-auto w-fit rounded-full bg-indigo-100 px-3 py-1 text-xs font-semibold text-indigo-700">
-              AI voice agents for outbound calling
-            </p>
-            <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-6xl">
-              Your calls, made by an agent that <span className="text-indigo-600">never gets tired</span>.
-            </h1>
-            <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-600">
-              Callwright places outbound calls with your prompt and your chosen voice, records and transcribes every
-              conversation, and bills per minute against a prepaid balance.
-            </p>
-            <div className="mt-10 flex flex-wrap justify-center gap-3">
-              <Button asChild size="lg">
-                <Link to={signedIn ? home : '/register'}>
-                  Get Started <ArrowRight className="h-4 w-4" aria-hidden />
-                </Link>
-              </Button>
-              {!signedIn && (
-                <Button asChild size="lg" variant="secondary">
-                  <Link to="/login">Log in</Link>
-                </Button>
-              )}
-            </div>
-            <p className="mt-6 text-sm text-slate-500">Trusted by 2,000+ businesses · 99.99% uptime · 30+ languages</p>
-          </div>
-        </section>
-        <section className="mx-auto grid max-w-6xl gap-6 px-4 pb-24 sm:grid-cols-3 sm:px-6">
-          {FEATURES.map((f) => (
-            <div key={f.title} className="rounded-2xl border border-slate-200 p-6">
+    <section id="what" className="scroll-mt-24 py-20">
+      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+        <SectionHead kicker="What is Callwright" title="An outbound calling team that never gets tired" text="Give it a goal and a list of numbers. It handles the conversations and reports back with everything you need." />
+        <div className="mt-12 grid gap-6 md:grid-cols-3">
+          {WHAT.map((f) => (
+            <div key={f.title} className="rounded-2xl border border-slate-200 bg-white p-7 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md">
               <span className="inline-flex rounded-xl bg-indigo-50 p-3 text-indigo-600">
                 <f.icon className="h-6 w-6" aria-hidden />
               </span>
-              <h2 className="mt-4 font-semibold text-slate-900">{f.title}</h2>
-              <p className="mt-2 text-sm text-slate-600">{f.text}</p>
+              <h3 className="mt-5 text-lg font-semibold text-slate-900">{f.title}</h3>
+              <p className="mt-2 text-slate-600">{f.text}</p>
             </div>
           ))}
-        </section>
-      </main>
-      <footer className="border-t border-slate-200 py-8 text-center text-sm text-slate-500">
-        © {new Date().getFullYear()} Callwright. Official launch June 27th, 2025.
-      </footer>
+        </div>
+        <dl className="mt-12 grid grid-cols-2 gap-4 rounded-2xl bg-slate-900 p-8 text-center sm:grid-cols-4">
+          {IMPACT.map((s) => (
+            <div key={s.label}>
+              <dt className="sr-only">{s.label}</dt>
+              <dd className="text-3xl font-extrabold text-white sm:text-4xl">{s.value}</dd>
+              <dd className="mt-1 text-sm text-slate-400">{s.label}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </section>
+  )
+}
+
+function SectionHead({ kicker, title, text }: { kicker: string; title: string; text?: string }) {
+  return (
+    <div className="mx-auto max-w-2xl text-center">
+      <p className="text-sm font-semibold uppercase tracking-wider text-indigo-600">{kicker}</p>
+      <h2 className="mt-3 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{title}</h2>
+      {text && <p className="mt-4 text-lg text-slate-600">{text}</p>}
     </div>
+  )
+}
+
+function VideoThumbnail() {
+  // Drawn here (no external image): a call screen with a transcript, under a play button.
+  return (
+    <div className="relative overflow-hidden rounded-2xl shadow-xl ring-1 ring-slate-200" data-testid="demo-video">
+      <svg viewBox="0 0 640 360" className="block h-auto w-full" role="img" aria-label="Demo video: a call with its live transcript">
+        <defs>
+          <linearGradient id="vt-bg" x1="0" y1="0" x2="1" y2="1">
+            <stop offset="0" stopColor="#312e81" />
+            <stop offset="1" stopColor="#0f172a" />
+          </linearGradient>
+        </defs>
+        <rect width="640" height="360" fill="url(#vt-bg)" />
+        <rect x="40" y="40" width="250" height="280" rx="18" fill="#1e1b4b" stroke="#4338ca" />
+        <circle cx="165" cy="110" r="34" fill="#4f46e5" />
+        <rect x="105" y="160" width="120" height="12" rx="6" fill="#a5b4fc" />
+        <rect x="125" y="182" width="80" height="8" rx="4" fill="#6366f1" />
+        {[0, 1, 2, 3, 4, 5, 6, 7].map((i) => (
+          <rect key={i} x={120 + i * 12} y={250 - [10, 22, 14, 30, 18, 26, 12, 20][i]} width="6" height={[10, 22, 14, 30, 18, 26, 12, 20][i]} rx="3" fill="#6ee7b7" />
+        ))}
+        <rect x="320" y="60" width="260" height="44" rx="14" fill="#4f46e5" />
+        <rect x="336" y="76" width="200" height="10" rx="5" fill="#c7d2fe" />
+        <rect x="320" y="120" width="220" height="44" rx="14" fill="#1e293b" />
+        <rect x="336" y="136" width="160" height="10" rx="5" fill="#94a3b8" />
+        <rect x="340" y="180" width="240" height="44" rx="14" fill="#4f46e5" />
+        <rect x="356" y="196" width="180" height="10" rx="5" fill="#c7d2fe" />
+        <rect x="320" y="240" width="200" height="44" rx="14" fill="#1e293b" />
+        <rect x="336" y="256" width="130" height="10" rx="5" fill="#94a3b8" />
+      </svg>
+      <div className="absolute inset-0 flex items-center justify-center bg-slate-900/20">
+        <span className="flex h-16 w-16 items-center justify-center rounded-full bg-white/95 text-indigo-600 shadow-lg">
+          <Play className="ml-1 h-7 w-7" aria-hidden />
+        </span>
+      </div>
+      <span className="absolute bottom-3 right-3 rounded-md bg-slate-900/80 px-2 py-0.5 text-xs font-medium text-white">1:42</span>
+    </div>
+  )
+}
+
+function HowItWorks() {
+  const steps = [
+    { n: 1, title: 'Customize Your Agent', text: 'Describe who the agent is, why it calls and what a good outcome is. Choose a voice, how patient it is with interruptions and how long a call may last.' },
+    { n: 2, title: 'Deploy & Scale', text: 'Enter a number and send. Watch the live transcript, stop any call, and find every recording, transcript and cost in your call logs.' },
+  ]
+  return (
+    <section id="how-it-works" className="scroll-mt-24 bg-slate-50 py-20">
+      <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 sm:px-6 lg:grid-cols-2 lg:px-8">
+        <VideoThumbnail />
+        <div>
+          <p className="text-sm font-semibold uppercase tracking-wider text-indigo-600">How it Works</p>
+          <h2 className="mt-3 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">From prompt to phone call in two steps</h2>
+          <ol className="mt-8 space-y-6">
+            {steps.map((s) => (
+              <li key={s.n} className="flex gap-4">
+                <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-indigo-600 font-bold text-white">{s.n}</span>
+                <div>
+                  <h3 className="text-lg font-semibold text-slate-900">
+                    Step {s.n}: {s.title}
+                  </h3>
+                  <p className="mt-1 text-slate-600">{s.text}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </div>
+    </section>
+  )
+}
+
+const FEATURES = [
+  { icon: Bot, title: 'Prompt-driven agents', text: 'Plain-language instructions, no call trees.' },
+  { icon: MessageSquareText, title: 'Live transcripts', text: 'Agent and callee lines as they are spoken.' },
+  { icon: FileAudio, title: 'Stereo recordings', text: 'Play in the browser or download as MP3.' },
+  { icon: BarChart3, title: 'Call analytics', text: 'Success, duration and spend by weekday.' },
+  { icon: Clock, title: 'Turn-taking', text: 'Tunable interruption tolerance and greeting wait.' },
+  { icon: Globe2, title: 'Many voices', text: 'Natural voices with a sample before you choose.' },
+  { icon: CalendarClock, title: 'Voicemail handling', text: 'Leaves a short message or hangs up, your call.' },
+  { icon: Layers, title: 'Carrier-ready', text: 'Runs on a built-in sandbox, Twilio in production.' },
+]
+
+function Features() {
+  return (
+    <section id="features" className="scroll-mt-24 py-20">
+      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+        <SectionHead kicker="Features" title="Everything a calling team needs" />
+        <div className="mt-12 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
+          {FEATURES.map((f) => (
+            <div key={f.title} className="rounded-2xl border border-slate-200 p-6">
+              <f.icon className="h-6 w-6 text-indigo-600" aria-hidden />
+              <h3 className="mt-4 font-semibold text-slate-900">{f.title}</h3>
+              <p className="mt-1 text-sm text-slate-600">{f.text}</p>
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  )
+}
+
+type Plan = { name: string; price: string; period: string; was?: string; badge?: string; items: string[]; cta: 'subscribe' | 'enterprise'; featured?: boolean }
+const PLANS: Plan[] = [
+  { name: 'Starter', price: '$99', period: 'one-time', was: '$199', badge: 'SAVE 50%', items: ['Up to 100 calls/day', '80 voice profiles', '500 rotating numbers'], cta: 'subscribe' },
+  {
+    name: 'Professional',
+    price: '$299',
+    period: '/month',
+    badge: 'Most popular',
+    featured: true,
+    items: ['Up to 1,000 calls/day', 'Bulk calls', '100 voice profiles', '10,000 US rotating numbers', 'Email delivery during calls', 'Calendar scheduling integration'],
+    cta: 'subscribe',
+  },
+  { name: 'Enterprise', price: 'Custom', period: 'pricing', items: ['Everything in Professional', 'White-label', 'Dedicated account manager', 'Volume discounts'], cta: 'enterprise' },
+]
+
+function Pricing() {
+  const goTo = useSectionLink()
+  return (
+    <section id="pricing" className="scroll-mt-24 bg-slate-50 py-20">
+      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+        <SectionHead kicker="Pricing" title="Plans that grow with your call volume" text="Every plan bills calls at $0.49 per minute from your prepaid balance." />
+        <div className="mt-12 grid gap-6 lg:grid-cols-3">
+          {PLANS.map((p) => (
+            <div
+              key={p.name}
+              data-testid={`plan-${p.name.toLowerCase()}`}
+              className={cn('relative flex flex-col rounded-2xl bg-white p-8 shadow-sm ring-1', p.featured ? 'ring-2 ring-indigo-600 lg:-translate-y-2 lg:shadow-xl' : 'ring-slate-200')}
+            >
+              {p.badge && (
+                <span className={cn('absolute -top-3 left-8 rounded-full px-3 py-1 text-xs font-bold', p.featured ? 'bg-indigo-600 text-white' : 'bg-emerald-100 text-emerald-800')}>{p.badge}</span>
+              )}
+              <h3 className="text-lg font-semibold text-slate-900">{p.name}</h3>
+              <p className="mt-4 flex items-baseline gap-2">
+                <span className="text-4xl font-extrabold text-slate-900">{p.price}</span>
+                <span className="text-slate-500">{p.period}</span>
+                {p.was && <span className="text-slate-400 line-through">{p.was}</span>}
+              </p>
+              <ul className="mt-6 flex-1 space-y-3 text-sm text-slate-700">
+                {p.items.map((item) => (
+                  <li key={item} className="flex gap-2">
+                    <Check className="mt-0.5 h-4 w-4 shrink-0 text-indigo-600" aria-hidden /> {item}
+                  </li>
+                ))}
+              </ul>
+              {p.cta === 'enterprise' ? (
+                <Button asChild className="mt-8" variant="secondary">
+                  <Link to="/enterprise">Contact Sales</Link>
+                </Button>
+              ) : (
+                <Button className="mt-8" variant={p.featured ? 'primary' : 'secondary'} onClick={() => goTo('subscribe')}>
+                  Get Started
+                </Button>
+              )}
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  )
+}
+
+const QUOTES = [
+  { name: 'Maria Alvarez', role: 'Practice manager, Bright Dental', text: 'Reminder calls used to take two people every afternoon. Now the agent calls, we read the transcripts, and no-shows are down by a third.', hue: 'bg-rose-500' },
+  { name: 'David Chen', role: 'Head of sales, Northwind Solar', text: 'It qualifies inbound leads within minutes of the form, day or night. Our reps only talk to people who want to talk.', hue: 'bg-amber-500' },
+  { name: 'Priya Natarajan', role: 'Operations, Swift Logistics', text: 'Delivery confirmations in three languages, and every call recorded. The per-minute billing made the business case easy.', hue: 'bg-emerald-600' },
+]
+
+function Testimonials() {
+  return (
+    <section id="testimonials" className="scroll-mt-24 py-20">
+      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+        <SectionHead kicker="Customers" title="Teams that let the agent dial" />
+        <div className="mt-12 grid gap-6 md:grid-cols-3">
+          {QUOTES.map((q) => (
+            <figure key={q.name} className="flex flex-col rounded-2xl border border-slate-200 p-7">
+              <div className="flex gap-0.5 text-amber-400" aria-label="5 out of 5 stars">
+                {[0, 1, 2, 3, 4].map((i) => (
+                  <Star key={i} className="h-4 w-4 fill-current" aria-hidden />
+                ))}
+              </div>
+              <blockquote className="mt-4 flex-1 text-slate-700">“{q.text}”</blockquote>
+              <figcaption className="mt-6 flex items-center gap-3">
+                <span className={cn('flex h-10 w-10 items-center justify-center rounded-full font-semibold text-white', q.hue)} aria-hidden>
+                  {q.name.charAt(0)}
+                </span>
+                <span>
+                  <span className="block font-semibold text-slate-900">{q.name}</span>
+                  <span className="block text-sm text-slate-500">{q.role}</span>
+                </span>
+              </figcaption>
+            </figure>
+          ))}
+        </div>
+      </div>
+    </section>
+  )
+}
+
+function EnterpriseCta() {
+  return (
+    <section id="enterprise" className="scroll-mt-24 py-20">
+      <div className="mx-auto max-w-5xl px-4 sm:px-6 lg:px-8">
+        <div className="flex flex-col items-center gap-6 rounded-3xl bg-slate-900 px-8 py-12 text-center sm:px-12 md:flex-row md:text-left">
+          <TrendingUp className="h-12 w-12 shrink-0 text-indigo-400" aria-hidden />
+          <div className="flex-1">
+            <h2 className="text-2xl font-bold text-white sm:text-3xl">Calling at scale?</h2>
+            <p className="mt-2 text-slate-300">Custom pricing, white-label and a dedicated account manager for agencies and high-volume teams. We reply within 24 hours.</p>
+          </div>
+          <Button asChild size="lg">
+            <Link to="/enterprise">Contact Sales</Link>
+          </Button>
+        </div>
+      </div>
+    </section>
+  )
+}
+
+/** The public landing page (/). */
+export function HomePage() {
+  return (
+    <main>
+      <Hero />
+      <WhatIs />
+      <HowItWorks />
+      <Features />
+      <Pricing />
+      <Testimonials />
+      <SubscribeSection />
+      <EnterpriseCta />
+    </main>
   )
 }

@@ -1,0 +1,78 @@
+import { PhoneCall } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import { ApiError, messageOf } from '@/lib/api'
+import { notify } from '@/lib/toast'
+import { placeTestCall } from './api'
+import { landingPhoneProblem } from './rules'
+
+/** The phone mockup's form: the free test call. */
+export function TestCallForm() {
+  const [phone, setPhone] = useState('')
+  const [error, setError] = useState('')
+  const [sending, setSending] = useState(false)
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    const problem = landingPhoneProblem(phone)
+    setError(problem)
+    if (problem) {
+      notify.error('Please enter a valid phone number.', 'Invalid Phone Number')
+      return
+    }
+    setSending(true)
+    try {
+      const res = await placeTestCall(phone.trim())
+      notify.success(res.message, 'Test Call Started')
+      setPhone('')
+      setError('')
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 429) {
+        notify.error('Too many test call requests. Please try again later.', 'Rate Limit Exceeded')
+      } else if (err instanceof ApiError && err.field('phone_number')) {
+        setError(err.field('phone_number')!)
+        notify.error(err.field('phone_number')!, 'Invalid Phone Number')
+      } else {
+        notify.error(messageOf(err, 'Failed to initiate test call. Please try again.'))
+      }
+    } finally {
+      setSending(false)
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={submit} aria-label="Free test call" className="space-y-3">
+      <label htmlFor="test-call-phone" className="block text-xs font-semibold uppercase tracking-wide text-indigo-200">
+        Your phone number
+      </label>
+      <input
+        id="test-call-phone"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        placeholder="+1234567890"
+        value={phone}
+        onChange={(e) => {
+          setPhone(e.target.value)
+          if (error) setError(landingPhoneProblem(e.target.value))
+        }}
+        aria-invalid={!!error}
+        aria-describedby={error ? 'test-call-error' : undefined}
+        className="w-full rounded-xl border border-white/20 bg-white/10 px-4 py-3 text-center text-lg tracking-wide text-white placeholder:text-indigo-200/70 focus:outline-none focus:ring-2 focus:ring-white/60"
+      />
+      {error && (
+        <p id="test-call-error" className="text-center text-sm text-rose-200">
+          {error}
+        </p>
+      )}
+      <button
+        type="submit"
+        disabled={sending}
+        className="flex w-full items-center justify-center gap-2 rounded-xl bg-emerald-400 px-4 py-3 font-semibold text-emerald-950 shadow-lg transition hover:bg-emerald-300 disabled:cursor-not-allowed disabled:opacity-70"
+      >
+        <PhoneCall className="h-5 w-5" aria-hidden />
+        {sending ? 'Starting Test Call...' : 'Try a Free Test Call'}
+      </button>
+      <p className="text-center text-xs text-indigo-200/80">Free, about two minutes, no sign-up.</p>
+    </form>
+  )
+}
