@@ -1,0 +1,121 @@
+import { expect, test } from '@playwright/test'
+
+test.describe('public site', () => {
+  test('the landing page has every section, at desktop and phone widths', async ({ page }) => {
+    for (const [name, size] of [
+      ['1440', { width: 1440, height: 900 }],
+      ['390', { width: 390, height: 844 }],
+    ] as const) {
+      await page.setViewportSize(size)
+      await page.goto('/')
+      await expect(page.getByRole('heading', { level: 1 })).toContainText('AI agents that call your customers to')
+      await expect(page.getByText('Trusted by 2,000+ businesses')).toBeVisible()
+      for (const id of ['what', 'how-it-works', 'features', 'pricing', 'testimonials', 'subscribe', 'enterprise']) {
+        await expect(page.locator(`#${id}`)).toHaveCount(1)
+      }
+      await expect(page.getByText('85%')).toBeVisible()
+      await expect(page.getByText('Step 1: Customize Your Agent')).toBeVisible()
+      await expect(page.getByText('Step 2: Deploy & Scale')).toBeVisible()
+      await expect(page.getByTestId('plan-starter')).toContainText('$99')
+      await expect(page.getByTestId('plan-professional')).toContainText('Most popular')
+      await expect(page.getByTestId('plan-enterprise').getByRole('link', { name: 'Contact Sales' })).toHaveAttribute('href', '/enterprise')
+      await page.screenshot({ path: `test-results/landing-${name}.png`, fullPage: true })
+    }
+  })
+
+  test('navbar turns translucent, scroll-to-top appears, the mobile menu locks the page', async ({ page }) => {
+    await page.goto('/')
+    const navbar = page.getByTestId('navbar')
+    await expect(navbar).toHaveAttribute('data-scrolled', 'false')
+    await expect(page.getByRole('button', { name: 'Scroll to top' })).toHaveCount(0)
+    await page.evaluate(() => window.scrollTo(0, 900))
+    await expect(navbar).toHaveAttribute('data-scrolled', 'true')
+    await page.getByRole('button', { name: 'Scroll to top' }).click()
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(300)
+
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    await expect.poll(() => page.evaluate(() => document.body.style.overflow)).toBe('hidden')
+    await page.locator('#mobile-menu').getByRole('link', { name: 'Blogs' }).click()
+    await expect(page).toHaveURL(/\/blogs$/)
+    await expect.poll(() => page.evaluate(() => document.body.style.overflow)).toBe('')
+    // A section link from another page goes home first.
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    await page.locator('#mobile-menu').getByRole('button', { name: 'How it Works' }).click()
+    await expect(page).toHaveURL(/\/$/)
+  })
+
+  test('a free test call is refused for a bad number and placed for a good one', async ({ page }) => {
+    await page.goto('/')
+    const phone = page.getByLabel('Your phone number')
+    await phone.fill('0123')
+    await page.getByRole('button', { name: 'Try a Free Test Call' }).click()
+    await expect(page.getByText('Please enter a valid phone number (e.g., +1234567890).')).toBeVisible()
+    await expect(page.getByText('Please enter a valid phone number.')).toBeVisible() // the toast
+    await phone.fill('+15551230001')
+    await page.getByRole('button', { name: 'Try a Free Test Call' }).click()
+    await expect(page.getByText('Test call initiated! You will receive a call shortly.')).toBeVisible()
+    await expect(phone).toHaveValue('')
+  })
+
+  test('the subscribe form shows its messages and succeeds', async ({ page }) => {
+    await page.goto('/#subscribe')
+    const form = page.getByRole('form', { name: 'Subscribe' })
+    const submit = form.getByRole('button', { name: 'Subscribe Now' })
+    await expect(submit).toBeDisabled()
+    await form.getByLabel('Email').fill('not-an-email')
+    await expect(form.getByText('Invalid email format')).toBeVisible()
+    await form.getByLabel('Phone').fill('+1 (555)')
+    await expect(form.getByText('Invalid phone number format')).toBeVisible()
+    await form.getByLabel('Message').fill('x')
+    await form.getByLabel('Message').fill('')
+    await expect(form.getByText('Message is required')).toBeVisible()
+    await form.getByLabel('Email').fill('reader@example.com')
+    await form.getByLabel('Phone').fill('+1 555-0100')
+    await form.getByLabel('Message').fill('Please keep me posted.')
+    await expect(submit).toBeEnabled()
+    await submit.click()
+    await expect(form.getByRole('status')).toContainText('Thank you for your message!')
+    await expect(form.getByLabel('Email')).toHaveValue('')
+  })
+
+  test('the blog loads more posts and opens one', async ({ page }) => {
+    await page.goto('/blogs')
+    await expect(page.getByRole('heading', { name: 'Latest Articles' })).toBeVisible()
+    await expect(page.getByTestId('post-card')).toHaveCount(4)
+    await page.getByRole('button', { name: 'Load More Articles' }).click()
+    await expect(page.getByTestId('post-card')).toHaveCount(5)
+    await expect(page.getByRole('button', { name: 'Load More Articles' })).toBeDisabled()
+    await page.screenshot({ path: 'test-results/blog-home.png', fullPage: true })
+    await page.getByTestId('post-card').first().getByRole('link', { name: 'Read More' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    await expect(page.getByText('2 minute read')).toBeVisible()
+    await expect(page.locator('.post-content p').first()).toBeVisible()
+    await page.screenshot({ path: 'test-results/blog-post.png', fullPage: true })
+    await page.getByRole('link', { name: '← Back to Blogs' }).click()
+    await expect(page).toHaveURL(/\/blogs$/)
+    await page.goto('/blogs/999999')
+    await expect(page.getByRole('alert').filter({ hasText: 'Post not found.' })).toBeVisible()
+  })
+
+  test('the enterprise form validates and succeeds', async ({ page }) => {
+    await page.goto('/enterprise')
+    await expect(page.getByRole('heading', { name: 'Contact Our Enterprise Team' })).toBeVisible()
+    const form = page.getByRole('form', { name: 'Enterprise application' })
+    await form.getByLabel('Website').fill('example.com')
+    await expect(form.getByText('Invalid URL format (must start with http:// or https://)')).toBeVisible()
+    await form.getByLabel('Phone calls per month').fill('10')
+    await expect(form.getByText('Must be at least 25 calls')).toBeVisible()
+    await expect(form.getByRole('button', { name: 'Submit Application' })).toBeDisabled()
+    await form.getByLabel('Name').fill('Grace Hopper')
+    await form.getByLabel('Email').fill('grace@example.com')
+    await form.getByLabel('Website').fill('https://example.com')
+    await form.getByLabel('Phone calls per month').fill('500')
+    await form.getByLabel('Use case').fill('Appointment reminders')
+    await form.getByLabel('Agency').check()
+    await form.getByLabel('Message').fill('We would like a demo.')
+    await form.getByRole('button', { name: 'Submit Application' }).click()
+    await expect(form.getByRole('status')).toContainText('within 24 hours')
+    await page.screenshot({ path: 'test-results/enterprise.png', fullPage: true })
+  })
+})
