@@ -69,8 +69,9 @@ async def make_user(
     return user
 
 
-def make_client(application: FastAPI, **kwargs: object) -> ApiClient:
-    transport = httpx.ASGITransport(app=application, client=("203.0.113.7", 5555))
+def make_client(application: FastAPI, ip: str = "203.0.113.7", **kwargs: object) -> ApiClient:
+    """A browser-like client over ASGI, calling from `ip`."""
+    transport = httpx.ASGITransport(app=application, client=(ip, 5555))
     return ApiClient(transport=transport, base_url=APP_URL, follow_redirects=False, **kwargs)  # type: ignore[arg-type]
 
 

@@ -266,12 +266,7 @@ async def test_test_call_prompt_rules(app: FastAPI, task: str) -> None:
 
 
 async def _test_call(app: FastAPI, number: str, ip: str) -> int:
-    import httpx
-
-    from tests.factories import APP_URL, ApiClient
-
-    transport = httpx.ASGITransport(app=app, client=(ip, 5555))
-    async with ApiClient(transport=transport, base_url=APP_URL) as client:
+    async with make_client(app, ip=ip) as client:
         response = await client.api("POST", "test-call", json={"phone_number": number})
     if response.status_code == 429:
         assert response.json()["message"] == (

@@ -825,7 +825,7 @@ export interface components {
              */
             name?: string;
             /** Phone Calls Per Month */
-            phone_calls_per_month?: number | string | null;
+            phone_calls_per_month?: number | null;
             /**
              * Use Case
              * @default

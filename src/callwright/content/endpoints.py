@@ -32,7 +32,7 @@ from callwright.content.schemas import (
 )
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import ClientIP, LimiterDep, SettingsDep
-from callwright.kit.errors import NotFound, TooManyRequests
+from callwright.kit.errors import NotFound
 from callwright.kit.pagination import Pagination
 from callwright.kit.ratelimit import RateLimiter
 from callwright.models import Call, FormSubmission, Post
@@ -85,10 +85,7 @@ async def get_post(post_id: int, session: SessionDep) -> PostResponse:
 
 
 async def _limit_forms(limiter: RateLimiter, settings: Settings, ip: str) -> None:
-    try:
-        await limiter.hit("forms-ip", ip, settings.forms_per_ip_per_hour, HOUR)
-    except TooManyRequests as exc:
-        raise TooManyRequests(exc.retry_after, TOO_MANY_FORMS) from exc
+    await limiter.hit("forms-ip", ip, settings.forms_per_ip_per_hour, HOUR, TOO_MANY_FORMS)
 
 
 @router.post("/contact")
@@ -120,8 +117,6 @@ async def enterprise(
 ) -> Done:
     """An enterprise application: stored for the admins' inbox."""
     await _limit_forms(limiter, settings, ip)
-    calls = body.phone_calls_per_month
-    assert isinstance(calls, int)  # the validator made it one
     await content.add_submission(
         session,
         FormSubmission(
@@ -130,7 +125,7 @@ async def enterprise(
             email=body.email,
             website=body.website,
             use_case=body.use_case,
-            phone_calls_per_month=calls,
+            phone_calls_per_month=body.phone_calls_per_month,
             entity_type=body.entity_type,
             message=body.message,
             ip=ip,
@@ -149,13 +144,10 @@ async def _limit_test_calls(limiter: RateLimiter, settings: Settings, ip: str, n
         ("test-call-number", number, settings.test_call_per_number_per_day, DAY),
         ("test-call-all", "site", settings.test_call_daily_cap, DAY),
     ]
-    try:
-        for scope, key, limit, window in limits:
-            await limiter.check(scope, key, limit, window)
-        for scope, key, limit, window in limits:
-            await limiter.hit(scope, key, limit, window)
-    except TooManyRequests as exc:
-        raise TooManyRequests(exc.retry_after, TOO_MANY_TEST_CALLS) from exc
+    for scope, key, limit, window in limits:
+        await limiter.check(scope, key, limit, window, TOO_MANY_TEST_CALLS)
+    for scope, key, limit, window in limits:
+        await limiter.hit(scope, key, limit, window, TOO_MANY_TEST_CALLS)
 
 
 @router.post("/test-call")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from callwright.kit.pagination import Pagination
 from callwright.kit.validation import normalize_email
@@ -35,6 +35,40 @@ def _email(value: str) -> str:
     return normalize_email(_required(value, "Email is required"))
 
 
+def required(message: str) -> AfterValidator:
+    """Trimmed, and not empty (else `message`)."""
+    return AfterValidator(lambda value: _required(value, message))
+
+
+def _calls_per_month(value: object) -> int:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise ValueError("Phone calls are required")
+    if isinstance(value, bool):
+        raise ValueError("Must be a whole number")
+    if isinstance(value, str):
+        if not value.strip().isdigit():
+            raise ValueError("Must be a whole number")
+        number = int(value.strip())
+    elif isinstance(value, int):
+        number = value
+    elif isinstance(value, float) and math.isfinite(value):
+        number = math.floor(value)  # the client floors before sending
+    else:
+        raise ValueError("Must be a whole number")
+    if number < MIN_CALLS_PER_MONTH:
+        raise ValueError("Must be at least 25 calls")
+    if number > 1_000_000_000:
+        raise ValueError("Must be a whole number")
+    return number
+
+
+#: The public forms' fields (empty by default, so a missing field gets the spec's message).
+FormEmail = Annotated[str, Field(max_length=320), AfterValidator(_email)]
+FormMessage = Annotated[str, Field(max_length=5000), required("Message is required")]
+#: Required (a missing or null value gets "Phone calls are required"); always an int once valid.
+CallsPerMonth = Annotated[int | None, BeforeValidator(_calls_per_month)]
+
+
 class TestCallIn(BaseModel):
     model_config = ConfigDict(validate_default=True)
 
@@ -54,14 +88,9 @@ class TestCallIn(BaseModel):
 class ContactIn(BaseModel):
     model_config = ConfigDict(validate_default=True)
 
-    email: str = Field("", max_length=320)
+    email: FormEmail = ""
     phone: str = Field("", max_length=32)
-    message: str = Field("", max_length=5000)
-
-    @field_validator("email")
-    @classmethod
-    def _email(cls, value: str) -> str:
-        return _email(value)
+    message: FormMessage = ""
 
     @field_validator("phone")
     @classmethod
@@ -71,22 +100,17 @@ class ContactIn(BaseModel):
             raise ValueError("Invalid phone number format")
         return value
 
-    @field_validator("message")
-    @classmethod
-    def _message(cls, value: str) -> str:
-        return _required(value, "Message is required")
-
 
 class EnterpriseIn(BaseModel):
     model_config = ConfigDict(validate_default=True)
 
     name: str = Field("", max_length=1000)
-    email: str = Field("", max_length=320)
+    email: FormEmail = ""
     website: str = Field("", max_length=2048)
-    use_case: str = Field("", max_length=5000)
-    phone_calls_per_month: int | float | str | None = None
+    use_case: Annotated[str, Field(max_length=5000), required("Use case is required")] = ""
+    phone_calls_per_month: CallsPerMonth = None
     entity_type: str = ""
-    message: str = Field("", max_length=5000)
+    message: FormMessage = ""
 
     @field_validator("name")
     @classmethod
@@ -96,11 +120,6 @@ class EnterpriseIn(BaseModel):
             raise ValueError("Name must be 255 characters or less")
         return value
 
-    @field_validator("email")
-    @classmethod
-    def _email(cls, value: str) -> str:
-        return _email(value)
-
     @field_validator("website")
     @classmethod
     def _website(cls, value: str) -> str:
@@ -109,45 +128,12 @@ class EnterpriseIn(BaseModel):
             raise ValueError("Invalid URL format (must start with http:// or https://)")
         return value
 
-    @field_validator("use_case")
-    @classmethod
-    def _use_case(cls, value: str) -> str:
-        return _required(value, "Use case is required")
-
-    @field_validator("phone_calls_per_month", mode="before")
-    @classmethod
-    def _calls(cls, value: object) -> int:
-        if value is None or (isinstance(value, str) and not value.strip()):
-            raise ValueError("Phone calls are required")
-        if isinstance(value, bool):
-            raise ValueError("Must be a whole number")
-        if isinstance(value, str):
-            if not value.strip().isdigit():
-                raise ValueError("Must be a whole number")
-            number = int(value.strip())
-        elif isinstance(value, int):
-            number = value
-        elif isinstance(value, float) and math.isfinite(value):
-            number = math.floor(value)  # the client floors before sending
-        else:
-            raise ValueError("Must be a whole number")
-        if number < MIN_CALLS_PER_MONTH:
-            raise ValueError("Must be at least 25 calls")
-        if number > 1_000_000_000:
-            raise ValueError("Must be a whole number")
-        return number
-
     @field_validator("entity_type")
     @classmethod
     def _entity(cls, value: str) -> str:
         if value not in ("agency", "individual"):
             raise ValueError("Please select an option")
         return value
-
-    @field_validator("message")
-    @classmethod
-    def _message(cls, value: str) -> str:
-        return _required(value, "Message is required")
 
 
 class Done(BaseModel):

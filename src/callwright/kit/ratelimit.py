@@ -23,17 +23,30 @@ class RateLimiter:
             self.storage = MemoryStorage()
         self.limiter = MovingWindowRateLimiter(self.storage)
 
-    async def hit(self, scope: str, key: str, limit: int, window_seconds: int) -> None:
-        """Count one attempt; raise 429 (with Retry-After) when the window is full."""
+    async def hit(
+        self, scope: str, key: str, limit: int, window_seconds: int, message: str | None = None
+    ) -> None:
+        """Count one attempt; raise 429 (with Retry-After, and `message` when given) when the
+        window is full."""
         item = RateLimitItemPerSecond(limit, window_seconds, namespace=scope)
         if not await self.limiter.hit(item, key):
-            raise TooManyRequests(await self.retry_after(scope, key, limit, window_seconds))
+            await self._refuse(scope, key, limit, window_seconds, message)
 
-    async def check(self, scope: str, key: str, limit: int, window_seconds: int) -> None:
+    async def check(
+        self, scope: str, key: str, limit: int, window_seconds: int, message: str | None = None
+    ) -> None:
         """Raise 429 if the window is already full, without counting."""
         item = RateLimitItemPerSecond(limit, window_seconds, namespace=scope)
         if not await self.limiter.test(item, key):
-            raise TooManyRequests(await self.retry_after(scope, key, limit, window_seconds))
+            await self._refuse(scope, key, limit, window_seconds, message)
+
+    async def _refuse(
+        self, scope: str, key: str, limit: int, window_seconds: int, message: str | None
+    ) -> None:
+        retry_after = await self.retry_after(scope, key, limit, window_seconds)
+        if message is None:
+            raise TooManyRequests(retry_after)
+        raise TooManyRequests(retry_after, message)
 
     async def retry_after(self, scope: str, key: str, limit: int, window_seconds: int) -> int:
         item = RateLimitItemPerSecond(limit, window_seconds, namespace=scope)
