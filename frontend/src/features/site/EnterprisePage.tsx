@@ -1,5 +1,4 @@
 import { Check, Clock, Headphones, Phone, Percent, Wrench } from 'lucide-react'
-import { useEffect, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { ApiError, messageOf } from '@/lib/api'
 import { cn } from '@/lib/cn'
@@ -7,12 +6,10 @@ import { notify } from '@/lib/toast'
 import { submitEnterprise } from './api'
 import { enterpriseProblems, type EnterpriseForm } from './rules'
 import { SALES_PHONE } from './SiteLayout'
-import { SUCCESS_CLEARS_MS } from './SubscribeSection'
+import { usePublicForm } from './usePublicForm'
 
 const EMPTY: EnterpriseForm = { name: '', email: '', website: '', use_case: '', phone_calls_per_month: '', applicant_type: '', message: '' }
 type Key = keyof EnterpriseForm
-const NONE_TOUCHED = Object.fromEntries(Object.keys(EMPTY).map((k) => [k, false])) as Record<Key, boolean>
-const ALL_TOUCHED = Object.fromEntries(Object.keys(EMPTY).map((k) => [k, true])) as Record<Key, boolean>
 
 const PROMISES = [
   { icon: Clock, text: 'We contact you within 24 hours' },
@@ -22,61 +19,32 @@ const PROMISES = [
 ]
 
 export function EnterprisePage() {
-  const [values, setValues] = useState(EMPTY)
-  const [touched, setTouched] = useState(NONE_TOUCHED)
-  const [sending, setSending] = useState(false)
-  const [success, setSuccess] = useState('')
-  const [formError, setFormError] = useState('')
-  const errors = enterpriseProblems(values)
-  const invalid = Object.keys(errors).length > 0
-
-  useEffect(() => {
-    if (!success) return
-    const timer = window.setTimeout(() => setSuccess(''), SUCCESS_CLEARS_MS)
-    return () => window.clearTimeout(timer)
-  }, [success])
-
-  const set = (key: Key) => (e: { target: { value: string } }) => {
-    setValues((v) => ({ ...v, [key]: e.target.value }))
-    setTouched((t) => ({ ...t, [key]: true }))
-  }
-  const blur = (key: Key) => () => setTouched((t) => ({ ...t, [key]: true }))
-  const shown = (key: Key) => (touched[key] ? errors[key] : undefined)
-
-  async function submit(e: FormEvent) {
-    e.preventDefault()
-    if (invalid) {
-      setTouched(ALL_TOUCHED)
-      setFormError('Please fill all required fields correctly, including a valid applicant type.')
-      return
-    }
-    setFormError('')
-    setSending(true)
-    try {
+  const { values, invalid, sending, success, formError, change: set, blur, shown, submit } = usePublicForm({
+    empty: EMPTY,
+    validate: enterpriseProblems,
+    invalidMessage: 'Please fill all required fields correctly, including a valid applicant type.',
+    send: async (v) => {
       const res = await submitEnterprise({
-        name: values.name.trim(),
-        email: values.email.trim(),
-        website: values.website.trim(),
-        use_case: values.use_case.trim(),
-        phone_calls_per_month: Math.floor(Number(values.phone_calls_per_month)),
-        entity_type: values.applicant_type,
-        message: values.message.trim(),
+        name: v.name.trim(),
+        email: v.email.trim(),
+        website: v.website.trim(),
+        use_case: v.use_case.trim(),
+        phone_calls_per_month: Math.floor(Number(v.phone_calls_per_month)),
+        entity_type: v.applicant_type,
+        message: v.message.trim(),
       })
       const message = res.message || 'Thank you for your application!'
       notify.success(message)
-      setSuccess(message)
-      setValues(EMPTY)
-      setTouched(NONE_TOUCHED)
-    } catch (error) {
+      return message
+    },
+    onError: (error) => {
       if (error instanceof ApiError && error.status === 422 && Object.keys(error.errors).length) {
         notify.error(`Validation failed: ${Object.values(error.errors).flat().join('; ')}`)
       } else {
         notify.error(messageOf(error, 'An error occurred while submitting the form.'))
       }
-    } finally {
-      setSending(false)
-    }
-  }
+    },
+  })
 
   const field = (key: Key) =>
     cn(
