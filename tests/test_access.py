@@ -59,6 +59,24 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("PUT", "/api/v1/admin/test-call-task"): "admin",
     ("GET", "/api/v1/admin/test-calls-today"): "admin",
     ("GET", "/api/v1/admin/test-calls-this-week"): "admin",
+    ("GET", "/api/v1/admin/stats"): "admin",
+    ("GET", "/api/v1/admin/analytics"): "admin",
+    ("GET", "/api/v1/admin/top-users"): "admin",
+    ("GET", "/api/v1/admin/users"): "admin",
+    ("POST", "/api/v1/admin/add-user"): "admin",
+    ("PUT", "/api/v1/admin/users/{user_id}"): "admin",
+    ("DELETE", "/api/v1/admin/users/{user_id}"): "admin",
+    ("PUT", "/api/v1/admin/users/{user_id}/balance"): "admin",
+    ("GET", "/api/v1/admin/calls"): "admin",
+    ("GET", "/api/v1/admin/reports"): "admin",
+    ("GET", "/api/v1/admin/posts"): "admin",
+    ("POST", "/api/v1/admin/posts"): "admin",
+    ("GET", "/api/v1/admin/posts/{post_id}"): "admin",
+    ("PUT", "/api/v1/admin/posts/{post_id}"): "admin",
+    ("DELETE", "/api/v1/admin/posts/{post_id}"): "admin",
+    ("GET", "/api/v1/admin/form-inbox"): "admin",
+    ("GET", "/api/v1/admin/form-inbox/unread-count"): "admin",
+    ("PATCH", "/api/v1/admin/form-submissions/{submission_id}/mark-as-read"): "admin",
 }
 
 
@@ -104,13 +122,13 @@ async def test_every_route_is_declared_with_its_real_guard(app: FastAPI) -> None
     assert found == ROUTES, "declare new routes in ROUTES with the guard they must have"
 
 
-def _concrete(path: str) -> str:
-    return re.sub(r"\{[^}]+\}", "1", path)
+def _concrete(path: str, ids: dict[str, int] | None = None) -> str:
+    return re.sub(r"\{([^}]+)\}", lambda m: str((ids or {}).get(m.group(1), 1)), path)
 
 
 async def test_walk_routes_as_anonymous_user_and_admin(app: FastAPI) -> None:
     await add_user(app, email="user@example.com")
-    await add_user(app, email="other@example.com")
+    other = await add_user(app, email="other@example.com")
     await add_user(app, email="admin@example.com", role="admin")
     async with make_client(app) as anon, make_client(app) as user, make_client(app) as admin:
         await user.login("user@example.com")
@@ -118,7 +136,9 @@ async def test_walk_routes_as_anonymous_user_and_admin(app: FastAPI) -> None:
         for method, path, level in [(m, p, lv) for (m, p), lv in ROUTES.items()]:
             if method == "POST" and path.endswith("/logout"):
                 continue  # would end the session the walk uses; covered in test_auth_api
-            url = _concrete(path).removeprefix("/api/v1/")
+            # The admin's user routes act on "other" (deleting the walking user would end it).
+            ids = {"user_id": other.id} if path.startswith("/api/v1/admin/") else {}
+            url = _concrete(path, ids).removeprefix("/api/v1/")
             as_anon = await anon.api(method, url, json={})
             as_user = await user.api(method, url, json={})
             as_admin = await admin.api(method, url, json={})

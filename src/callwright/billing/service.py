@@ -152,3 +152,51 @@ class Billing:
         )
         await session.flush()
         return cost
+
+    async def top_up(
+        self, session: AsyncSession, user_id: int, amount_cents: int, *, by: int | None, note: str
+    ) -> int:
+        """Add money (an admin's top-up, or an account's opening balance). Returns the balance."""
+        if amount_cents <= 0:
+            raise AppError("Amount must be greater than 0", 422)
+        new_balance = await self._move(session, user_id, amount_cents, floor=None)
+        if new_balance is None:
+            raise AppError("User not found.", 404)
+        session.add(
+            LedgerEntry(
+                user_id=user_id,
+                kind="top_up",
+                amount_cents=amount_cents,
+                balance_after_cents=new_balance,
+                note=note,
+                created_by=by,
+            )
+        )
+        await session.flush()
+        return new_balance
+
+    async def set_balance(
+        self, session: AsyncSession, user_id: int, target_cents: int, *, by: int | None
+    ) -> int:
+        """An admin sets the balance: one adjustment entry for the difference (none when equal).
+        The difference is applied with a conditional UPDATE, so a hold or charge landing at the
+        same moment is kept, not overwritten; the entry records the balance it left."""
+        current = await self.balance(session, user_id)
+        delta = target_cents - current
+        if delta == 0:
+            return current
+        new_balance = await self._move(session, user_id, delta, floor=0)
+        if new_balance is None:
+            raise AppError("Balance cannot be negative", 409)
+        session.add(
+            LedgerEntry(
+                user_id=user_id,
+                kind="adjustment",
+                amount_cents=delta,
+                balance_after_cents=new_balance,
+                note=f"balance set to ${money(target_cents)} by an admin",
+                created_by=by,
+            )
+        )
+        await session.flush()
+        return new_balance

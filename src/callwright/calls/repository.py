@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, case, func, select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.billing.service import COST_PER_MINUTE_CENTS
+from callwright.kit.sqltime import LocalTime
 from callwright.models import Call, CallEvent, TranscriptEntry, TurnLatency
 from callwright.telephony.state import TERMINAL, CallStatus, predecessors
 
@@ -166,13 +167,7 @@ async def by_weekday(session: AsyncSession, user_id: int, offset_minutes: int) -
     """Per weekday (0 = Monday) of the caller's local time: calls, total seconds, successful,
     failed, calls with a positive duration, and the cost of the full duration in cents
     (rounded-up minutes x 49). All computed in SQL."""
-    weekday: Any
-    if session.bind.dialect.name == "postgresql":  # type: ignore[union-attr]
-        local = Call.created_at + func.make_interval(0, 0, 0, 0, 0, offset_minutes)
-        weekday = (func.extract("isodow", local) - 1).cast(Integer)
-    else:
-        local = func.datetime(Call.created_at, f"{offset_minutes:+d} minutes")
-        weekday = (func.cast(func.strftime("%w", local), Integer) + 6) % 7
+    weekday = LocalTime(session, Call.created_at, offset_minutes).weekday()
     status = func.replace(func.lower(Call.status), "-", "_")
     seconds = func.coalesce(Call.duration_seconds, 0)
     minutes_up = (seconds + 59) // 60  # ceil(seconds / 60)

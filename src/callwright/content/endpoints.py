@@ -11,15 +11,20 @@ from callwright.auth.deps import AdminUser
 from callwright.calls.flows import CallEngine
 from callwright.config import Settings
 from callwright.content import repository as content
-from callwright.content.sanitize import clean_html
+from callwright.content.sanitize import clean_html, plain_text
 from callwright.content.schemas import (
     ContactIn,
     Done,
     EnterpriseIn,
+    InboxPage,
+    PostIn,
     PostOut,
     PostResponse,
+    PostSaved,
     PostsData,
     PostsPage,
+    SubmissionOut,
+    SubmissionRead,
     TestCallIn,
     TestCallOut,
     TestCallTask,
@@ -27,15 +32,18 @@ from callwright.content.schemas import (
     TestCallTaskOut,
     TodayCount,
     TodayOut,
+    UnreadCount,
+    UnreadOut,
     WeekCount,
     WeekOut,
 )
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import ClientIP, LimiterDep, SettingsDep
-from callwright.kit.errors import NotFound
+from callwright.kit.errors import NotFound, ValidationFailed
 from callwright.kit.pagination import Pagination
 from callwright.kit.ratelimit import RateLimiter
-from callwright.models import Call, FormSubmission, Post
+from callwright.kit.time import utcnow
+from callwright.models import Call, FormSubmission, Post, User
 from callwright.speech import tts
 
 router = APIRouter(tags=["public"])
@@ -201,3 +209,121 @@ async def count_test_calls_today(_admin: AdminUser, session: SessionDep) -> Toda
 async def count_test_calls_this_week(_admin: AdminUser, session: SessionDep) -> WeekOut:
     """Test calls placed since Monday 00:00 UTC."""
     return WeekOut(data=WeekCount(test_calls_this_week=await content.test_calls_this_week(session)))
+
+
+def _post_fields(body: PostIn, admin: User) -> dict[str, object]:
+    """The stored fields of a post: sanitised HTML that still has something to show."""
+    html = clean_html(body.content)
+    if not plain_text(html).strip() and "<img" not in html:
+        raise ValidationFailed({"content": ["Content is required"]})
+    return {
+        "title": body.title,
+        "description": body.description,
+        "content": html,
+        "admin_name": (body.admin_name or "").strip() or admin.name,
+    }
+
+
+async def _post(session: SessionDep, post_id: int) -> Post:
+    post = await content.get_post(session, post_id)
+    if post is None:
+        raise NotFound("Post not found.")
+    return post
+
+
+@admin_router.get("/posts")
+async def admin_posts(
+    _admin: AdminUser,
+    session: SessionDep,
+    page: Annotated[int, Query(ge=1)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 10,
+) -> PostsPage:
+    """Every post, newest first (10 per page unless asked; the screen asks for 7)."""
+    return await list_posts(session, page, per_page)
+
+
+@admin_router.get("/posts/{post_id}")
+async def admin_post(post_id: int, _admin: AdminUser, session: SessionDep) -> PostResponse:
+    return PostResponse(data=post_out(await _post(session, post_id)))
+
+
+@admin_router.post("/posts", status_code=201)
+async def create_post(body: PostIn, admin: AdminUser, session: SessionDep) -> PostSaved:
+    """A new post; the author name defaults to the admin's, the date to now."""
+    post = await content.add_post(
+        session,
+        Post(**_post_fields(body, admin), author_id=admin.id, post_date=body.post_date or utcnow()),
+    )
+    return PostSaved(message="Post created successfully", data=post_out(post))
+
+
+@admin_router.put("/posts/{post_id}")
+async def update_post(
+    post_id: int, body: PostIn, admin: AdminUser, session: SessionDep
+) -> PostSaved:
+    post = await _post(session, post_id)
+    for name, value in _post_fields(body, admin).items():
+        setattr(post, name, value)
+    if body.post_date is not None:
+        post.post_date = body.post_date
+    await session.flush()
+    return PostSaved(message="Post updated successfully", data=post_out(post))
+
+
+@admin_router.delete("/posts/{post_id}")
+async def delete_post(post_id: int, _admin: AdminUser, session: SessionDep) -> Done:
+    await content.delete_post(session, await _post(session, post_id))
+    return Done(message="Post deleted successfully")
+
+
+def submission_out(row: FormSubmission) -> SubmissionOut:
+    return SubmissionOut(
+        id=row.id,
+        form_type=row.form_type,
+        email=row.email,
+        phone=row.phone,
+        message=row.message,
+        name=row.name,
+        website=row.website,
+        use_case=row.use_case,
+        phone_calls_per_month=row.phone_calls_per_month,
+        entity_type=row.entity_type,
+        created_at=row.created_at,
+        is_readed=row.is_read,
+    )
+
+
+@admin_router.get("/form-inbox")
+async def form_inbox(
+    _admin: AdminUser,
+    session: SessionDep,
+    page: Annotated[int, Query(ge=1)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 10,
+) -> InboxPage:
+    """Contact and enterprise submissions, newest first, with the number still unread."""
+    rows, total = await content.submissions_page(session, page=page, per_page=per_page)
+    return InboxPage(
+        data=[submission_out(r) for r in rows],
+        pagination=Pagination.of(page=page, per_page=per_page, total=total),
+        unread=await content.unread_submissions(session),
+    )
+
+
+@admin_router.get("/form-inbox/unread-count")
+async def form_inbox_unread(_admin: AdminUser, session: SessionDep) -> UnreadOut:
+    """For the sidebar's indicator dot."""
+    return UnreadOut(data=UnreadCount(unread=await content.unread_submissions(session)))
+
+
+@admin_router.patch("/form-submissions/{submission_id}/mark-as-read")
+async def mark_as_read(
+    submission_id: int, _admin: AdminUser, session: SessionDep
+) -> SubmissionRead:
+    """One way: a read submission stays read (marking it again changes nothing)."""
+    row = await content.get_submission(session, submission_id)
+    if row is None:
+        raise NotFound("Submission not found.")
+    if not row.is_read:
+        row.is_read = True
+        await session.flush()
+    return SubmissionRead(message="Submission marked as read", data=submission_out(row))

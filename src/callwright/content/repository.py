@@ -90,3 +90,38 @@ async def test_calls_today(session: AsyncSession) -> int:
 
 async def test_calls_this_week(session: AsyncSession) -> int:
     return await test_calls_since(session, week_start(utcnow()))
+
+
+async def add_post(session: AsyncSession, post: Post) -> Post:
+    session.add(post)
+    await session.flush()
+    return post
+
+
+async def delete_post(session: AsyncSession, post: Post) -> None:
+    await session.delete(post)
+    await session.flush()
+
+
+async def submissions_page(
+    session: AsyncSession, *, page: int, per_page: int
+) -> tuple[Sequence[FormSubmission], int]:
+    total = await session.scalar(select(func.count()).select_from(FormSubmission))
+    rows = await session.scalars(
+        select(FormSubmission)
+        .order_by(FormSubmission.created_at.desc(), FormSubmission.id.desc())
+        .offset((page - 1) * per_page)
+        .limit(per_page)
+    )
+    return rows.all(), int(total or 0)
+
+
+async def unread_submissions(session: AsyncSession) -> int:
+    count = await session.scalar(
+        select(func.count()).select_from(FormSubmission).where(FormSubmission.is_read.is_(False))
+    )
+    return int(count or 0)
+
+
+async def get_submission(session: AsyncSession, submission_id: int) -> FormSubmission | None:
+    return await session.get(FormSubmission, submission_id)

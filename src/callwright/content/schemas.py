@@ -215,3 +215,56 @@ class WeekOut(BaseModel):
 
 
 FormType = Literal["contact", "enterprise"]
+
+
+class PostIn(BaseModel):
+    """A post as the admin editor sends it. `content` is sanitised before it is stored."""
+
+    model_config = ConfigDict(validate_default=True)
+
+    title: Annotated[str, Field(max_length=255), required("Title is required")] = ""
+    description: Annotated[str, Field(max_length=5000), required("Description is required")] = ""
+    content: Annotated[str, Field(max_length=500_000), required("Content is required")] = ""
+    admin_name: Annotated[str | None, Field(max_length=255)] = None
+    post_date: datetime | None = None
+
+
+class PostSaved(PostResponse):
+    message: str
+
+
+class SubmissionOut(BaseModel):
+    id: int
+    form_type: str
+    email: str
+    phone: str | None
+    message: str
+    name: str | None
+    website: str | None
+    use_case: str | None
+    phone_calls_per_month: int | None
+    entity_type: str | None
+    created_at: datetime
+    is_readed: bool
+
+
+class InboxPage(BaseModel):
+    success: bool = True
+    data: list[SubmissionOut]
+    pagination: Pagination
+    unread: int
+
+
+class SubmissionRead(BaseModel):
+    success: bool = True
+    message: str
+    data: SubmissionOut
+
+
+class UnreadCount(BaseModel):
+    unread: int
+
+
+class UnreadOut(BaseModel):
+    success: bool = True
+    data: UnreadCount

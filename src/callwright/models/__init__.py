@@ -6,6 +6,7 @@ from callwright.models.content import FormSubmission, Post, SiteSetting
 from callwright.models.email_message import EmailMessage
 from callwright.models.ledger import CallReport, LedgerEntry
 from callwright.models.password_reset import PasswordResetToken
+from callwright.models.stats import CallStatsHourly
 from callwright.models.user import User
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "Call",
     "CallEvent",
     "CallReport",
+    "CallStatsHourly",
     "EmailMessage",
     "FormSubmission",
     "LedgerEntry",

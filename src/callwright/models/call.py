@@ -3,7 +3,17 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from callwright.kit.db import Base, UTCDateTime
@@ -26,6 +36,18 @@ class Call(Base):
         Index("ix_calls_user_duration", "user_id", "duration_seconds"),
         # The public test calls counted today and this week.
         Index("ix_calls_kind_created", "kind", "created_at"),
+        # Newest-first paging, and the distinct callers of the last 30 days without table reads.
+        Index("ix_calls_created_user", "created_at", "user_id"),
+        # The admin call-log search by number prefix.
+        Index("ix_calls_to_number", "to_number"),
+        Index("ix_calls_from_number", "from_number"),
+        # The calls not yet finalised (the overdue sweep, the analytics rollup's high-water mark).
+        Index(
+            "ix_calls_unfinalized",
+            "created_at",
+            sqlite_where=text("finalized_at IS NULL"),
+            postgresql_where=text("finalized_at IS NULL"),
+        ),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_call_id)
@@ -61,7 +83,7 @@ class Call(Base):
     cost_cents: Mapped[int | None] = mapped_column(Integer, default=None)
     #: The post-call analysis (JSON: summary, outcome, sentiment, key facts, method).
     analysis: Mapped[str | None] = mapped_column(Text, default=None)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
 class TranscriptEntry(Base):
