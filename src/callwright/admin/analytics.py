@@ -232,7 +232,7 @@ async def charts(
         await session.execute(
             select(facts.c.status, func.sum(facts.c.calls))
             .group_by(facts.c.status)
-            .order_by(func.sum(facts.c.calls).desc())
+            .order_by(func.sum(facts.c.calls).desc(), facts.c.status)
         )
     ).all()
     weekday = local.weekday()
