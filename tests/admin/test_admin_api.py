@@ -203,7 +203,6 @@ async def test_add_balance_tops_up_and_records_the_admin(app: FastAPI) -> None:
             assert refused.status_code == 422, bad
         zero = await admin.api("PUT", f"admin/users/{user.id}/balance", json={"amount": 0})
         assert zero.json()["errors"]["amount"] == ["Amount must be greater than 0"]
-    client, _ = None, None
     async with make_client(app) as client:
         await client.login("u@example.com")
         profile = (await client.api("GET", "user/profile")).json()["data"]
@@ -238,7 +237,8 @@ async def test_delete_user_keeps_calls_and_drops_their_ledger(app: FastAPI) -> N
         assert deleted.json()["message"] == "User deleted successfully"
         assert (await admin.api("DELETE", f"admin/users/{user.id}")).status_code == 404
         logs = (await admin.api("GET", "admin/calls", params={"q": call.id})).json()["calls"]
-        assert logs[0]["user"] is None and logs[0]["cost"] == 0.49
+        assert logs[0]["user"] is None
+        assert logs[0]["cost"] == 0.49
     async with app.state.db.sessionmaker() as session:
         assert await session.get(User, user.id) is None
         assert await session.scalar(select(func.count()).select_from(LedgerEntry)) == 0
@@ -306,10 +306,11 @@ async def test_stats_and_charts_agree_with_the_calls_before_and_after_the_rollup
     }
     async with app.state.db.sessionmaker() as session:
         rolled = await session.scalar(select(func.count()).select_from(CallStatsHourly))
-    assert rolled and rolled >= 4  # the finished hours went into the rollup
+    assert rolled
+    assert rolled >= 4  # the finished hours went into the rollup
     assert charts == live_only  # the rollup changes nothing the charts show
     assert [b["calls"] for b in charts["duration_buckets"]] == [1, 0, 1, 0, 1, 0, 1]
-    assert [b["label"] for b in charts["duration_buckets"]][0] == "0-1"
+    assert charts["duration_buckets"][0]["label"] == "0-1"
     assert {s["status"]: s["calls"] for s in charts["statuses"]} == {
         "completed": 4,
         "failed": 1,
@@ -318,8 +319,9 @@ async def test_stats_and_charts_agree_with_the_calls_before_and_after_the_rollup
     assert charts["recording"] == {"recorded": 2, "not_recorded": 4}
     assert len(charts["daily"]) == 30
     assert sum(d["calls"] for d in charts["daily"]) == 5  # the 40-day-old call is outside
-    assert len(charts["hours"]) == 24 and sum(h["calls"] for h in charts["hours"]) == 6
-    assert [w["day"] for w in charts["weekdays"]][0] == "Monday"
+    assert len(charts["hours"]) == 24
+    assert sum(h["calls"] for h in charts["hours"]) == 6
+    assert charts["weekdays"][0]["day"] == "Monday"
     assert sum(w["calls"] for w in charts["weekdays"]) == 6
 
 
@@ -332,7 +334,8 @@ async def test_an_unfinished_call_holds_the_rollup_back_until_it_ends(app: FastA
         await admin.api("GET", "admin/stats")
         async with app.state.db.sessionmaker() as session:
             mark = await analytics.rolled_until(session)
-        assert mark is not None and mark <= open_call.created_at
+        assert mark is not None
+        assert mark <= open_call.created_at
         async with app.state.db.sessionmaker() as session:
             row = await session.get(Call, open_call.id)
             assert row is not None
@@ -353,8 +356,10 @@ async def test_weekday_and_hour_follow_the_callers_offset(app: FastAPI) -> None:
             "data"
         ]
         bad = await admin.api("GET", "admin/analytics", params={"tz_offset": 5000})
-    assert utc["weekdays"][0]["calls"] == 1 and utc["hours"][23]["calls"] == 1
-    assert plus2["weekdays"][1]["calls"] == 1 and plus2["hours"][1]["calls"] == 1
+    assert utc["weekdays"][0]["calls"] == 1
+    assert utc["hours"][23]["calls"] == 1
+    assert plus2["weekdays"][1]["calls"] == 1
+    assert plus2["hours"][1]["calls"] == 1
     assert bad.status_code == 422
 
 
@@ -398,12 +403,14 @@ async def test_call_log_search_sort_and_paging(app: FastAPI) -> None:
     calls = await _calls(app, *rows)
     async with admin:
         page1 = (await admin.api("GET", "admin/calls")).json()
-        assert page1["pagination"]["total"] == 13 and page1["pagination"]["last_page"] == 2
+        assert page1["pagination"]["total"] == 13
+        assert page1["pagination"]["last_page"] == 2
         assert len(page1["calls"]) == 10
         first = page1["calls"][0]
         assert first["call_id"] == calls[-1].id  # newest first
         assert first["user"] == {"id": bob.id, "name": "Bob", "email": "bob@example.com"}
-        assert first["from"] == "+15550100000" and first["to"] == "+14155550199"
+        assert first["from"] == "+15550100000"
+        assert first["to"] == "+14155550199"
         assert first["cost"] == 0.98
         assert (
             first["record_url"]
@@ -456,7 +463,8 @@ async def test_reports_ten_per_page_with_user_and_reason(app: FastAPI) -> None:
     async with admin:
         body = (await admin.api("GET", "admin/reports")).json()
         second = (await admin.api("GET", "admin/reports", params={"page": 2})).json()
-    assert body["pagination"]["last_page"] == 2 and len(body["reports"]) == 10
+    assert body["pagination"]["last_page"] == 2
+    assert len(body["reports"]) == 10
     top = body["reports"][0]
     assert (top["call_id"], top["username"], top["email"], top["reason"]) == (
         call.id,
@@ -497,8 +505,10 @@ async def test_post_crud_sanitises_and_shows_on_the_public_blog(app: FastAPI) ->
         post = created.json()["data"]
         assert created.json()["message"] == "Post created successfully"
         assert post["admin_name"] == "Boss"
-        assert "onclick" not in post["content"] and "javascript" not in post["content"]
-        assert "onerror" not in post["content"] and "<h2>Hi</h2>" in post["content"]
+        assert "onclick" not in post["content"]
+        assert "javascript" not in post["content"]
+        assert "onerror" not in post["content"]
+        assert "<h2>Hi</h2>" in post["content"]
         edited = await admin.api(
             "PUT",
             f"admin/posts/{post['id']}",
@@ -517,7 +527,8 @@ async def test_post_crud_sanitises_and_shows_on_the_public_blog(app: FastAPI) ->
         assert [p["id"] for p in listing["data"]["posts"]] == [post["id"]]
         async with make_client(app) as public:
             shown = (await public.api("GET", f"posts/{post['id']}")).json()["data"]
-            assert shown["title"] == "Launch notes v2" and shown["content"] == "<p>New</p>"
+            assert shown["title"] == "Launch notes v2"
+            assert shown["content"] == "<p>New</p>"
         deleted = await admin.api("DELETE", f"admin/posts/{post['id']}")
         assert deleted.json()["message"] == "Post deleted successfully"
         assert (await admin.api("GET", f"admin/posts/{post['id']}")).status_code == 404
@@ -541,10 +552,12 @@ async def test_form_inbox_pages_and_marks_read_one_way(app: FastAPI) -> None:
         await session.commit()
     async with admin:
         page = (await admin.api("GET", "admin/form-inbox")).json()
-        assert page["pagination"]["total"] == 11 and len(page["data"]) == 10
+        assert page["pagination"]["total"] == 11
+        assert len(page["data"]) == 10
         assert page["unread"] == 11
         newest = page["data"][0]
-        assert newest["email"] == "f10@example.com" and newest["is_readed"] is False
+        assert newest["email"] == "f10@example.com"
+        assert newest["is_readed"] is False
         marked = await admin.api("PATCH", f"admin/form-submissions/{newest['id']}/mark-as-read")
         assert marked.json()["message"] == "Submission marked as read"
         assert marked.json()["data"]["is_readed"] is True
