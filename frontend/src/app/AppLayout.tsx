@@ -1,15 +1,18 @@
+import { useQuery } from '@tanstack/react-query'
 import { Outlet } from 'react-router'
 import { Sidebar } from '@/components/Sidebar'
+import { unreadQuery } from '@/features/admin/api'
 import { getUser } from '@/lib/session'
 import { ADMIN_NAV, USER_NAV } from './nav'
 
 /** The signed-in layout: sidebar plus the page. `area` picks the menu. */
 export function AppLayout({ area }: { area: 'user' | 'admin' }) {
   const isAdmin = getUser()?.role === 'admin'
+  const unread = useQuery({ ...unreadQuery(), enabled: area === 'admin' && isAdmin })
   const switchTo = !isAdmin ? undefined : area === 'admin' ? { to: '/dashboard', label: 'User area' } : { to: '/admin', label: 'Admin area' }
   return (
     <div className="min-h-dvh bg-slate-50">
-      <Sidebar items={area === 'admin' ? ADMIN_NAV : USER_NAV} switchTo={switchTo} />
+      <Sidebar items={area === 'admin' ? ADMIN_NAV.map((item) => (item.to === '/admin/inbox' ? { ...item, dot: (unread.data ?? 0) > 0 } : item)) : USER_NAV} switchTo={switchTo} />
       <main className="px-4 py-6 sm:px-6 lg:ml-[72px] lg:px-10 lg:py-10">
         <div className="mx-auto max-w-6xl">
           <Outlet />

@@ -1,4 +1,4 @@
-import { BarChart3, Home, LayoutDashboard, ListChecks, PhoneOutgoing, UserCog, type LucideIcon } from 'lucide-react'
+import { BarChart3, Flag, Home, Inbox, LayoutDashboard, ListChecks, MessageSquareText, Newspaper, PhoneOutgoing, UserCog, Users, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   to: string
@@ -6,6 +6,8 @@ export interface NavItem {
   icon: LucideIcon
   /** Active only on an exact match (the area's home). */
   end?: boolean
+  /** Shows an indicator dot (the inbox's unread submissions). */
+  dot?: boolean
 }
 
 export const USER_NAV: NavItem[] = [
@@ -18,4 +20,11 @@ export const USER_NAV: NavItem[] = [
 
 export const ADMIN_NAV: NavItem[] = [
   { to: '/admin', label: 'Dashboard', icon: LayoutDashboard, end: true },
+  { to: '/admin/user-management', label: 'Users', icon: Users },
+  { to: '/admin/analysis', label: 'Analysis', icon: BarChart3 },
+  { to: '/admin/call-logs', label: 'Call Logs', icon: ListChecks },
+  { to: '/admin/reports', label: 'Reports', icon: Flag },
+  { to: '/admin/blogs', label: 'Posts', icon: Newspaper },
+  { to: '/admin/inbox', label: 'Inbox', icon: Inbox },
+  { to: '/admin/test-call-task', label: 'Test Call Prompt', icon: MessageSquareText },
 ]

@@ -100,7 +100,10 @@ export function Sidebar({ items, switchTo }: SidebarProps) {
                 )
               }
             >
-              <item.icon className="h-5 w-5 flex-none" aria-hidden />
+              <span className="relative flex-none">
+                <item.icon className="h-5 w-5" aria-hidden />
+                {item.dot && <span className="absolute -right-1 -top-1 h-2.5 w-2.5 rounded-full bg-rose-500 ring-2 ring-white" data-testid={`dot-${item.to}`} aria-label="unread" />}
+              </span>
               <span className="whitespace-nowrap lg:opacity-0 lg:transition-opacity lg:group-hover/sidebar:opacity-100">{item.label}</span>
             </NavLink>
           ))}

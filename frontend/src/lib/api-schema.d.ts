@@ -4,6 +4,130 @@
  */
 
 export interface paths {
+    "/api/v1/admin/add-user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add User
+         * @description Create an account (verified: an admin vouches for it) with an opening balance, recorded
+         *     in the ledger as a top-up by this admin.
+         */
+        post: operations["add_user_api_v1_admin_add_user_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Charts
+         * @description The nine Call Analysis charts: 30 days of calls, minutes and recording share; duration
+         *     buckets, statuses, recorded or not, weekdays and hours of day over every call.
+         */
+        get: operations["charts_api_v1_admin_analytics_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * All Calls
+         * @description Every call (test calls too), newest first unless sorted. `q` matches the user's name or
+         *     e-mail (contains), the status (equals), the call id (starts with) or a number (starts
+         *     with).
+         */
+        get: operations["all_calls_api_v1_admin_calls_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/form-inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Form Inbox
+         * @description Contact and enterprise submissions, newest first, with the number still unread.
+         */
+        get: operations["form_inbox_api_v1_admin_form_inbox_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/form-inbox/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Form Inbox Unread
+         * @description For the sidebar's indicator dot.
+         */
+        get: operations["form_inbox_unread_api_v1_admin_form_inbox_unread_count_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/form-submissions/{submission_id}/mark-as-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Mark As Read
+         * @description One way: a read submission stays read (marking it again changes nothing).
+         */
+        patch: operations["mark_as_read_api_v1_admin_form_submissions__submission_id__mark_as_read_patch"];
+        trace?: never;
+    };
     "/api/v1/admin/mail-outbox": {
         parameters: {
             query?: never;
@@ -16,6 +140,87 @@ export interface paths {
          * @description Every e-mail the app has sent or stored, newest first (the outbox of the embedded default).
          */
         get: operations["mail_outbox_api_v1_admin_mail_outbox_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin Posts
+         * @description Every post, newest first (10 per page unless asked; the screen asks for 7).
+         */
+        get: operations["admin_posts_api_v1_admin_posts_get"];
+        put?: never;
+        /**
+         * Create Post
+         * @description A new post; the author name defaults to the admin's, the date to now.
+         */
+        post: operations["create_post_api_v1_admin_posts_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/posts/{post_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Admin Post */
+        get: operations["admin_post_api_v1_admin_posts__post_id__get"];
+        /** Update Post */
+        put: operations["update_post_api_v1_admin_posts__post_id__put"];
+        post?: never;
+        /** Delete Post */
+        delete: operations["delete_post_api_v1_admin_posts__post_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reports */
+        get: operations["reports_api_v1_admin_reports_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stats
+         * @description The eight overall statistics. Durations in minutes, money in dollars, the success rate
+         *     (completed over all calls) in percent; active users called in the last 30 days.
+         */
+        get: operations["stats_api_v1_admin_stats_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -75,6 +280,90 @@ export interface paths {
          */
         get: operations["count_test_calls_today_api_v1_admin_test_calls_today_get"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/top-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Top Users */
+        get: operations["top_users_api_v1_admin_top_users_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Users
+         * @description Users by name; `q` keeps those whose name or e-mail contains it.
+         */
+        get: operations["list_users_api_v1_admin_users_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update User
+         * @description Change only the fields sent. A new balance is written as a ledger adjustment by this
+         *     admin; an admin cannot take away their own admin role.
+         */
+        put: operations["update_user_api_v1_admin_users__user_id__put"];
+        post?: never;
+        /**
+         * Delete User
+         * @description Delete an account (see admin.repository.delete_user for what happens to its data).
+         *     Refused for your own account and while the user has a call under way.
+         */
+        delete: operations["delete_user_api_v1_admin_users__user_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{user_id}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add Balance
+         * @description Add `amount` dollars: a ledger top-up by this admin; the user's open pages get a
+         *     balance-update event once it commits.
+         */
+        put: operations["add_balance_api_v1_admin_users__user_id__balance_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -639,6 +928,112 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AddUserIn */
+        AddUserIn: {
+            /**
+             * Balance
+             * @default 10
+             */
+            balance?: number;
+            /** Email */
+            email: string;
+            /** Name */
+            name: string;
+            /** Password */
+            password: string;
+            /**
+             * Role
+             * @default user
+             * @enum {string}
+             */
+            role?: "user" | "admin";
+        };
+        /** AdminCall */
+        AdminCall: {
+            /** Call Id */
+            call_id: string;
+            /** Call Length */
+            call_length: number;
+            /** Cost */
+            cost: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** From */
+            from: string;
+            /** Kind */
+            kind: string;
+            /** Record Url */
+            record_url: string | null;
+            /** Recording Url */
+            recording_url: string | null;
+            /** Status */
+            status: string;
+            /** To */
+            to: string;
+            user: components["schemas"]["CallUser"] | null;
+        };
+        /** AdminCallsPage */
+        AdminCallsPage: {
+            /** Calls */
+            calls: components["schemas"]["AdminCall"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** AdminStats */
+        AdminStats: {
+            /** Avgcallduration */
+            avgCallDuration: number;
+            /** Avgcallsperuser */
+            avgCallsPerUser: number;
+            /** Successrate */
+            successRate: number;
+            /** Totalactiveusers */
+            totalActiveUsers: number;
+            /** Totalcallduration */
+            totalCallDuration: number;
+            /** Totalcalls */
+            totalCalls: number;
+            /** Totalusedbalance */
+            totalUsedBalance: number;
+            /** Totalusers */
+            totalUsers: number;
+        };
+        /** AdminStatsOut */
+        AdminStatsOut: {
+            data: components["schemas"]["AdminStats"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** AdminUserOut */
+        AdminUserOut: {
+            /** Balance */
+            balance: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Email */
+            email: string;
+            /** Email Verified At */
+            email_verified_at: string | null;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Role */
+            role: string;
+        };
         /** AnalysisByDayOut */
         AnalysisByDayOut: {
             /** Data */
@@ -681,6 +1076,38 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** BalanceData */
+        BalanceData: {
+            /** Added */
+            added: number;
+            /** Balance */
+            balance: number;
+            /** User Id */
+            user_id: number;
+        };
+        /** BalanceIn */
+        BalanceIn: {
+            /** Amount */
+            amount: number;
+        };
+        /** BalanceResponse */
+        BalanceResponse: {
+            data: components["schemas"]["BalanceData"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** Bucket */
+        Bucket: {
+            /** Calls */
+            calls: number;
+            /** Label */
+            label: string;
         };
         /** CallDetails */
         CallDetails: {
@@ -758,11 +1185,43 @@ export interface components {
             /** Voice */
             voice: string;
         };
+        /** CallUser */
+        CallUser: {
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
         /** CallsPage */
         CallsPage: {
             /** Data */
             data: components["schemas"]["CallRecord"][];
             pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** Charts */
+        Charts: {
+            /** Daily */
+            daily: components["schemas"]["DailyPoint"][];
+            /** Duration Buckets */
+            duration_buckets: components["schemas"]["Bucket"][];
+            /** Hours */
+            hours: components["schemas"]["HourPoint"][];
+            recording: components["schemas"]["Recording"];
+            /** Statuses */
+            statuses: components["schemas"]["StatusCount"][];
+            /** Weekdays */
+            weekdays: components["schemas"]["WeekdayPoint"][];
+        };
+        /** ChartsOut */
+        ChartsOut: {
+            data: components["schemas"]["Charts"];
             /**
              * Success
              * @default true
@@ -786,6 +1245,17 @@ export interface components {
              * @default
              */
             phone?: string;
+        };
+        /** DailyPoint */
+        DailyPoint: {
+            /** Calls */
+            calls: number;
+            /** Date */
+            date: string;
+            /** Minutes */
+            minutes: number;
+            /** Recorded Percent */
+            recorded_percent: number;
         };
         /** Done */
         Done: {
@@ -851,6 +1321,26 @@ export interface components {
         HTTPValidationError: {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
+        };
+        /** HourPoint */
+        HourPoint: {
+            /** Calls */
+            calls: number;
+            /** Hour */
+            hour: number;
+        };
+        /** InboxPage */
+        InboxPage: {
+            /** Data */
+            data: components["schemas"]["SubmissionOut"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+            /** Unread */
+            unread: number;
         };
         /** KeyFactOut */
         KeyFactOut: {
@@ -946,6 +1436,31 @@ export interface components {
             /** Old Password */
             old_password: string;
         };
+        /**
+         * PostIn
+         * @description A post as the admin editor sends it. `content` is sanitised before it is stored.
+         */
+        PostIn: {
+            /** Admin Name */
+            admin_name?: string | null;
+            /**
+             * Content
+             * @default
+             */
+            content?: string;
+            /**
+             * Description
+             * @default
+             */
+            description?: string;
+            /** Post Date */
+            post_date?: string | null;
+            /**
+             * Title
+             * @default
+             */
+            title?: string;
+        };
         /** PostOut */
         PostOut: {
             /** Admin Name */
@@ -977,6 +1492,17 @@ export interface components {
         /** PostResponse */
         PostResponse: {
             data: components["schemas"]["PostOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** PostSaved */
+        PostSaved: {
+            data: components["schemas"]["PostOut"];
+            /** Message */
+            message: string;
             /**
              * Success
              * @default true
@@ -1041,6 +1567,13 @@ export interface components {
             /** Name */
             name: string;
         };
+        /** Recording */
+        Recording: {
+            /** Not Recorded */
+            not_recorded: number;
+            /** Recorded */
+            recorded: number;
+        };
         /** RegisterIn */
         RegisterIn: {
             /** Email */
@@ -1065,6 +1598,39 @@ export interface components {
         ReportIn: {
             /** Reason */
             reason: string;
+        };
+        /** ReportOut */
+        ReportOut: {
+            /** Call Id */
+            call_id: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Email */
+            email: string | null;
+            /** Id */
+            id: number;
+            /** Reason */
+            reason: string;
+            /** Status */
+            status: string;
+            /** User Id */
+            user_id: number | null;
+            /** Username */
+            username: string | null;
+        };
+        /** ReportsPage */
+        ReportsPage: {
+            pagination: components["schemas"]["Pagination"];
+            /** Reports */
+            reports: components["schemas"]["ReportOut"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /** ResetPasswordIn */
         ResetPasswordIn: {
@@ -1156,6 +1722,54 @@ export interface components {
              */
             success?: boolean;
         };
+        /** StatusCount */
+        StatusCount: {
+            /** Calls */
+            calls: number;
+            /** Status */
+            status: string;
+        };
+        /** SubmissionOut */
+        SubmissionOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Email */
+            email: string;
+            /** Entity Type */
+            entity_type: string | null;
+            /** Form Type */
+            form_type: string;
+            /** Id */
+            id: number;
+            /** Is Readed */
+            is_readed: boolean;
+            /** Message */
+            message: string;
+            /** Name */
+            name: string | null;
+            /** Phone */
+            phone: string | null;
+            /** Phone Calls Per Month */
+            phone_calls_per_month: number | null;
+            /** Use Case */
+            use_case: string | null;
+            /** Website */
+            website: string | null;
+        };
+        /** SubmissionRead */
+        SubmissionRead: {
+            data: components["schemas"]["SubmissionOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** TestCallIn */
         TestCallIn: {
             /**
@@ -1212,6 +1826,27 @@ export interface components {
              */
             success?: boolean;
         };
+        /** TopUser */
+        TopUser: {
+            /** Call Count */
+            call_count: number;
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** TopUsersOut */
+        TopUsersOut: {
+            /** Data */
+            data: components["schemas"]["TopUser"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** TranscriptLine */
         TranscriptLine: {
             /**
@@ -1237,6 +1872,36 @@ export interface components {
              */
             success?: boolean;
         };
+        /** UnreadCount */
+        UnreadCount: {
+            /** Unread */
+            unread: number;
+        };
+        /** UnreadOut */
+        UnreadOut: {
+            data: components["schemas"]["UnreadCount"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /**
+         * UpdateUserIn
+         * @description Only the fields that changed; a missing or null field is left as it is.
+         */
+        UpdateUserIn: {
+            /** Balance */
+            balance?: number | null;
+            /** Email */
+            email?: string | null;
+            /** Name */
+            name?: string | null;
+            /** Password */
+            password?: string | null;
+            /** Role */
+            role?: ("user" | "admin") | null;
+        };
         /**
          * UserOut
          * @description The user as login returns it: {id, name, email, role}.
@@ -1250,6 +1915,28 @@ export interface components {
             name: string;
             /** Role */
             role: string;
+        };
+        /** UserResponse */
+        UserResponse: {
+            data: components["schemas"]["AdminUserOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** UsersPage */
+        UsersPage: {
+            /** Data */
+            data: components["schemas"]["AdminUserOut"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /** ValidationError */
         ValidationError: {
@@ -1301,6 +1988,15 @@ export interface components {
              */
             success?: boolean;
         };
+        /** WeekdayPoint */
+        WeekdayPoint: {
+            /** Calls */
+            calls: number;
+            /** Day */
+            day: string;
+            /** Minutes */
+            minutes: number;
+        };
         /** WeekdayStats */
         WeekdayStats: {
             /** Averageduration */
@@ -1328,20 +2024,36 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type SchemaAddUserIn = components['schemas']['AddUserIn'];
+export type SchemaAdminCall = components['schemas']['AdminCall'];
+export type SchemaAdminCallsPage = components['schemas']['AdminCallsPage'];
+export type SchemaAdminStats = components['schemas']['AdminStats'];
+export type SchemaAdminStatsOut = components['schemas']['AdminStatsOut'];
+export type SchemaAdminUserOut = components['schemas']['AdminUserOut'];
 export type SchemaAnalysisByDayOut = components['schemas']['AnalysisByDayOut'];
 export type SchemaAnalysisOut = components['schemas']['AnalysisOut'];
 export type SchemaAnalyzeIn = components['schemas']['AnalyzeIn'];
 export type SchemaAnalyzeOut = components['schemas']['AnalyzeOut'];
+export type SchemaBalanceData = components['schemas']['BalanceData'];
+export type SchemaBalanceIn = components['schemas']['BalanceIn'];
+export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
+export type SchemaBucket = components['schemas']['Bucket'];
 export type SchemaCallDetails = components['schemas']['CallDetails'];
 export type SchemaCallDetailsOut = components['schemas']['CallDetailsOut'];
 export type SchemaCallRecord = components['schemas']['CallRecord'];
+export type SchemaCallUser = components['schemas']['CallUser'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
+export type SchemaCharts = components['schemas']['Charts'];
+export type SchemaChartsOut = components['schemas']['ChartsOut'];
 export type SchemaContactIn = components['schemas']['ContactIn'];
+export type SchemaDailyPoint = components['schemas']['DailyPoint'];
 export type SchemaDone = components['schemas']['Done'];
 export type SchemaEmailIn = components['schemas']['EmailIn'];
 export type SchemaEnterpriseIn = components['schemas']['EnterpriseIn'];
 export type SchemaGoogleRedirectOut = components['schemas']['GoogleRedirectOut'];
 export type SchemaHttpValidationError = components['schemas']['HTTPValidationError'];
+export type SchemaHourPoint = components['schemas']['HourPoint'];
+export type SchemaInboxPage = components['schemas']['InboxPage'];
 export type SchemaKeyFactOut = components['schemas']['KeyFactOut'];
 export type SchemaLoginIn = components['schemas']['LoginIn'];
 export type SchemaLoginOut = components['schemas']['LoginOut'];
@@ -1350,21 +2062,29 @@ export type SchemaOutboxMessage = components['schemas']['OutboxMessage'];
 export type SchemaOutboxPage = components['schemas']['OutboxPage'];
 export type SchemaPagination = components['schemas']['Pagination'];
 export type SchemaPasswordChange = components['schemas']['PasswordChange'];
+export type SchemaPostIn = components['schemas']['PostIn'];
 export type SchemaPostOut = components['schemas']['PostOut'];
 export type SchemaPostResponse = components['schemas']['PostResponse'];
+export type SchemaPostSaved = components['schemas']['PostSaved'];
 export type SchemaPostsData = components['schemas']['PostsData'];
 export type SchemaPostsPage = components['schemas']['PostsPage'];
 export type SchemaProfileOut = components['schemas']['ProfileOut'];
 export type SchemaProfileResponse = components['schemas']['ProfileResponse'];
 export type SchemaProfileUpdate = components['schemas']['ProfileUpdate'];
+export type SchemaRecording = components['schemas']['Recording'];
 export type SchemaRegisterIn = components['schemas']['RegisterIn'];
 export type SchemaRegisterOut = components['schemas']['RegisterOut'];
 export type SchemaReportIn = components['schemas']['ReportIn'];
+export type SchemaReportOut = components['schemas']['ReportOut'];
+export type SchemaReportsPage = components['schemas']['ReportsPage'];
 export type SchemaResetPasswordIn = components['schemas']['ResetPasswordIn'];
 export type SchemaSendCallIn = components['schemas']['SendCallIn'];
 export type SchemaSendCallOut = components['schemas']['SendCallOut'];
 export type SchemaStatsData = components['schemas']['StatsData'];
 export type SchemaStatsOut = components['schemas']['StatsOut'];
+export type SchemaStatusCount = components['schemas']['StatusCount'];
+export type SchemaSubmissionOut = components['schemas']['SubmissionOut'];
+export type SchemaSubmissionRead = components['schemas']['SubmissionRead'];
 export type SchemaTestCallIn = components['schemas']['TestCallIn'];
 export type SchemaTestCallOut = components['schemas']['TestCallOut'];
 export type SchemaTestCallTask = components['schemas']['TestCallTask'];
@@ -1372,17 +2092,208 @@ export type SchemaTestCallTaskIn = components['schemas']['TestCallTaskIn'];
 export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
 export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
+export type SchemaTopUser = components['schemas']['TopUser'];
+export type SchemaTopUsersOut = components['schemas']['TopUsersOut'];
 export type SchemaTranscriptLine = components['schemas']['TranscriptLine'];
 export type SchemaTranscriptOut = components['schemas']['TranscriptOut'];
+export type SchemaUnreadCount = components['schemas']['UnreadCount'];
+export type SchemaUnreadOut = components['schemas']['UnreadOut'];
+export type SchemaUpdateUserIn = components['schemas']['UpdateUserIn'];
 export type SchemaUserOut = components['schemas']['UserOut'];
+export type SchemaUserResponse = components['schemas']['UserResponse'];
+export type SchemaUsersPage = components['schemas']['UsersPage'];
 export type SchemaValidationError = components['schemas']['ValidationError'];
 export type SchemaVoiceOut = components['schemas']['VoiceOut'];
 export type SchemaVoicesOut = components['schemas']['VoicesOut'];
 export type SchemaWeekCount = components['schemas']['WeekCount'];
 export type SchemaWeekOut = components['schemas']['WeekOut'];
+export type SchemaWeekdayPoint = components['schemas']['WeekdayPoint'];
 export type SchemaWeekdayStats = components['schemas']['WeekdayStats'];
 export type $defs = Record<string, never>;
 export interface operations {
+    add_user_api_v1_admin_add_user_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddUserIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    charts_api_v1_admin_analytics_get: {
+        parameters: {
+            query?: {
+                /** @description Minutes to add to UTC for the caller's local time (-Date.getTimezoneOffset()). */
+                tz_offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartsOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    all_calls_api_v1_admin_calls_get: {
+        parameters: {
+            query?: {
+                q?: string | null;
+                /** @description A column, '-' first for descending. */
+                sort?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCallsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    form_inbox_api_v1_admin_form_inbox_get: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    form_inbox_unread_api_v1_admin_form_inbox_unread_count_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnreadOut"];
+                };
+            };
+        };
+    };
+    mark_as_read_api_v1_admin_form_submissions__submission_id__mark_as_read_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submission_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmissionRead"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     mail_outbox_api_v1_admin_mail_outbox_get: {
         parameters: {
             query?: {
@@ -1412,6 +2323,220 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    admin_posts_api_v1_admin_posts_get: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_post_api_v1_admin_posts_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    admin_post_api_v1_admin_posts__post_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_post_api_v1_admin_posts__post_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_post_api_v1_admin_posts__post_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    reports_api_v1_admin_reports_get: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    stats_api_v1_admin_stats_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminStatsOut"];
                 };
             };
         };
@@ -1505,6 +2630,171 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TodayOut"];
+                };
+            };
+        };
+    };
+    top_users_api_v1_admin_top_users_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUsersOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_users_api_v1_admin_users_get: {
+        parameters: {
+            query?: {
+                q?: string | null;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsersPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_user_api_v1_admin_users__user_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_user_api_v1_admin_users__user_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_balance_api_v1_admin_users__user_id__balance_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BalanceIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

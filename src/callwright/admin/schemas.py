@@ -97,10 +97,13 @@ class UserResponse(BaseModel):
 
 
 class AddUserIn(BaseModel):
+    model_config = ConfigDict(validate_default=True)
+
     name: Name
     email: Email
     password: AdminPassword
-    balance: BalanceCents = 1000
+    #: Dollars (the spec's default new-user balance is $10), held as cents once validated.
+    balance: BalanceCents = 10
     role: RoleName = "user"
 
 

@@ -6,13 +6,14 @@ import { useEffect, useState } from 'react'
 import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
-import { ApiError, messageOf } from '@/lib/api'
+import { messageOf } from '@/lib/api'
 import { callCost, formatCallDuration, formatCurrency, formatDateTime } from '@/lib/format'
-import { getToken, getUser } from '@/lib/session'
+import { getUser } from '@/lib/session'
 import { notify } from '@/lib/toast'
-import { CALL_LOGS_PAGE_SIZE, callsApi, callsQuery, downloadUrl, playUrl, type CallRecord, type TranscriptLine } from './api'
+import { CALL_LOGS_PAGE_SIZE, callsApi, callsQuery, playUrl, type CallRecord, type TranscriptLine } from './api'
 import { Modal, StatusBadge, TranscriptView } from './components'
 import { useMediaQuery } from './useMediaQuery'
+import { downloadRecording } from './recording'
 import { useOneAudioAtATime } from './useOneAudioAtATime'
 
 export function CallLogsPage() {
@@ -49,17 +50,7 @@ export function CallLogsPage() {
 
   const download = async (id: string) => {
     try {
-      const token = getToken()
-      const response = await fetch(downloadUrl(id), { credentials: 'include', headers: token ? { Authorization: `Bearer ${token}` } : {} })
-      if (!response.ok) throw new ApiError('Failed to download recording', response.status)
-      const url = URL.createObjectURL(await response.blob())
-      const link = document.createElement('a')
-      link.href = url
-      link.download = `recording_${id}.mp3`
-      document.body.append(link)
-      link.click()
-      link.remove()
-      URL.revokeObjectURL(url)
+      await downloadRecording(id)
       notify.success('Recording downloaded successfully')
     } catch (error) {
       notify.error(messageOf(error, 'Failed to download recording'))

@@ -1,0 +1,185 @@
+/** Admin Call Logs (spec sections 2, 8, 9): server-side search, sort and paging over every call,
+ * 10 per page, newest first; the call id shortened (full on hover, copied on click); transcript
+ * as chat bubbles; play inline and download. */
+import { useQuery } from '@tanstack/react-query'
+import { ArrowDown, ArrowUp, ArrowUpDown, Download, FileText, Play } from 'lucide-react'
+import { useCallback, useEffect, useState } from 'react'
+import { Pager } from '@/components/Pager'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { callsApi, playUrl, type TranscriptLine } from '@/features/calls/api'
+import { Modal, StatusBadge, TranscriptView } from '@/features/calls/components'
+import { downloadRecording } from '@/features/calls/recording'
+import { useOneAudioAtATime } from '@/features/calls/useOneAudioAtATime'
+import { messageOf } from '@/lib/api'
+import { formatCurrency, formatDateTime } from '@/lib/format'
+import { notify } from '@/lib/toast'
+import { callsQuery, CALL_LOGS_PAGE_SIZE, type AdminCall } from './api'
+import { PageHeader, SearchBox, TableState, TD, TH } from './kit'
+import { formatLength, nextSort, shortId } from './rules'
+
+const COLUMNS: { key: string | null; label: string }[] = [
+  { key: 'call_id', label: 'Call ID' },
+  { key: 'user', label: 'User' },
+  { key: 'from', label: 'From' },
+  { key: 'to', label: 'To' },
+  { key: 'call_length', label: 'Duration' },
+  { key: 'created_at', label: 'Date' },
+  { key: 'status', label: 'Status' },
+  { key: 'cost', label: 'Cost' },
+  { key: null, label: 'Actions' },
+]
+
+export function AdminCallLogsPage() {
+  const [q, setQ] = useState('')
+  const [sort, setSort] = useState('-created_at')
+  const [page, setPage] = useState(1)
+  const [playing, setPlaying] = useState<string | null>(null)
+  const [transcript, setTranscript] = useState<{ id: string; lines: TranscriptLine[] } | null>(null)
+  const [loadingTranscript, setLoadingTranscript] = useState<string | null>(null)
+  const calls = useQuery(callsQuery(q, sort, page))
+  const rows = calls.data?.calls ?? []
+  useOneAudioAtATime()
+
+  useEffect(() => {
+    if (calls.isError) notify.error('Failed to load call logs')
+  }, [calls.isError])
+
+  const onSearch = useCallback((text: string) => {
+    setQ(text)
+    setPage(1)
+  }, [])
+
+  const sortBy = (key: string) => {
+    setSort((current) => nextSort(current, key))
+    setPage(1)
+  }
+
+  const copy = async (id: string) => {
+    if (!id) return notify.error('No Call ID available to copy')
+    try {
+      await navigator.clipboard.writeText(id)
+      notify.success('Call ID copied to clipboard')
+    } catch (error) {
+      notify.error(`Failed to copy Call ID: ${messageOf(error, 'clipboard unavailable')}`)
+    }
+  }
+
+  const openTranscript = async (id: string) => {
+    if (!id) return notify.error('Invalid call ID')
+    setLoadingTranscript(id)
+    try {
+      const lines = await callsApi.transcript(id)
+      if (lines.length === 0) notify.info('No transcripts available for this call')
+      setTranscript({ id, lines })
+    } catch (error) {
+      notify.error(`Failed to fetch transcript: ${messageOf(error, 'Failed to fetch transcript')}`)
+    } finally {
+      setLoadingTranscript(null)
+    }
+  }
+
+  const download = async (id: string) => {
+    try {
+      await downloadRecording(id)
+      notify.success('Recording downloaded successfully')
+    } catch (error) {
+      notify.error(`Failed to download recording: ${messageOf(error, 'Failed to download recording')}`)
+    }
+  }
+
+  const play = (id: string) => {
+    if (!id) return notify.error('Invalid call ID')
+    setPlaying(id)
+  }
+
+  const who = (call: AdminCall) => call.user?.name ?? (call.kind === 'test' ? 'Test call' : 'Deleted user')
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Call Logs" subtitle="Every call on the platform." />
+      <SearchBox placeholder="Search by user, from, to, status, or call ID..." onSearch={onSearch} />
+      <Card className="overflow-hidden">
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[960px]" data-testid="admin-calls">
+            <thead className="bg-slate-50">
+              <tr>
+                {COLUMNS.map(({ key, label }) => {
+                  const active = key !== null && sort.replace(/^-/, '') === key
+                  const Arrow = !active ? ArrowUpDown : sort.startsWith('-') ? ArrowDown : ArrowUp
+                  return (
+                    <th key={label} scope="col" className={TH} aria-sort={active ? (sort.startsWith('-') ? 'descending' : 'ascending') : undefined}>
+                      {key ? (
+                        <button type="button" onClick={() => sortBy(key)} className="inline-flex items-center gap-1 uppercase hover:text-slate-900">
+                          {label}
+                          <Arrow className={active ? 'h-3.5 w-3.5 text-indigo-600' : 'h-3.5 w-3.5 opacity-40'} aria-hidden />
+                        </button>
+                      ) : (
+                        label
+                      )}
+                    </th>
+                  )
+                })}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              <TableState columns={COLUMNS.length} rows={CALL_LOGS_PAGE_SIZE} loading={calls.isPending} error={calls.isError ? 'Failed to load call logs' : null} empty="No call logs found." hasRows={rows.length > 0} />
+              {!calls.isPending &&
+                !calls.isError &&
+                rows.map((call) => (
+                  <tr key={call.call_id} className="align-top hover:bg-slate-50">
+                    <td className={TD}>
+                      <button type="button" title={call.call_id} onClick={() => copy(call.call_id)} className="font-mono text-xs text-indigo-700 hover:underline" aria-label={`Copy call ID ${call.call_id}`}>
+                        {shortId(call.call_id)}
+                      </button>
+                    </td>
+                    <td className={TD}>
+                      <p className="font-medium text-slate-900">{who(call)}</p>
+                      {call.user && <p className="text-xs text-slate-500">{call.user.email}</p>}
+                    </td>
+                    <td className={`${TD} tabular-nums`}>{call.from}</td>
+                    <td className={`${TD} tabular-nums`}>{call.to}</td>
+                    <td className={`${TD} tabular-nums`}>{formatLength(call.call_length)}</td>
+                    <td className={`${TD} whitespace-nowrap`}>{formatDateTime(call.created_at)}</td>
+                    <td className={TD}>
+                      <StatusBadge status={call.status} />
+                    </td>
+                    <td className={`${TD} tabular-nums`}>{formatCurrency(call.cost ?? 0)}</td>
+                    <td className={TD}>
+                      <div className="flex items-center gap-1">
+                        <Button variant="ghost" size="sm" aria-label="View transcript" disabled={loadingTranscript === call.call_id} onClick={() => openTranscript(call.call_id)}>
+                          <FileText className="h-4 w-4" aria-hidden />
+                        </Button>
+                        <Button variant="ghost" size="sm" aria-label="Download recording" disabled={!call.record_url} onClick={() => download(call.call_id)}>
+                          <Download className="h-4 w-4" aria-hidden />
+                        </Button>
+                        <Button variant="ghost" size="sm" aria-label="Play recording" disabled={!call.record_url || playing === call.call_id} onClick={() => play(call.call_id)}>
+                          <Play className="h-4 w-4" aria-hidden />
+                        </Button>
+                      </div>
+                      {playing === call.call_id && call.record_url && (
+                        <audio
+                          controls
+                          autoPlay
+                          preload="metadata"
+                          src={playUrl(call.call_id)}
+                          className="mt-2 h-9 w-56"
+                          data-testid={`player-${call.call_id}`}
+                          onPlay={() => notify.success('Playing recording')}
+                          onError={() => notify.error('Failed to play recording: the recording could not be loaded')}
+                        />
+                      )}
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </div>
+        <Pager page={page} lastPage={calls.data?.pagination.last_page ?? 1} onPage={setPage} busy={calls.isFetching} />
+      </Card>
+      <Modal open={transcript !== null} onOpenChange={(open) => !open && setTranscript(null)} title="Call Transcript">
+        <TranscriptView lines={transcript?.lines} />
+      </Modal>
+    </div>
+  )
+}
