@@ -107,12 +107,8 @@ async def refresh(sessionmaker: async_sessionmaker[AsyncSession]) -> datetime | 
             for row in rows
         ]
         dialect: Any = postgresql if is_postgres(session) else sqlite
-        for start in range(0, len(values), 1000):
-            await session.execute(
-                dialect.insert(CallStatsHourly)
-                .values(values[start : start + 1000])
-                .on_conflict_do_nothing()
-            )
+        if values:  # one executemany (batched multi-row INSERTs, compiled once)
+            await session.execute(dialect.insert(CallStatsHourly).on_conflict_do_nothing(), values)
         await content.set_setting(session, ROLLED_UNTIL, target.isoformat(), None)
         await session.commit()
         return target

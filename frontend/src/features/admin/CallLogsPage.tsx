@@ -12,10 +12,15 @@ import { Modal, StatusBadge, TranscriptView } from '@/features/calls/components'
 import { downloadRecording } from '@/features/calls/recording'
 import { useOneAudioAtATime } from '@/features/calls/useOneAudioAtATime'
 import { messageOf } from '@/lib/api'
+import { cn } from '@/lib/cn'
 import { formatCurrency, formatDateTime } from '@/lib/format'
 import { notify } from '@/lib/toast'
 import { callsQuery, CALL_LOGS_PAGE_SIZE, type AdminCall } from './api'
-import { PageHeader, SearchBox, TableState, TD, TH } from './kit'
+import { PageHeader, SearchBox, TableState, TD as TD_BASE, TH as TH_BASE } from './kit'
+
+/** Tighter cells than the other admin tables: nine columns fit a 1280 px screen. */
+const TH = cn(TH_BASE, 'whitespace-nowrap px-2.5')
+const TD = cn(TD_BASE, 'px-2.5')
 import { formatLength, nextSort, shortId } from './rules'
 
 const COLUMNS: { key: string | null; label: string }[] = [
@@ -101,7 +106,7 @@ export function AdminCallLogsPage() {
       <SearchBox placeholder="Search by user, from, to, status, or call ID..." onSearch={onSearch} />
       <Card className="overflow-hidden">
         <div className="overflow-x-auto">
-          <table className="w-full min-w-[960px]" data-testid="admin-calls">
+          <table className="w-full min-w-[900px]" data-testid="admin-calls">
             <thead className="bg-slate-50">
               <tr>
                 {COLUMNS.map(({ key, label }) => {
@@ -137,10 +142,10 @@ export function AdminCallLogsPage() {
                       <p className="font-medium text-slate-900">{who(call)}</p>
                       {call.user && <p className="text-xs text-slate-500">{call.user.email}</p>}
                     </td>
-                    <td className={`${TD} tabular-nums`}>{call.from}</td>
-                    <td className={`${TD} tabular-nums`}>{call.to}</td>
+                    <td className={`${TD} text-xs tabular-nums`}>{call.from}</td>
+                    <td className={`${TD} text-xs tabular-nums`}>{call.to}</td>
                     <td className={`${TD} tabular-nums`}>{formatLength(call.call_length)}</td>
-                    <td className={`${TD} whitespace-nowrap`}>{formatDateTime(call.created_at)}</td>
+                    <td className={`${TD} text-xs`}>{formatDateTime(call.created_at)}</td>
                     <td className={TD}>
                       <StatusBadge status={call.status} />
                     </td>
