@@ -17,9 +17,8 @@ down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-COUNTERS = ("calls", "recorded", "connected", "duration_seconds", "cost_cents") + tuple(
-    f"d{i}" for i in range(7)
-)
+COUNTERS = ("calls", "recorded", "connected", "duration_seconds", "cost_cents", "d0", "d1", "d2")
+COUNTERS += ("d3", "d4", "d5", "d6")
 
 
 def upgrade() -> None:

@@ -90,6 +90,18 @@ test('the admin writes a post that shows on the public blog', async ({ page }) =
   await page.getByRole('link', { name: /Read More/ }).first().click()
   await expect(page.getByRole('heading', { name: 'Callwright admin e2e post' })).toBeVisible()
   await expect(page.locator('strong', { hasText: 'Bold words' })).toBeVisible()
+
+  // Delete asks first; the post leaves the table and the blog.
+  await page.goto('/admin/blogs')
+  page.once('dialog', (d) => {
+    expect(d.message()).toBe('Are you sure you want to delete this post?')
+    void d.accept()
+  })
+  await page.getByRole('button', { name: 'Delete Callwright admin e2e post' }).first().click()
+  await expect(page.getByTestId('posts-table')).not.toContainText('Callwright admin e2e post')
+  await page.goto('/blogs')
+  await expect(page.getByTestId('post-card').first()).toBeVisible()
+  await expect(page.getByText('Callwright admin e2e post')).toHaveCount(0)
 })
 
 test('the admin reads and marks an inbox message; the unread dot goes', async ({ page, baseURL }) => {
