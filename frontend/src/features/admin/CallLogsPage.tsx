@@ -7,8 +7,8 @@ import { useCallback, useEffect, useState } from 'react'
 import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
-import { callsApi, playUrl, type TranscriptLine } from '@/features/calls/api'
-import { Modal, StatusBadge, TranscriptView } from '@/features/calls/components'
+import { callsApi, type TranscriptLine } from '@/features/calls/api'
+import { Modal, RecordingPlayer, StatusBadge, TranscriptView } from '@/features/calls/components'
 import { downloadRecording } from '@/features/calls/recording'
 import { useOneAudioAtATime } from '@/features/calls/useOneAudioAtATime'
 import { messageOf } from '@/lib/api'
@@ -162,18 +162,7 @@ export function AdminCallLogsPage() {
                           <Play className="h-4 w-4" aria-hidden />
                         </Button>
                       </div>
-                      {playing === call.call_id && call.record_url && (
-                        <audio
-                          controls
-                          autoPlay
-                          preload="metadata"
-                          src={playUrl(call.call_id)}
-                          className="mt-2 h-9 w-56"
-                          data-testid={`player-${call.call_id}`}
-                          onPlay={() => notify.success('Playing recording')}
-                          onError={() => notify.error('Failed to play recording: the recording could not be loaded')}
-                        />
-                      )}
+                      {playing === call.call_id && call.record_url && <RecordingPlayer callId={call.call_id} className="mt-2 w-56" />}
                     </td>
                   </tr>
                 ))}

@@ -10,8 +10,8 @@ import { messageOf } from '@/lib/api'
 import { callCost, formatCallDuration, formatCurrency, formatDateTime } from '@/lib/format'
 import { getUser } from '@/lib/session'
 import { notify } from '@/lib/toast'
-import { CALL_LOGS_PAGE_SIZE, callsApi, callsQuery, playUrl, type CallRecord, type TranscriptLine } from './api'
-import { Modal, StatusBadge, TranscriptView } from './components'
+import { CALL_LOGS_PAGE_SIZE, callsApi, callsQuery, type CallRecord, type TranscriptLine } from './api'
+import { Modal, RecordingPlayer, StatusBadge, TranscriptView } from './components'
 import { useMediaQuery } from './useMediaQuery'
 import { downloadRecording } from './recording'
 import { useOneAudioAtATime } from './useOneAudioAtATime'
@@ -183,18 +183,7 @@ function Actions({
           <Flag className="h-3.5 w-3.5" aria-hidden /> Report
         </Button>
       </div>
-      {playing && hasRecording && (
-        <audio
-          controls
-          autoPlay
-          preload="metadata"
-          src={playUrl(call.call_id)}
-          className="h-9 w-full max-w-xs"
-          data-testid={`player-${call.call_id}`}
-          onPlay={() => notify.success('Playing recording')}
-          onError={() => notify.error('Failed to play recording: the recording could not be loaded')}
-        />
-      )}
+      {playing && hasRecording && <RecordingPlayer callId={call.call_id} className="w-full max-w-xs" />}
     </div>
   )
 }

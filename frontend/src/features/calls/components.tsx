@@ -7,8 +7,9 @@ import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
 import { cn } from '@/lib/cn'
+import { notify } from '@/lib/toast'
 import { callCost, formatCallDuration, formatClock, formatCurrency, formatDateTime, statusStyle } from '@/lib/format'
-import { callsQuery, type TranscriptLine } from './api'
+import { callsQuery, playUrl, type TranscriptLine } from './api'
 
 const TONES = {
   green: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
@@ -114,5 +115,22 @@ export function TranscriptView({ lines, loading }: { lines: TranscriptLine[] | u
         )
       })}
     </ol>
+  )
+}
+
+/** The inline player a call log opens for one recording (it starts at once and toasts the
+ * spec's messages). */
+export function RecordingPlayer({ callId, className }: { callId: string; className?: string }) {
+  return (
+    <audio
+      controls
+      autoPlay
+      preload="metadata"
+      src={playUrl(callId)}
+      className={cn('h-9', className)}
+      data-testid={`player-${callId}`}
+      onPlay={() => notify.success('Playing recording')}
+      onError={() => notify.error('Failed to play recording: the recording could not be loaded')}
+    />
   )
 }
