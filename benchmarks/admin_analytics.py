@@ -20,7 +20,6 @@ time is printed apart. Prints p50 and p95 per endpoint. Target on SQLite: p95 at
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import statistics
 import sys
@@ -29,19 +28,15 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
-from pathlib import Path
 
 import httpx
-from alembic import command
-from api_load import wait_healthy
+from api_load import bench_settings, served
 from sqlalchemy import insert, select
 
 from callwright.auth import tokens
-from callwright.cli import _alembic_config
 from callwright.config import Settings
 from callwright.kit.db import Database
 from callwright.kit.security import hash_password
-from callwright.kit.serving import free_port
 from callwright.kit.time import utcnow
 from callwright.models import Call, User
 
@@ -153,45 +148,12 @@ async def main(n_calls: int, n_requests: int, settings: Settings, env: dict[str,
     token = await seed(db, n_calls)
     await db.dispose()
     print(f"seeded {n_calls} calls over {USERS} users in {time.perf_counter() - started:.0f} s")
-    server = await asyncio.create_subprocess_exec(
-        str(Path(sys.executable).parent / "callwright"),
-        "serve",
-        "--port",
-        str(settings.port),
-        env=env,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        await wait_healthy(settings.app_url)
-        await measure(settings.app_url, token, n_requests)
-    finally:
-        server.terminate()
-        await server.wait()
+    async with served(settings, env) as base:
+        await measure(base, token, n_requests)
 
 
 if __name__ == "__main__":
     calls_n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     requests_n = int(sys.argv[2]) if len(sys.argv) > 2 else 40
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        env = os.environ | {
-            "CALLWRIGHT_ENV": "test",
-            "CALLWRIGHT_DATA_DIR": tmp,
-            "CALLWRIGHT_APP_URL": f"http://127.0.0.1:{port}",
-            "CALLWRIGHT_SECRET_KEY": "benchmark-secret-key-0123456789abcdef",
-            "CALLWRIGHT_WARM_UP_VOICE": "false",
-            "CALLWRIGHT_FRONTEND_DIST": str(Path(tmp) / "none"),
-        }
-        cfg = Settings(
-            env="test",
-            data_dir=Path(tmp),
-            database_url=os.environ.get("CALLWRIGHT_DATABASE_URL", ""),
-            app_url=f"http://127.0.0.1:{port}",
-            port=port,
-            secret_key="benchmark-secret-key-0123456789abcdef",
-            warm_up_voice=False,
-            frontend_dist=Path(tmp) / "none",
-        )
-        command.upgrade(_alembic_config(cfg), "head")
-        asyncio.run(main(calls_n, requests_n, cfg, env))
+        asyncio.run(main(calls_n, requests_n, *bench_settings(tmp)))

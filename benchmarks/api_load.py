@@ -20,7 +20,8 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -186,14 +187,10 @@ async def wait_healthy(base: str) -> None:
     raise RuntimeError("the server did not start")
 
 
-async def main(n_calls: int, n_requests: int, settings: Settings, env: dict[str, str]) -> None:
-    db = Database(settings.database_url)
-    started = time.perf_counter()
-    issued, sample = await seed(db, n_calls)
-    await db.dispose()
-    print(f"seeded {n_calls} calls over {USERS} users in {time.perf_counter() - started:.0f} s")
-    # The server runs as `callwright serve` in its own process, as in production; the clients
-    # run here, so they do not take the server's CPU.
+@asynccontextmanager
+async def served(settings: Settings, env: dict[str, str]) -> AsyncIterator[str]:
+    """`callwright serve` in its own process, as in production (so the clients here do not
+    take the server's CPU); yields its base URL once healthy."""
     server = await asyncio.create_subprocess_exec(
         str(Path(sys.executable).parent / "callwright"),
         "serve",
@@ -205,34 +202,50 @@ async def main(n_calls: int, n_requests: int, settings: Settings, env: dict[str,
     )
     try:
         await wait_healthy(settings.app_url)
-        await measure(settings.app_url, issued, sample, n_requests)
+        yield settings.app_url
     finally:
         server.terminate()
         await server.wait()
+
+
+def bench_settings(tmp: str) -> tuple[Settings, dict[str, str]]:
+    """Settings for a fresh, migrated database in `tmp` (or CALLWRIGHT_DATABASE_URL), on a
+    free port, and the same as environment variables for the served process."""
+    port = free_port()
+    env = os.environ | {
+        "CALLWRIGHT_ENV": "test",
+        "CALLWRIGHT_DATA_DIR": tmp,
+        "CALLWRIGHT_APP_URL": f"http://127.0.0.1:{port}",
+        "CALLWRIGHT_SECRET_KEY": "benchmark-secret-key-0123456789abcdef",
+        "CALLWRIGHT_WARM_UP_VOICE": "false",
+        "CALLWRIGHT_FRONTEND_DIST": str(Path(tmp) / "none"),
+    }
+    cfg = Settings(
+        env="test",
+        data_dir=Path(tmp),
+        database_url=os.environ.get("CALLWRIGHT_DATABASE_URL", ""),
+        app_url=f"http://127.0.0.1:{port}",
+        port=port,
+        secret_key="benchmark-secret-key-0123456789abcdef",
+        warm_up_voice=False,
+        frontend_dist=Path(tmp) / "none",
+    )
+    command.upgrade(_alembic_config(cfg), "head")
+    return cfg, env
+
+
+async def main(n_calls: int, n_requests: int, settings: Settings, env: dict[str, str]) -> None:
+    db = Database(settings.database_url)
+    started = time.perf_counter()
+    issued, sample = await seed(db, n_calls)
+    await db.dispose()
+    print(f"seeded {n_calls} calls over {USERS} users in {time.perf_counter() - started:.0f} s")
+    async with served(settings, env) as base:
+        await measure(base, issued, sample, n_requests)
 
 
 if __name__ == "__main__":
     calls_n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     requests_n = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        env = os.environ | {
-            "CALLWRIGHT_ENV": "test",
-            "CALLWRIGHT_DATA_DIR": tmp,
-            "CALLWRIGHT_APP_URL": f"http://127.0.0.1:{port}",
-            "CALLWRIGHT_SECRET_KEY": "benchmark-secret-key-0123456789abcdef",
-            "CALLWRIGHT_WARM_UP_VOICE": "false",
-            "CALLWRIGHT_FRONTEND_DIST": str(Path(tmp) / "none"),
-        }
-        cfg = Settings(
-            env="test",
-            data_dir=Path(tmp),
-            database_url=os.environ.get("CALLWRIGHT_DATABASE_URL", ""),
-            app_url=f"http://127.0.0.1:{port}",
-            port=port,
-            secret_key="benchmark-secret-key-0123456789abcdef",
-            warm_up_voice=False,
-            frontend_dist=Path(tmp) / "none",
-        )
-        command.upgrade(_alembic_config(cfg), "head")
-        asyncio.run(main(calls_n, requests_n, cfg, env))
+        asyncio.run(main(calls_n, requests_n, *bench_settings(tmp)))
