@@ -81,6 +81,7 @@ async def clean(request: pytest.FixtureRequest) -> None:
         # Jobs a previous test queued (a dial that fails in the test app) must not write while
         # the tables are emptied: on PostgreSQL that is a deadlock with TRUNCATE.
         await application.state.jobs.drain()
+        await application.state.db.write_behind.drain()
         await _wipe(application.state.db)
         await application.state.limiter.reset()
 

@@ -25,7 +25,7 @@ async def optional_user(request: Request, session: SessionDep) -> User | None:
     plaintext = _presented_token(request)
     if not plaintext:
         return None
-    found = await tokens.resolve(session, plaintext)
+    found = await tokens.resolve(session, plaintext, request.app.state.db.write_behind)
     if found is None:
         return None
     token, user = found

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.kit.db import WriteBehind
 from callwright.kit.security import constant_time_equals, random_token, sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import ApiToken, User
@@ -27,19 +28,16 @@ async def issue(session: AsyncSession, user_id: int, ttl_minutes: int, name: str
     return f"{token.id}|{secret}"
 
 
-async def resolve(session: AsyncSession, plaintext: str) -> tuple[ApiToken, User] | None:
+async def resolve(
+    session: AsyncSession, plaintext: str, touches: WriteBehind
+) -> tuple[ApiToken, User] | None:
     """The live token row for `plaintext` and its user, read in one query; None when the token
-    is malformed, unknown, has the wrong secret or has expired."""
+    is malformed, unknown, has the wrong secret or has expired. Its last-used time (at most once
+    a minute) goes to `touches`, written behind the request."""
     token_id, sep, secret = plaintext.partition("|")
     if not sep or not token_id.isdigit() or not secret or len(token_id) > 18:
         return None
-    row = (
-        await session.execute(
-            select(ApiToken, User)
-            .join(User, User.id == ApiToken.user_id)
-            .where(ApiToken.id == int(token_id))
-        )
-    ).first()
+    row = (await session.execute(_WITH_USER, {"token_id": int(token_id)})).first()
     if row is None:
         return None
     token, user = row
@@ -49,8 +47,20 @@ async def resolve(session: AsyncSession, plaintext: str) -> tuple[ApiToken, User
     if token.expires_at <= now:
         return None
     if token.last_used_at is None or now - token.last_used_at > TOUCH_EVERY:
-        token.last_used_at = now
+        touches.put(_TOUCH, token.id, {"token_id": token.id, "used_at": now})
     return token, user
+
+
+_WITH_USER = (
+    select(ApiToken, User)
+    .join(User, User.id == ApiToken.user_id)
+    .where(ApiToken.id == bindparam("token_id"))
+)
+_TOUCH = (
+    update(ApiToken)
+    .where(ApiToken.id == bindparam("token_id"))
+    .values(last_used_at=bindparam("used_at"))
+)
 
 
 async def revoke(session: AsyncSession, token_id: int) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from datetime import datetime
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from sqlalchemy import DateTime, MetaData, event
+from sqlalchemy import DateTime, MetaData, event, make_url
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -16,9 +19,13 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.orm import DeclarativeBase, ORMExecuteState, Session
+from sqlalchemy.sql import Executable
 from sqlalchemy.types import TypeDecorator
 
+from callwright.kit import sqlite_loop
 from callwright.kit.time import as_utc
+
+log = logging.getLogger(__name__)
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -63,11 +70,51 @@ async def run_after_commit(session: AsyncSession) -> None:
         await callback()
 
 
+class WriteBehind:
+    """Writes nobody waits for (a token's last-used time): kept per statement and key, the
+    latest parameters winning, and written by one background task in one short transaction, a
+    single `executemany` per statement. A read-only request so stays read-only: it neither holds
+    SQLite's write lock while it runs nor queues behind other writers before it can answer.
+    `drain()` writes what is pending (the app's shutdown; tests)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._pending: dict[Executable, dict[Hashable, dict[str, Any]]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def put(self, statement: Executable, key: Hashable, params: dict[str, Any]) -> None:
+        self._pending.setdefault(statement, {})[key] = params
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._write(), name="write-behind")
+
+    async def _write(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, {}
+            try:
+                async with self._engine.begin() as connection:
+                    for statement, rows in batch.items():
+                        await connection.execute(statement, list(rows.values()))
+            except Exception:
+                log.exception("write-behind: %d statement(s) not written", len(batch))
+
+    async def drain(self) -> None:
+        while self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+        if self._pending:
+            self._task = asyncio.get_running_loop().create_task(self._write())
+            await self._task
+
+
 class Database:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         kwargs: dict[str, Any] = {"echo": echo}
         if url.startswith("sqlite"):
-            kwargs["connect_args"] = {"timeout": 30}
+            path = make_url(url).database or ":memory:"
+            gate = sqlite_loop.WriteGate(timeout_s=30)
+            kwargs["async_creator"] = partial(
+                sqlite_loop.connect, path, busy_timeout_s=30, gate=gate
+            )
+            kwargs.update(pool_size=20, max_overflow=20)
         else:
             kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(url, **kwargs)
@@ -76,8 +123,10 @@ class Database:
         self.sessionmaker = async_sessionmaker(
             self.engine, expire_on_commit=False, sync_session_class=TrackedSession
         )
+        self.write_behind = WriteBehind(self.engine)
 
     async def dispose(self) -> None:
+        await self.write_behind.drain()
         await self.engine.dispose()
 
     async def session(self) -> AsyncIterator[AsyncSession]:
@@ -119,7 +168,6 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
 
 

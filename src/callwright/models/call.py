@@ -31,7 +31,9 @@ class Call(Base):
     __tablename__ = "calls"
     __table_args__ = (
         UniqueConstraint("carrier", "carrier_call_id", name="uq_calls_carrier_call"),
-        Index("ix_calls_user_created", "user_id", "created_at"),
+        # A user's call log: the page's ids in order come from the index alone (see
+        # calls.repository.page_for_user).
+        Index("ix_calls_user_created", "user_id", "created_at", "id"),
         # Covers a user's count and total seconds (the dashboard stats) without table reads.
         Index("ix_calls_user_duration", "user_id", "duration_seconds"),
         # The public test calls counted today and this week.
