@@ -85,7 +85,7 @@ async def test_a_read_that_would_wait_for_a_lock_waits_on_the_thread(tmp_path: P
         assert not read.done()  # waiting on the thread, the loop free meanwhile
         setup.rollback()
         await read
-        assert await cursor.fetchall() == [(42,)]
+        assert list(await cursor.fetchall()) == [(42,)]
         assert _counts()[2] - before[2] == 1
     finally:
         await conn.close()
