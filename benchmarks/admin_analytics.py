@@ -148,8 +148,8 @@ async def main(n_calls: int, n_requests: int, settings: Settings, env: dict[str,
     token = await seed(db, n_calls)
     await db.dispose()
     print(f"seeded {n_calls} calls over {USERS} users in {time.perf_counter() - started:.0f} s")
-    async with served(settings, env) as base:
-        await measure(base, token, n_requests)
+    async with served(settings, env) as server:
+        await measure(server.url, token, n_requests)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
@@ -138,8 +139,18 @@ async def _worker(
         assert response.status == 200, body
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def measure(
-    base: str, issued: list[tuple[int, str]], sample: dict[int, list[str]], n: int
+    base: str,
+    issued: list[tuple[int, str]],
+    sample: dict[int, list[str]],
+    n: int,
+    server_pid: int | None = None,
 ) -> None:
     rng = random.Random(11)  # noqa: S311
     endpoints = {
@@ -160,6 +171,7 @@ async def measure(
             samples: list[float] = []
 
             started = time.perf_counter()
+            cpu_before = cpu_seconds(server_pid) if server_pid else 0.0
             await asyncio.gather(
                 *(
                     _worker(client, f"{base}/api/v1/", queue, path_of, samples)
@@ -169,9 +181,13 @@ async def measure(
             wall = time.perf_counter() - started
             samples.sort()
             p95 = samples[int(len(samples) * 0.95) - 1]
+            cpu = ""
+            if server_pid:
+                per_request = (cpu_seconds(server_pid) - cpu_before) / len(samples)
+                cpu = f"   server CPU {per_request * 1000:4.2f} ms/req"
             print(
                 f"{name:34} p50 {statistics.median(samples) * 1000:6.1f} ms   p95 {p95 * 1000:6.1f} ms   "
-                f"{len(samples) / wall:6.0f} req/s   n={len(samples)}"
+                f"{len(samples) / wall:6.0f} req/s   n={len(samples)}{cpu}"
             )
 
 
@@ -187,10 +203,16 @@ async def wait_healthy(base: str) -> None:
     raise RuntimeError("the server did not start")
 
 
+@dataclass
+class Server:
+    url: str
+    pid: int
+
+
 @asynccontextmanager
-async def served(settings: Settings, env: dict[str, str]) -> AsyncIterator[str]:
+async def served(settings: Settings, env: dict[str, str]) -> AsyncIterator[Server]:
     """`callwright serve` in its own process, as in production (so the clients here do not
-    take the server's CPU); yields its base URL once healthy."""
+    take the server's CPU); yields its base URL and process id once healthy."""
     server = await asyncio.create_subprocess_exec(
         str(Path(sys.executable).parent / "callwright"),
         "serve",
@@ -202,7 +224,7 @@ async def served(settings: Settings, env: dict[str, str]) -> AsyncIterator[str]:
     )
     try:
         await wait_healthy(settings.app_url)
-        yield settings.app_url
+        yield Server(settings.app_url, server.pid)
     finally:
         server.terminate()
         await server.wait()
@@ -240,8 +262,8 @@ async def main(n_calls: int, n_requests: int, settings: Settings, env: dict[str,
     issued, sample = await seed(db, n_calls)
     await db.dispose()
     print(f"seeded {n_calls} calls over {USERS} users in {time.perf_counter() - started:.0f} s")
-    async with served(settings, env) as base:
-        await measure(base, issued, sample, n_requests)
+    async with served(settings, env) as server:
+        await measure(server.url, issued, sample, n_requests, server.pid)
 
 
 if __name__ == "__main__":

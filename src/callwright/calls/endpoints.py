@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
+from sqlalchemy import Row
 
 from callwright.auth.deps import CurrentUser
 from callwright.auth.schemas import Message
@@ -71,7 +72,8 @@ def _line(entry: TranscriptEntry) -> TranscriptLine:
     return TranscriptLine(user=entry.speaker, text=entry.text, created_at=entry.created_at)
 
 
-def _record(call: Call) -> dict[str, object]:
+def _record(call: Call | Row[*tuple[Any, ...]]) -> dict[str, object]:
+    """A call-log row from a call or a row of `calls.LOG_COLUMNS`."""
     length = 0
     if call.ended_at is not None:
         length = max(0, int((call.ended_at - call.queued_at).total_seconds()))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, case, func, select, update
+from sqlalchemy import Row, bindparam, case, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.billing.service import COST_PER_MINUTE_CENTS
@@ -123,16 +123,35 @@ async def overdue(session: AsyncSession, before: datetime, limit: int = 50) -> S
     return (await session.scalars(query)).all()
 
 
+#: What a call-log row shows (`calls.endpoints._record`), read as plain rows: a page needs no
+#: ORM objects (nor the prompt and the analysis).
+LOG_COLUMNS = (
+    Call.id,
+    Call.from_number,
+    Call.to_number,
+    Call.created_at,
+    Call.queued_at,
+    Call.ended_at,
+    Call.finalized_at,
+    Call.status,
+    Call.duration_seconds,
+    Call.recording_path,
+    Call.cost_cents,
+    Call.max_duration,
+    Call.voice,
+)
+
+
 async def page_for_user(
     session: AsyncSession, user_id: int, *, page: int, per_page: int
-) -> tuple[Sequence[Call], int]:
+) -> tuple[Sequence[Row[*tuple[Any, ...]]], int]:
     """One page of a user's calls, newest first, and the total count.
 
     The page's ids are picked from the covering index `ix_calls_user_created` (user_id,
     created_at, id) and only those rows are read: skipping to page 70 no longer reads and sorts
     the 490 rows before it (1.7 ms -> 0.05 ms in SQLite at 500 calls per user)."""
     total = await session.scalar(_USER_COUNT, {"user_id": user_id})
-    rows = await session.scalars(
+    rows = await session.execute(
         _USER_PAGE, {"user_id": user_id, "skip": (page - 1) * per_page, "size": per_page}
     )
     return rows.all(), int(total or 0)
@@ -142,7 +161,7 @@ async def page_for_user(
 _USER_COUNT = select(func.count()).where(Call.user_id == bindparam("user_id"))
 _NEWEST_FIRST = (Call.created_at.desc(), Call.id.desc())
 _USER_PAGE = (
-    select(Call)
+    select(*LOG_COLUMNS)
     .where(
         Call.id.in_(
             select(Call.id)
