@@ -1,0 +1,186 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { saveSession } from '@/lib/session'
+import { calls, server, url } from '@/testing/msw'
+import { renderApp } from '@/testing/render'
+
+/** A stand-in for socket.io's client: the page subscribes, the test emits what the server would. */
+const socket = vi.hoisted(() => {
+  type Listener = (payload: unknown) => void
+  const listeners = new Map<string, Set<Listener>>()
+  const on = (event: string, fn: Listener) => {
+    if (!listeners.has(event)) listeners.set(event, new Set())
+    listeners.get(event)?.add(fn)
+  }
+  const off = (event: string, fn: Listener) => listeners.get(event)?.delete(fn)
+  return {
+    listeners,
+    emit: (event: string, payload: unknown) => listeners.get(event)?.forEach((fn) => fn(payload)),
+    fake: { on, off, disconnect: () => listeners.clear(), io: { on, off } },
+  }
+})
+vi.mock('socket.io-client', () => ({ io: () => socket.fake }))
+
+const VOICES = [
+  { name: 'joe', description: 'American male', engine: 'piper', gender: 'male', recording_url: '/api/v1/voices/joe/sample.mp3' },
+  { name: 'amy', description: '', engine: 'piper', gender: 'female', recording_url: '/api/v1/voices/amy/sample.mp3' },
+]
+
+function fakeApi(balance: number) {
+  server.use(
+    http.get(url('voices'), () => HttpResponse.json({ voices: VOICES })),
+    http.get(url('user/1/stats'), () => HttpResponse.json({ success: true, data: { name: 'Grace', balance, totalCalls: 0, totalMinutesUsed: 0 } })),
+    http.post(url('send-call'), () => HttpResponse.json({ success: true, message: 'Call initiated', callId: 'c1', from: '+18885550100', balance: balance - 14.7 })),
+    http.post(url('stop-call/c1'), () => HttpResponse.json({ success: true, message: 'Call stopped successfully' })),
+    http.get(url('call-details/c1'), () =>
+      HttpResponse.json({
+        success: true,
+        data: {
+          call_id: 'c1',
+          transcripts: [
+            { user: 'assistant', text: 'Hi, this is Sarah from Bright Dental.', created_at: '2026-11-21T10:00:01Z' },
+            { user: 'user', text: 'Oh hello, yes?', created_at: '2026-11-21T10:00:04Z' },
+          ],
+          completed: false,
+        },
+      }),
+    ),
+  )
+}
+
+async function fillForm(user: ReturnType<typeof userEvent.setup>, phone: string, prompt: string) {
+  await user.type(screen.getByLabelText('What should the agent do?'), prompt)
+  await user.type(screen.getByLabelText('Phone number'), phone)
+}
+
+const webhook = (message: string, category = 'call', callId = 'c1') => act(() => socket.emit('webhook-event', { callId, message, category, completed: false }))
+
+beforeEach(() => saveSession('1|x', { id: 1, name: 'Grace', email: 'g@example.com', role: 'user' }))
+afterEach(() => socket.listeners.clear())
+
+describe('Send call', () => {
+  it('lists the voices (first chosen), plays and stops a sample, and refuses bad input with the spec messages', async () => {
+    const play = vi.spyOn(window.HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined)
+    const pause = vi.spyOn(window.HTMLMediaElement.prototype, 'pause').mockImplementation(() => undefined)
+    fakeApi(100)
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    const joe = await screen.findByRole('radio', { name: /joe/ })
+    expect(joe).toBeChecked()
+    expect(screen.getByText('No description available')).toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Play sample of joe' }))
+    expect(play).toHaveBeenCalledTimes(1)
+    await user.click(screen.getByRole('button', { name: 'Stop sample of joe' }))
+    expect(pause).toHaveBeenCalled()
+    expect(screen.getByRole('button', { name: 'Play sample of joe' })).toBeInTheDocument()
+
+    const send = screen.getByRole('button', { name: 'Send Call' })
+    expect(send).toBeDisabled() // no number yet
+    await fillForm(user, '+1555', 'Confirm the appointment please')
+    await user.click(send)
+    expect(await screen.findByText('Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)')).toBeInTheDocument()
+
+    await user.clear(screen.getByLabelText('Phone number'))
+    await user.type(screen.getByLabelText('Phone number'), '+15551234567')
+    await user.clear(screen.getByLabelText('What should the agent do?'))
+    await user.type(screen.getByLabelText('What should the agent do?'), '  short   ')
+    await user.click(send)
+    expect(await screen.findByText('The prompt must be at least 10 characters long')).toBeInTheDocument()
+    expect(calls.some((c) => c.path === 'send-call')).toBe(false)
+  })
+
+  it('refuses a call the balance cannot hold, with the required and available amounts', async () => {
+    fakeApi(5)
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    expect(await screen.findByTestId('send-balance')).toHaveTextContent('$5.00')
+    await fillForm(user, '+15551234567', 'Confirm the appointment please')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    expect(await screen.findByText('Insufficient balance to make this call. Required: $14.70, Available: $5.00. Please add funds.')).toBeInTheDocument()
+    expect(calls.some((c) => c.path === 'send-call')).toBe(false)
+  })
+
+  it('sends the whole payload, follows the call live from the socket and ends with the balance the server pushed', async () => {
+    fakeApi(100)
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await screen.findByRole('radio', { name: /amy/ })
+    await user.click(screen.getByRole('radio', { name: /amy/ }))
+    await fillForm(user, '+15551234567', '  Confirm tomorrow at 3 pm  ')
+    await user.click(screen.getByRole('switch'))
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+
+    expect(await screen.findByText('Balance sufficient: $85.30 available.')).toBeInTheDocument()
+    const sent = calls.find((c) => c.path === 'send-call')
+    await waitFor(() => expect(sent?.body).toEqual({
+      userId: 1,
+      phone: '+15551234567',
+      prompt: 'Confirm tomorrow at 3 pm',
+      max_duration: 30,
+      voice: 'amy',
+      waitGreeting: true,
+      temperature: 0.7,
+      interruption_threshold: 100,
+      background_audio: 'null',
+    }))
+    expect(screen.getByTestId('send-balance')).toHaveTextContent('$85.30')
+    expect(screen.getByRole('button', { name: 'Call Start' })).toBeDisabled()
+    expect(screen.getByRole('button', { name: 'Stop Call' })).toBeEnabled()
+    expect(screen.getByLabelText('Phone number')).toBeDisabled()
+    expect(screen.getByText('Calling…')).toBeInTheDocument()
+
+    webhook('Call connected')
+    expect(screen.getByText('Listening…')).toBeInTheDocument()
+    webhook('Agent spoke', 'call', 'someone-elses-call') // not this page's call: ignored
+    webhook('Agent spoke')
+    const transcript = screen.getByTestId('live-transcript')
+    expect(await within(transcript).findByText('Hi, this is Sarah from Bright Dental.')).toBeInTheDocument()
+    const bubbles = transcript.querySelectorAll('[data-speaker]')
+    expect([...bubbles].map((b) => b.getAttribute('data-speaker'))).toEqual(['agent', 'user'])
+    expect(bubbles[0]?.parentElement).toHaveClass('justify-end')
+    expect(bubbles[1]?.parentElement).toHaveClass('justify-start')
+    expect(calls.filter((c) => c.path === 'call-details/someone-elses-call')).toHaveLength(0)
+
+    act(() => socket.emit('balance-update', { userId: 1, newBalance: 99.02 }))
+    expect(screen.getByTestId('send-balance')).toHaveTextContent('$99.02')
+    act(() => socket.emit('balance-update', { userId: 2, newBalance: 1 }))
+    expect(screen.getByTestId('send-balance')).toHaveTextContent('$99.02')
+
+    webhook('Call duration & price: 75 s, $0.98')
+    expect(screen.getByTestId('call-timer')).toHaveTextContent('01:15')
+    webhook('Closing call stream')
+    expect(await screen.findByText('The call has completed. You can now start a new call.')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Send Call' })).toBeEnabled()
+    // The lines already shown are not added twice by the final fetch.
+    expect(within(transcript).getAllByText('Oh hello, yes?')).toHaveLength(1)
+  })
+
+  it('stops the call it placed', async () => {
+    fakeApi(100)
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await screen.findByRole('radio', { name: /joe/ })
+    await fillForm(user, '+15551234567', 'Confirm the appointment please')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    await screen.findByRole('button', { name: 'Call Start' })
+    await user.click(screen.getByRole('button', { name: 'Stop Call' }))
+    expect(await screen.findByText('Call stopped successfully')).toBeInTheDocument()
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toContain('POST stop-call/c1')
+    expect(screen.getByRole('button', { name: 'Send Call' })).toBeEnabled()
+  })
+
+  it('shows the server message when the send is refused', async () => {
+    fakeApi(100)
+    server.use(http.post(url('send-call'), () => HttpResponse.json({ success: false, message: 'Carrier unavailable', errors: {} }, { status: 503 })))
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await screen.findByRole('radio', { name: /joe/ })
+    await fillForm(user, '+15551234567', 'Confirm the appointment please')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    expect(await screen.findByText('Carrier unavailable')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Send Call' })).toBeEnabled()
+  })
+})
