@@ -295,7 +295,7 @@ export function SendCallPage() {
           </div>
         </Card>
 
-        <div className="min-w-0 space-y-6 lg:col-span-2 2xl:col-span-1">
+        <div className="grid min-w-0 content-start items-start gap-6 lg:col-span-2 lg:grid-cols-2 2xl:col-span-1 2xl:grid-cols-1">
           <Card className="space-y-5 p-5">
             <h2 className="text-lg font-semibold text-slate-900">Call Settings</h2>
             <div className="flex items-center justify-between rounded-lg bg-slate-50 px-4 py-3">
