@@ -184,3 +184,23 @@ async def test_a_request_touches_its_token_behind_the_answer(app: FastAPI) -> No
         token = await session.get(ApiToken, token_id)
         assert token is not None
         assert token.last_used_at is not None
+
+
+async def test_a_connection_given_up_on_leaves_the_gate(tmp_path: Path) -> None:
+    path = str(tmp_path / "stop.db")
+    setup = sqlite3.connect(path)
+    setup.execute("CREATE TABLE t (n INTEGER)")
+    setup.commit()
+    setup.close()
+    gate = sqlite_loop.WriteGate(timeout_s=1)
+    conn = await sqlite_loop.connect(path, busy_timeout_s=1, gate=gate)
+    cursor = await conn.cursor()
+    await cursor.execute("INSERT INTO t VALUES (1)")
+    assert conn.in_transaction
+    with pytest.raises(sqlite3.OperationalError):
+        await gate.enter()  # held by the open transaction
+    stopped = conn.stop()  # what SQLAlchemy's terminate() does
+    if stopped is not None:
+        await stopped
+    await asyncio.wait_for(gate.enter(), 1)  # free again
+    gate.leave()

@@ -72,6 +72,7 @@ class WriteGate:
     def __init__(self, timeout_s: float) -> None:
         self.timeout_s = timeout_s
         self._lock = asyncio.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def enter(self) -> None:
         try:
@@ -79,9 +80,17 @@ class WriteGate:
         except TimeoutError:
             # What SQLite itself would have said after its busy timeout.
             raise sqlite3.OperationalError("database is locked") from None
+        self._loop = asyncio.get_running_loop()
 
     def leave(self) -> None:
-        self._lock.release()
+        try:
+            on_loop = asyncio.get_running_loop() is self._loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop or self._loop is None:
+            self._lock.release()
+        else:  # a connection finalised by the garbage collector, off the loop's thread
+            self._loop.call_soon_threadsafe(self._lock.release)
 
 
 class LoopReadConnection(aiosqlite.Connection):
@@ -146,6 +155,13 @@ class LoopReadConnection(aiosqlite.Connection):
         finally:
             if not conn.in_transaction:
                 self._leave_gate()
+
+    def stop(self) -> asyncio.Future[Any] | None:
+        # SQLAlchemy ends a connection it gives up on (a cancelled task, an invalidation) with
+        # stop(), not through close(): whatever transaction it held dies with it, so must its
+        # place at the gate.
+        self._leave_gate()
+        return super().stop()
 
     async def _enter_gate(self) -> None:
         if self._gate is not None and not self._holds_gate:
