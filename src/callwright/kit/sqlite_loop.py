@@ -24,7 +24,7 @@ merely touched a token while another request's transaction was open; queued on t
 next writer starts the moment the previous one ends. Other processes (the job worker, the CLI)
 still meet SQLite's own busy timeout.
 
-`stats` counts where statements ran (tests and the API benchmark read it).
+`stats` counts where statements ran (the tests read it).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ LOOP_BUDGET_S = 0.002
 PROGRESS_STEPS = 1000
 _FETCHES = frozenset({"fetchone", "fetchmany", "fetchall"})
 #: Statements that open a write transaction (Python's sqlite3 sends BEGIN before the DML ones).
-_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "BEGIN")
+_WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE", "BEGIN"})
 _BUSY = 5  # SQLITE_BUSY (the primary code; extended codes keep it in the low byte)
 
 
@@ -58,12 +58,12 @@ class LoopStats:
 stats = LoopStats()
 
 
-def is_select(sql: object) -> bool:
-    return isinstance(sql, str) and sql.lstrip()[:6].upper() == "SELECT"
-
-
-def _starts_with(sql: object, *words: str) -> bool:
-    return isinstance(sql, str) and sql.lstrip()[:8].upper().startswith(words)
+def _keyword(args: tuple[Any, ...]) -> str:
+    """The first word of the statement an execute call was given, upper-cased ("" if none)."""
+    sql = args[0] if args else None
+    return (
+        sql.lstrip()[:8].split(None, 1)[0].upper() if isinstance(sql, str) and sql.strip() else ""
+    )
 
 
 class WriteGate:
@@ -128,7 +128,8 @@ class LoopReadConnection(aiosqlite.Connection):
             self._prefetched.pop(key, None)
             if name == "close":
                 return owner.close()
-            if name == "execute" and args and is_select(args[0]) and not kwargs:
+            keyword = _keyword(args)
+            if name == "execute" and keyword == "SELECT" and not kwargs:
                 rows = self._read_on_loop(conn, owner, args)
                 if rows is not None:
                     self._prefetched[key] = rows
@@ -137,7 +138,7 @@ class LoopReadConnection(aiosqlite.Connection):
                 stats.moved += 1
             if name in ("execute", "executemany"):
                 stats.on_thread += 1
-                if not conn.in_transaction and args and _starts_with(args[0], *_WRITES):
+                if not conn.in_transaction and keyword in _WRITES:
                     await self._enter_gate()
         elif owner is conn:
             if name == "cursor":
