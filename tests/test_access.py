@@ -11,7 +11,7 @@ from typing import Any, Literal
 import pytest
 from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, APIWebSocketRoute
 
 from callwright.auth.deps import admin_user, current_user
 from tests.conftest import make_client
@@ -161,3 +161,33 @@ async def test_another_user_sees_only_their_own_profile(app: FastAPI) -> None:
         assert (await b.api("GET", "user/profile")).json()["data"]["name"] == "B"
         await b.api("PUT", "user/profile", json={"name": "B2"})
         assert (await a.api("GET", "user/profile")).json()["data"]["name"] == "A"
+
+
+def _methods(route: APIRoute | APIWebSocketRoute) -> set[str]:
+    return set(route.methods or ()) if isinstance(route, APIRoute) else {"WEBSOCKET"}
+
+
+async def test_no_path_is_matched_by_routes_of_two_routers() -> None:
+    """create_app puts the busiest routers first; that is safe only while no request could be
+    answered by routes of two routers (then the order picks nothing)."""
+    from callwright.main import HOT_FIRST_ROUTERS
+
+    routes = [
+        (index, route)
+        for index, router in enumerate(HOT_FIRST_ROUTERS)
+        for route in router.routes
+        if isinstance(route, APIRoute | APIWebSocketRoute)
+    ]
+    assert len({index for index, _ in routes}) == len(HOT_FIRST_ROUTERS)
+    clashes = []
+    for index, route in routes:
+        for value in ("1", "abc", "x-1", "profile"):
+            concrete = re.sub(r"\{[^}]+\}", value, route.path)
+            clashes += [
+                (route.path, other.path)
+                for other_index, other in routes
+                if other_index != index
+                and _methods(route) & _methods(other)
+                and other.path_regex.match(concrete)
+            ]
+    assert clashes == []

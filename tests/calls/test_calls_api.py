@@ -188,10 +188,15 @@ async def test_history_is_newest_first_and_paginated(app: FastAPI) -> None:
     async with client:
         first = (await client.api("GET", f"user/{user.id}/calls?page=1&per_page=7")).json()
         second = (await client.api("GET", f"user/{user.id}/calls?page=2&per_page=7")).json()
+        past = (await client.api("GET", f"user/{user.id}/calls?page=5&per_page=7")).json()
         bad = await client.api("GET", f"user/{user.id}/calls?per_page=1000")
     assert [c["call_id"] for c in first["data"]] == ids[::-1][:7]
     assert [c["call_id"] for c in second["data"]] == ids[::-1][7:]
     assert first["pagination"] == {"current_page": 1, "last_page": 2, "per_page": 7, "total": 9}
+    assert second["pagination"]["total"] == 9
+    # A page past the end is empty and still knows the total.
+    assert past["data"] == []
+    assert past["pagination"] == {"current_page": 5, "last_page": 2, "per_page": 7, "total": 9}
     record = first["data"][0]
     assert record["from"] == "+18885550100"
     assert record["corrected_duration"] == 61

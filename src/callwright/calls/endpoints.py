@@ -68,8 +68,16 @@ def _check_user(user: User, user_id: int) -> None:
         raise Forbidden("You can only see your own calls.")
 
 
-def _line(entry: TranscriptEntry) -> TranscriptLine:
+def _line(entry: TranscriptEntry | Row[*tuple[Any, ...]]) -> TranscriptLine:
     return TranscriptLine(user=entry.speaker, text=entry.text, created_at=entry.created_at)
+
+
+async def _owned_row(session: SessionDep, user: User, call_id: str) -> Row[*tuple[Any, ...]]:
+    """`_owned` for answers that only show a call: its `calls.DETAIL_COLUMNS` as a plain row."""
+    row = await calls.details_row(session, call_id)
+    if row is None or (row.user_id != user.id and not user.is_admin):
+        raise NotFound("Call not found.")
+    return row
 
 
 def _record(call: Call | Row[*tuple[Any, ...]]) -> dict[str, object]:
@@ -137,8 +145,8 @@ async def stop_call(
     return Message(message="Call stopped successfully")
 
 
-async def _details(session: SessionDep, call: Call) -> CallDetails:
-    lines = await calls.transcript(session, call.id)
+async def _details(session: SessionDep, call: Row[*tuple[Any, ...]]) -> CallDetails:
+    lines = await calls.transcript_lines(session, call.id)
     stored = analysing.Analysis.from_json(call.analysis) if call.analysis else None
     return CallDetails.model_validate(
         _record(call)
@@ -155,14 +163,14 @@ async def _details(session: SessionDep, call: Call) -> CallDetails:
 
 @router.get("/call-details/{call_id}")
 async def call_details(call_id: str, user: CurrentUser, session: SessionDep) -> CallDetailsOut:
-    call = await _owned(session, user, call_id)
+    call = await _owned_row(session, user, call_id)
     return CallDetailsOut(data=await _details(session, call))
 
 
 @router.get("/call/{call_id}/transcript")
 async def call_transcript(call_id: str, user: CurrentUser, session: SessionDep) -> TranscriptOut:
-    call = await _owned(session, user, call_id)
-    return TranscriptOut(data=[_line(e) for e in await calls.transcript(session, call.id)])
+    call = await _owned_row(session, user, call_id)
+    return TranscriptOut(data=[_line(e) for e in await calls.transcript_lines(session, call.id)])
 
 
 @router.get("/user/{user_id}/calls")
