@@ -10,7 +10,7 @@ from callwright.auth import tokens
 from callwright.auth.cookies import SESSION_COOKIE
 from callwright.kit.db import SessionDep
 from callwright.kit.errors import Forbidden, Unauthenticated
-from callwright.models import ApiToken, User
+from callwright.models import User
 
 
 def _presented_token(request: Request) -> str | None:
@@ -28,8 +28,8 @@ async def optional_user(request: Request, session: SessionDep) -> User | None:
     found = await tokens.resolve(session, plaintext, request.app.state.db.write_behind)
     if found is None:
         return None
-    token, user = found
-    request.state.token = token
+    token_id, user = found
+    request.state.token_id = token_id
     return user
 
 
@@ -45,14 +45,15 @@ async def admin_user(user: Annotated[User, Depends(current_user)]) -> User:
     return user
 
 
-def current_token(request: Request, _user: Annotated[User, Depends(current_user)]) -> ApiToken:
-    token: ApiToken | None = getattr(request.state, "token", None)
-    if token is None:
+def current_token(request: Request, _user: Annotated[User, Depends(current_user)]) -> int:
+    """The id of the token the request was signed in with."""
+    token_id: int | None = getattr(request.state, "token_id", None)
+    if token_id is None:
         raise Unauthenticated()
-    return token
+    return token_id
 
 
 OptionalUser = Annotated[User | None, Depends(optional_user)]
 CurrentUser = Annotated[User, Depends(current_user)]
 AdminUser = Annotated[User, Depends(admin_user)]
-CurrentToken = Annotated[ApiToken, Depends(current_token)]
+CurrentTokenId = Annotated[int, Depends(current_token)]

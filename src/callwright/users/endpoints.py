@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from callwright.auth import service as auth_service
-from callwright.auth.deps import CurrentToken, CurrentUser
+from callwright.auth.deps import CurrentTokenId, CurrentUser
 from callwright.auth.schemas import Message
 from callwright.kit.db import SessionDep
 from callwright.users.schemas import PasswordChange, ProfileOut, ProfileResponse, ProfileUpdate
@@ -29,7 +29,7 @@ async def update_profile(
 
 @router.put("/user/password")
 async def change_password(
-    body: PasswordChange, user: CurrentUser, token: CurrentToken, session: SessionDep
+    body: PasswordChange, user: CurrentUser, token_id: CurrentTokenId, session: SessionDep
 ) -> Message:
     await auth_service.change_password(
         session,
@@ -37,6 +37,6 @@ async def change_password(
         old_password=body.old_password,
         new_password=body.new_password,
         confirmation=body.new_password_confirmation,
-        keep_token_id=token.id,
+        keep_token_id=token_id,
     )
     return Message(message="Password updated successfully")
