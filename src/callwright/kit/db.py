@@ -164,11 +164,19 @@ def wrote(session: AsyncSession) -> bool:
     return bool(session.info.pop("wrote", False) or session.new or session.dirty or session.deleted)
 
 
+#: How much of the database file SQLite reads through a memory map rather than read() calls
+#: into each connection's own 2 MB page cache. With 20 pooled connections that cache was cold
+#: for most pages a request touched, and copying them in was a fifth of a call-log page's CPU;
+#: mapped, every connection reads the one copy in the OS page cache. Address space, not memory.
+SQLITE_MMAP_BYTES = 1 << 30
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute(f"PRAGMA mmap_size={SQLITE_MMAP_BYTES}")
     cursor.close()
 
 
