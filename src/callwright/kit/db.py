@@ -186,4 +186,8 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
         yield session
 
 
-SessionDep = Annotated[AsyncSession, Depends(get_session)]
+#: The request's unit of work. Scope "function": FastAPI ends a yield dependency after the
+#: response has been sent unless told otherwise, so the COMMIT (and the after-commit work) came
+#: after the client had its answer: a client asking again at once could read the state before
+#: its own write, and a COMMIT that failed could no longer answer the error.
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
