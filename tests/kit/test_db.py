@@ -6,6 +6,7 @@ import json
 
 from fastapi import FastAPI
 from sqlalchemy import select, update
+from starlette.types import Message, Scope
 
 from callwright.kit.db import Database, wrote
 from callwright.models import User
@@ -60,7 +61,7 @@ async def test_a_write_is_committed_before_its_response_is_sent(app: FastAPI) ->
     db: Database = app.state.db
     seen: list[str | None] = []
 
-    async def send(message: dict[str, object]) -> None:
+    async def send(message: Message) -> None:
         if message["type"] == "http.response.start":
             assert message["status"] == 200
             async with db.sessionmaker() as other:  # another connection: sees committed rows
@@ -69,14 +70,14 @@ async def test_a_write_is_committed_before_its_response_is_sent(app: FastAPI) ->
     body = json.dumps({"name": "New Name"}).encode()
     sent = False
 
-    async def receive() -> dict[str, object]:
+    async def receive() -> Message:
         nonlocal sent
         if sent:
             return {"type": "http.disconnect"}
         sent = True
         return {"type": "http.request", "body": body, "more_body": False}
 
-    scope = {
+    scope: Scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
