@@ -194,7 +194,7 @@ def create_app(
     # the included routers in order, every route of each, and a router nested in another is
     # walked again at each level: two levels and the user area last cost 67 route matches and
     # about a fifth of a call-log request's CPU. No path is matched by routes of two routers
-    # (tests/test_app.py checks), so the order changes nothing else.
+    # (tests/test_access.py checks), so the order changes nothing else.
     for router in HOT_FIRST_ROUTERS:
         app.include_router(router, prefix=API_PREFIX)
     api = APIRouter(prefix=API_PREFIX)

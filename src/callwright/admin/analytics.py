@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from callwright.content import repository as content
 from callwright.kit.db import UTCDateTime
-from callwright.kit.sqltime import LocalTime, hour_floor, is_postgres
+from callwright.kit.sqltime import WEEKDAYS, LocalTime, hour_floor, is_postgres
 from callwright.kit.time import as_utc, utcnow
 from callwright.models import Call, CallStatsHourly, User
 from callwright.models.stats import BUCKET_LABELS, DURATION_BUCKETS
@@ -37,7 +37,6 @@ COUNTERS = (
     "cost_cents",
     *(f"d{i}" for i in range(len(DURATION_BUCKETS))),
 )
-DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 _refresh_lock = asyncio.Lock()
 
@@ -260,7 +259,7 @@ async def charts(
                 "calls": int(weekdays[i][1] or 0) if i in weekdays else 0,
                 "minutes": round(int(weekdays[i][2] or 0) / 60, 1) if i in weekdays else 0,
             }
-            for i, name in enumerate(DAYS)
+            for i, name in enumerate(WEEKDAYS)
         ],
         "hours": [{"hour": h, "calls": hours.get(h, 0)} for h in range(24)],
     }

@@ -36,10 +36,12 @@ from callwright.admin.schemas import (
 from callwright.auth.deps import AdminUser
 from callwright.auth.schemas import Message
 from callwright.billing.service import Billing, dollars
+from callwright.calls.schemas import play_url
 from callwright.kit.db import Database, SessionDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
-from callwright.kit.pagination import Pagination
+from callwright.kit.pagination import Pagination, skipped
 from callwright.kit.security import hash_password_async
+from callwright.kit.sqltime import TzOffset
 from callwright.kit.time import utcnow
 from callwright.mail import repository as mail
 from callwright.models import Call, User
@@ -48,14 +50,6 @@ from callwright.users import repository as users
 router = APIRouter(prefix="/admin", tags=["admin"])
 
 EMAIL_TAKEN = "Email already exists"
-TzOffset = Annotated[
-    int,
-    Query(
-        ge=-14 * 60,
-        le=14 * 60,
-        description="Minutes to add to UTC for the caller's local time (-Date.getTimezoneOffset()).",
-    ),
-]
 
 
 def _billing(request: Request) -> Billing:
@@ -225,7 +219,7 @@ async def delete_user(user_id: int, admin_user: AdminUser, session: SessionDep) 
 
 
 def _call_out(call: Call, user: User | None) -> AdminCall:
-    url = f"/api/v1/play-recording/{call.id}" if call.recording_path else None
+    url = play_url(call)
     return AdminCall(
         call_id=call.id,
         kind=call.kind,
@@ -322,7 +316,7 @@ async def mail_outbox(
 ) -> OutboxPage:
     """Every e-mail the app has sent or stored, newest first (the outbox of the embedded default)."""
     total = await mail.count(session, to_address=to)
-    rows = await mail.latest(session, limit=per_page, offset=(page - 1) * per_page, to_address=to)
+    rows = await mail.latest(session, limit=per_page, offset=skipped(page, per_page), to_address=to)
     return OutboxPage(
         data=[
             OutboxMessage(

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.kit.pagination import page_of
 from callwright.models import Call, CallReport, User
 
 #: The call log's sortable columns (the spec's headers) and what each sorts by.
@@ -44,13 +45,8 @@ async def users_page(
     """Users whose name or e-mail contains `q` (any case), by name."""
     where = [_user_match(q)] if q else []
     total = await session.scalar(select(func.count()).select_from(User).where(*where))
-    rows = await session.scalars(
-        select(User)
-        .where(*where)
-        .order_by(func.lower(User.name), User.id)
-        .offset((page - 1) * per_page)
-        .limit(per_page)
-    )
+    query = select(User).where(*where).order_by(func.lower(User.name), User.id)
+    rows = await session.scalars(page_of(query, page=page, per_page=per_page))
     return rows.all(), int(total or 0)
 
 
@@ -94,14 +90,10 @@ async def calls_page(
         order.append(Call.created_at.desc())
     order.append(Call.id.desc() if descending else Call.id.asc())
     query = (
-        select(Call, User)
-        .outerjoin(User, User.id == Call.user_id)
-        .where(*where)
-        .order_by(*order)
-        .offset((page - 1) * per_page)
-        .limit(per_page)
+        select(Call, User).outerjoin(User, User.id == Call.user_id).where(*where).order_by(*order)
     )
-    return (await session.execute(query)).all(), int(total or 0)
+    rows = await session.execute(page_of(query, page=page, per_page=per_page))
+    return rows.all(), int(total or 0)
 
 
 async def top_users(session: AsyncSession, limit: int) -> list[tuple[User, int]]:
@@ -131,10 +123,9 @@ async def reports_page(
         select(CallReport, User)
         .outerjoin(User, User.id == CallReport.user_id)
         .order_by(CallReport.created_at.desc(), CallReport.id.desc())
-        .offset((page - 1) * per_page)
-        .limit(per_page)
     )
-    return (await session.execute(query)).all(), int(total or 0)
+    rows = await session.execute(page_of(query, page=page, per_page=per_page))
+    return rows.all(), int(total or 0)
 
 
 async def open_calls(session: AsyncSession, user_id: int) -> int:

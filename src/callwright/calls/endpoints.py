@@ -35,11 +35,13 @@ from callwright.calls.schemas import (
     TranscriptLine,
     TranscriptOut,
     WeekdayStats,
+    play_url,
 )
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import SettingsDep
 from callwright.kit.errors import AppError, Forbidden, NotFound, ValidationFailed
 from callwright.kit.pagination import Pagination
+from callwright.kit.sqltime import WEEKDAYS, TzOffset
 from callwright.models import Call, CallReport, TranscriptEntry, User
 from callwright.speech import tts
 from callwright.telephony.base import CarrierError
@@ -47,8 +49,6 @@ from callwright.telephony.state import TERMINAL
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["calls"])
-
-DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 def _engine(request: Request) -> CallEngine:
@@ -58,13 +58,18 @@ def _engine(request: Request) -> CallEngine:
 
 async def _owned(session: SessionDep, user: User, call_id: str) -> Call:
     call = await calls.get(session, call_id)
-    if call is None or (call.user_id != user.id and not user.is_admin):
+    if call is None or not _may_see(user, call.user_id):
         raise NotFound("Call not found.")
     return call
 
 
+def _may_see(user: User, owner_id: int | None) -> bool:
+    """A user sees what is theirs; an admin sees everything."""
+    return owner_id == user.id or user.is_admin
+
+
 def _check_user(user: User, user_id: int) -> None:
-    if user.id != user_id and not user.is_admin:
+    if not _may_see(user, user_id):
         raise Forbidden("You can only see your own calls.")
 
 
@@ -75,7 +80,7 @@ def _line(entry: TranscriptEntry | Row[*tuple[Any, ...]]) -> TranscriptLine:
 async def _owned_row(session: SessionDep, user: User, call_id: str) -> Row[*tuple[Any, ...]]:
     """`_owned` for answers that only show a call: its `calls.DETAIL_COLUMNS` as a plain row."""
     row = await calls.details_row(session, call_id)
-    if row is None or (row.user_id != user.id and not user.is_admin):
+    if row is None or not _may_see(user, row.user_id):
         raise NotFound("Call not found.")
     return row
 
@@ -93,7 +98,7 @@ def _record(call: Call | Row[*tuple[Any, ...]]) -> dict[str, object]:
         "status": call.status,
         "corrected_duration": call.duration_seconds or 0,
         "call_length": length,
-        "record_url": f"/api/v1/play-recording/{call.id}" if call.recording_path else None,
+        "record_url": play_url(call),
         "cost": dollars(call.cost_cents) if call.cost_cents is not None else None,
         "max_duration": call.max_duration,
         "voice": call.voice,
@@ -211,20 +216,13 @@ async def user_analysis(
     user_id: int,
     user: CurrentUser,
     session: SessionDep,
-    tz_offset: Annotated[
-        int,
-        Query(
-            ge=-14 * 60,
-            le=14 * 60,
-            description="Minutes to add to UTC for the caller's local time (-Date.getTimezoneOffset()).",
-        ),
-    ] = 0,
+    tz_offset: TzOffset = 0,
 ) -> AnalysisByDayOut:
     """The six Call Analysis charts' figures, by weekday (Monday first), computed in SQL."""
     _check_user(user, user_id)
     rows = {int(r[0]): r for r in await calls.by_weekday(session, user_id, tz_offset)}
     out = []
-    for index, day in enumerate(DAYS):
+    for index, day in enumerate(WEEKDAYS):
         row = rows.get(index)
         count, seconds, ok, failed, positive, cents = (
             (int(v or 0) for v in row[1:]) if row else (0, 0, 0, 0, 0, 0)

@@ -10,6 +10,7 @@ from sqlalchemy import Row, bindparam, case, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from callwright.billing.service import COST_PER_MINUTE_CENTS
+from callwright.kit.pagination import skipped
 from callwright.kit.sqltime import LocalTime
 from callwright.models import Call, CallEvent, TranscriptEntry, TurnLatency
 from callwright.telephony.state import TERMINAL, CallStatus, predecessors
@@ -179,7 +180,7 @@ async def page_for_user(
     connection = await _core(session)
     rows = (
         await connection.execute(
-            _USER_PAGE, {"user_id": user_id, "skip": (page - 1) * per_page, "size": per_page}
+            _USER_PAGE, {"user_id": user_id, "skip": skipped(page, per_page), "size": per_page}
         )
     ).all()
     if rows:

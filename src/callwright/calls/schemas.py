@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -68,6 +68,16 @@ class TranscriptLine(BaseModel):
     user: Literal["assistant", "user"]
     text: str
     created_at: datetime
+
+
+class HasRecording(Protocol):
+    id: str
+    recording_path: str | None
+
+
+def play_url(call: HasRecording) -> str | None:
+    """Where a call's recording plays (`GET play-recording/{id}`), None when it has none."""
+    return f"/api/v1/play-recording/{call.id}" if call.recording_path else None
 
 
 class CallRecord(BaseModel):

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.kit.pagination import page_of
 from callwright.kit.time import utcnow
 from callwright.models import Call, FormSubmission, Post, SiteSetting
 
@@ -30,12 +31,8 @@ async def posts_page(
     session: AsyncSession, *, page: int, per_page: int
 ) -> tuple[Sequence[Post], int]:
     total = await session.scalar(select(func.count()).select_from(Post))
-    rows = await session.scalars(
-        select(Post)
-        .order_by(Post.post_date.desc(), Post.id.desc())
-        .offset((page - 1) * per_page)
-        .limit(per_page)
-    )
+    query = select(Post).order_by(Post.post_date.desc(), Post.id.desc())
+    rows = await session.scalars(page_of(query, page=page, per_page=per_page))
     return rows.all(), int(total or 0)
 
 
@@ -107,12 +104,10 @@ async def submissions_page(
     session: AsyncSession, *, page: int, per_page: int
 ) -> tuple[Sequence[FormSubmission], int]:
     total = await session.scalar(select(func.count()).select_from(FormSubmission))
-    rows = await session.scalars(
-        select(FormSubmission)
-        .order_by(FormSubmission.created_at.desc(), FormSubmission.id.desc())
-        .offset((page - 1) * per_page)
-        .limit(per_page)
+    query = select(FormSubmission).order_by(
+        FormSubmission.created_at.desc(), FormSubmission.id.desc()
     )
+    rows = await session.scalars(page_of(query, page=page, per_page=per_page))
     return rows.all(), int(total or 0)
 
 

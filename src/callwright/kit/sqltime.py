@@ -3,10 +3,23 @@ PostgreSQL alike (so charts group in the database, never in Python)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
+from fastapi import Query
 from sqlalchemy import Integer, func
 from sqlalchemy.ext.asyncio import AsyncSession
+
+#: `LocalTime.weekday()`'s numbers, named: 0 = Monday.
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+#: The query parameter charts take for the caller's local time.
+TzOffset = Annotated[
+    int,
+    Query(
+        ge=-14 * 60,
+        le=14 * 60,
+        description="Minutes to add to UTC for the caller's local time (-Date.getTimezoneOffset()).",
+    ),
+]
 
 
 def is_postgres(session: AsyncSession) -> bool:
