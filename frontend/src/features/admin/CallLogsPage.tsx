@@ -7,10 +7,10 @@ import { useCallback, useEffect, useState } from 'react'
 import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
-import { callsApi, type TranscriptLine } from '@/features/calls/api'
 import { Modal, RecordingPlayer, StatusBadge, TranscriptView } from '@/features/calls/components'
-import { downloadRecording } from '@/features/calls/recording'
+import { saveRecording } from '@/features/calls/recording'
 import { useOneAudioAtATime } from '@/features/calls/useOneAudioAtATime'
+import { useTranscript } from '@/features/calls/useTranscript'
 import { messageOf } from '@/lib/api'
 import { cn } from '@/lib/cn'
 import { formatCurrency, formatDateTime } from '@/lib/format'
@@ -40,8 +40,7 @@ export function AdminCallLogsPage() {
   const [sort, setSort] = useState('-created_at')
   const [page, setPage] = useState(1)
   const [playing, setPlaying] = useState<string | null>(null)
-  const [transcript, setTranscript] = useState<{ id: string; lines: TranscriptLine[] } | null>(null)
-  const [loadingTranscript, setLoadingTranscript] = useState<string | null>(null)
+  const transcript = useTranscript((error) => `Failed to fetch transcript: ${messageOf(error, 'Failed to fetch transcript')}`)
   const calls = useQuery(callsQuery(q, sort, page))
   const rows = calls.data?.calls ?? []
   useOneAudioAtATime()
@@ -70,28 +69,7 @@ export function AdminCallLogsPage() {
     }
   }
 
-  const openTranscript = async (id: string) => {
-    if (!id) return notify.error('Invalid call ID')
-    setLoadingTranscript(id)
-    try {
-      const lines = await callsApi.transcript(id)
-      if (lines.length === 0) notify.info('No transcripts available for this call')
-      setTranscript({ id, lines })
-    } catch (error) {
-      notify.error(`Failed to fetch transcript: ${messageOf(error, 'Failed to fetch transcript')}`)
-    } finally {
-      setLoadingTranscript(null)
-    }
-  }
-
-  const download = async (id: string) => {
-    try {
-      await downloadRecording(id)
-      notify.success('Recording downloaded successfully')
-    } catch (error) {
-      notify.error(`Failed to download recording: ${messageOf(error, 'Failed to download recording')}`)
-    }
-  }
+  const download = (id: string) => saveRecording(id, (error) => `Failed to download recording: ${messageOf(error, 'Failed to download recording')}`)
 
   const play = (id: string) => {
     if (!id) return notify.error('Invalid call ID')
@@ -152,7 +130,7 @@ export function AdminCallLogsPage() {
                     <td className={`${TD} tabular-nums`}>{formatCurrency(call.cost ?? 0)}</td>
                     <td className={TD}>
                       <div className="flex items-center gap-1">
-                        <Button variant="ghost" size="sm" aria-label="View transcript" disabled={loadingTranscript === call.call_id} onClick={() => openTranscript(call.call_id)}>
+                        <Button variant="ghost" size="sm" aria-label="View transcript" disabled={transcript.loadingId === call.call_id} onClick={() => transcript.open(call.call_id)}>
                           <FileText className="h-4 w-4" aria-hidden />
                         </Button>
                         <Button variant="ghost" size="sm" aria-label="Download recording" disabled={!call.record_url} onClick={() => download(call.call_id)}>
@@ -171,8 +149,8 @@ export function AdminCallLogsPage() {
         </div>
         <Pager page={page} lastPage={calls.data?.pagination.last_page ?? 1} onPage={setPage} busy={calls.isFetching} />
       </Card>
-      <Modal open={transcript !== null} onOpenChange={(open) => !open && setTranscript(null)} title="Call Transcript">
-        <TranscriptView lines={transcript?.lines} />
+      <Modal open={transcript.transcript !== null} onOpenChange={(open) => !open && transcript.close()} title="Call Transcript">
+        <TranscriptView lines={transcript.transcript?.lines} />
       </Modal>
     </div>
   )

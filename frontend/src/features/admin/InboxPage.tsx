@@ -11,7 +11,7 @@ import { cn } from '@/lib/cn'
 import { formatDateTime } from '@/lib/format'
 import { notify } from '@/lib/toast'
 import { adminApi, inboxQuery, INBOX_PAGE_SIZE, type Submission } from './api'
-import { PageHeader, TableState, TD, TH } from './kit'
+import { PageHeader, TableHead, TableState, TD } from './kit'
 
 const typeLabel = (s: Submission) => (s.form_type === 'contact' ? 'Contact' : 'Enterprise')
 
@@ -52,15 +52,7 @@ export function InboxPage() {
       <Card className="overflow-hidden">
         <div className="overflow-x-auto">
           <table className="w-full min-w-[640px]" data-testid="inbox-table">
-            <thead className="bg-slate-50">
-              <tr>
-                {['Form Type', 'Email', 'Message', 'Actions'].map((h) => (
-                  <th key={h} scope="col" className={TH}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead labels={['Form Type', 'Email', 'Message', 'Actions']} />
             <tbody className="divide-y divide-slate-100">
               <TableState columns={4} rows={INBOX_PAGE_SIZE} loading={inbox.isPending} error={inbox.isError ? 'Failed to load form submissions' : null} empty="No submissions yet." hasRows={rows.length > 0} />
               {!inbox.isPending &&

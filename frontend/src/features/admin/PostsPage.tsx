@@ -14,7 +14,7 @@ import { Modal } from '@/features/calls/components'
 import { ApiError } from '@/lib/api'
 import { sanitizePostHtml } from '@/lib/sanitize'
 import { adminApi, postsQuery, POSTS_PAGE_SIZE, type AdminPost } from './api'
-import { PageHeader, TableState, TD, TextArea, TH } from './kit'
+import { PageHeader, TableHead, TableState, TD, TextArea } from './kit'
 import { RichTextEditor } from './RichTextEditor'
 import { postErrors } from './rules'
 
@@ -81,15 +81,7 @@ export function PostsPage() {
       <Card className="overflow-hidden">
         <div className="hidden md:block">
           <table className="w-full table-fixed" data-testid="posts-table">
-            <thead className="bg-slate-50">
-              <tr>
-                {['ID', 'Title', 'Description', 'Content', 'Admin Name', 'Actions'].map((h) => (
-                  <th key={h} scope="col" className={`${TH} ${h === 'ID' ? 'w-16' : h === 'Actions' ? 'w-36' : ''}`}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead labels={['ID', 'Title', 'Description', 'Content', 'Admin Name', 'Actions']} widths={{ ID: 'w-16', Actions: 'w-36' }} />
             <tbody className="divide-y divide-slate-100">
               <TableState columns={6} rows={POSTS_PAGE_SIZE} loading={posts.isPending} error={null} empty="No posts yet." hasRows={rows.length > 0} />
               {rows.map((post) => (

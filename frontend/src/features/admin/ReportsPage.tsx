@@ -7,7 +7,7 @@ import { Card } from '@/components/ui/card'
 import { Modal } from '@/features/calls/components'
 import { notify } from '@/lib/toast'
 import { reportsQuery, REPORTS_PAGE_SIZE } from './api'
-import { PageHeader, TableState, TD, TH } from './kit'
+import { PageHeader, TableHead, TableState, TD } from './kit'
 import { shortId } from './rules'
 
 export function ReportsPage() {
@@ -25,15 +25,7 @@ export function ReportsPage() {
       <Card className="overflow-hidden">
         <div className="overflow-x-auto">
           <table className="w-full min-w-[720px]" data-testid="reports-table">
-            <thead className="bg-slate-50">
-              <tr>
-                {['Call ID', 'User', 'Email', 'Reason', 'Date'].map((h) => (
-                  <th key={h} scope="col" className={TH}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead labels={['Call ID', 'User', 'Email', 'Reason', 'Date']} />
             <tbody className="divide-y divide-slate-100">
               <TableState
                 columns={5}

@@ -14,7 +14,7 @@ import { ApiError, messageOf } from '@/lib/api'
 import { formatCurrency } from '@/lib/format'
 import { notify } from '@/lib/toast'
 import { adminApi, usersQuery, USERS_PAGE_SIZE, type AdminUser } from './api'
-import { PageHeader, SearchBox, Select, TableState, TD, TH } from './kit'
+import { PageHeader, SearchBox, Select, TableHead, TableState, TD } from './kit'
 import { DEFAULT_BALANCE, checkAmount, checkNewUser, userChanges, type UserForm } from './rules'
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; user: AdminUser } | { kind: 'balance'; user: AdminUser } | null
@@ -73,15 +73,7 @@ export function UsersPage() {
       <Card className="overflow-hidden">
         <div className="hidden md:block">
           <table className="w-full" data-testid="users-table">
-            <thead className="bg-slate-50">
-              <tr>
-                {['Name', 'Email', 'Balance', 'Role', 'Actions'].map((h) => (
-                  <th key={h} scope="col" className={TH}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead labels={['Name', 'Email', 'Balance', 'Role', 'Actions']} />
             <tbody className="divide-y divide-slate-100">
               <TableState columns={5} rows={USERS_PAGE_SIZE} loading={users.isPending} error={users.isError ? users.error.message : null} empty="No users found." hasRows={rows.length > 0} />
               {!users.isPending &&

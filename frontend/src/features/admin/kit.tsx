@@ -87,5 +87,20 @@ export function TableState({ columns, rows, loading, error, empty, hasRows }: { 
   return null
 }
 
+/** A table's header row of plain column labels; `widths` gives some columns a width class. */
+export function TableHead({ labels, widths = {} }: { labels: string[]; widths?: Record<string, string> }) {
+  return (
+    <thead className="bg-slate-50">
+      <tr>
+        {labels.map((label) => (
+          <th key={label} scope="col" className={cn(TH, widths[label])}>
+            {label}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  )
+}
+
 export const TH = 'px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500'
 export const TD = 'px-4 py-3 text-sm text-slate-700'

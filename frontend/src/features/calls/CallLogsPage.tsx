@@ -10,11 +10,12 @@ import { messageOf } from '@/lib/api'
 import { callCost, formatCallDuration, formatCurrency, formatDateTime } from '@/lib/format'
 import { getUser } from '@/lib/session'
 import { notify } from '@/lib/toast'
-import { CALL_LOGS_PAGE_SIZE, callsApi, callsQuery, type CallRecord, type TranscriptLine } from './api'
+import { CALL_LOGS_PAGE_SIZE, callsApi, callsQuery, type CallRecord } from './api'
 import { Modal, RecordingPlayer, StatusBadge, TranscriptView } from './components'
 import { useMediaQuery } from './useMediaQuery'
-import { downloadRecording } from './recording'
+import { saveRecording } from './recording'
 import { useOneAudioAtATime } from './useOneAudioAtATime'
+import { useTranscript } from './useTranscript'
 
 export function CallLogsPage() {
   const userId = getUser()?.id ?? 0
@@ -23,8 +24,7 @@ export function CallLogsPage() {
   const rows = calls.isError ? [] : (calls.data?.data ?? [])
   const lastPage = calls.data?.pagination.last_page ?? 1
   const [playing, setPlaying] = useState<Set<string>>(new Set())
-  const [transcriptOf, setTranscriptOf] = useState<{ id: string; lines: TranscriptLine[] } | null>(null)
-  const [loadingTranscript, setLoadingTranscript] = useState<string | null>(null)
+  const transcript = useTranscript((error) => messageOf(error, 'Failed to fetch call details'))
   const [reporting, setReporting] = useState<string | null>(null)
   useOneAudioAtATime()
   // One layout at a time (not both hidden by CSS), so a row has exactly one player.
@@ -34,28 +34,7 @@ export function CallLogsPage() {
     if (calls.isError) notify.error(`Status : ${calls.error.message}`)
   }, [calls.isError, calls.error])
 
-  const openTranscript = async (id: string) => {
-    if (!id) return notify.error('Invalid call ID')
-    setLoadingTranscript(id)
-    try {
-      const lines = await callsApi.transcript(id)
-      if (lines.length === 0) notify.info('No transcripts available for this call')
-      setTranscriptOf({ id, lines })
-    } catch (error) {
-      notify.error(messageOf(error, 'Failed to fetch call details'))
-    } finally {
-      setLoadingTranscript(null)
-    }
-  }
-
-  const download = async (id: string) => {
-    try {
-      await downloadRecording(id)
-      notify.success('Recording downloaded successfully')
-    } catch (error) {
-      notify.error(messageOf(error, 'Failed to download recording'))
-    }
-  }
+  const download = (id: string) => saveRecording(id, (error) => messageOf(error, 'Failed to download recording'))
 
   const play = (id: string) => {
     setPlaying((current) => new Set(current).add(id))
@@ -108,7 +87,7 @@ export function CallLogsPage() {
                       <StatusBadge status={call.status} />
                     </td>
                     <td className="px-4 py-3">
-                      <Actions call={call} playing={playing.has(call.call_id)} loadingTranscript={loadingTranscript === call.call_id} onTranscript={openTranscript} onPlay={play} onDownload={download} onReport={setReporting} />
+                      <Actions call={call} playing={playing.has(call.call_id)} loadingTranscript={transcript.loadingId === call.call_id} onTranscript={transcript.open} onPlay={play} onDownload={download} onReport={setReporting} />
                     </td>
                   </tr>
                 ))}
@@ -132,7 +111,7 @@ export function CallLogsPage() {
                     <dt>Cost</dt>
                     <dd className="tabular-nums">{formatCurrency(callCost(call.corrected_duration))}</dd>
                   </dl>
-                  <Actions call={call} playing={playing.has(call.call_id)} loadingTranscript={loadingTranscript === call.call_id} onTranscript={openTranscript} onPlay={play} onDownload={download} onReport={setReporting} />
+                  <Actions call={call} playing={playing.has(call.call_id)} loadingTranscript={transcript.loadingId === call.call_id} onTranscript={transcript.open} onPlay={play} onDownload={download} onReport={setReporting} />
                 </li>
               ))}
           </ul>
@@ -140,8 +119,8 @@ export function CallLogsPage() {
         <Pager page={page} lastPage={lastPage} onPage={setPage} busy={calls.isPending} />
       </Card>
 
-      <Modal open={transcriptOf !== null} onOpenChange={(open) => !open && setTranscriptOf(null)} title="Call Transcript">
-        <TranscriptView lines={transcriptOf?.lines} />
+      <Modal open={transcript.transcript !== null} onOpenChange={(open) => !open && transcript.close()} title="Call Transcript">
+        <TranscriptView lines={transcript.transcript?.lines} />
       </Modal>
       <ReportModal callId={reporting} onClose={() => setReporting(null)} />
     </div>

@@ -1,6 +1,7 @@
 /** Save a call's recording as recording_{call_id}.mp3 (user and admin call logs). */
 import { ApiError } from '@/lib/api'
 import { getToken } from '@/lib/session'
+import { notify } from '@/lib/toast'
 import { downloadUrl } from './api'
 
 export async function downloadRecording(id: string): Promise<void> {
@@ -15,4 +16,14 @@ export async function downloadRecording(id: string): Promise<void> {
   link.click()
   link.remove()
   URL.revokeObjectURL(url)
+}
+
+/** `downloadRecording` with the call logs' toasts; `failure` words the error (each log its own way). */
+export async function saveRecording(id: string, failure: (error: unknown) => string): Promise<void> {
+  try {
+    await downloadRecording(id)
+    notify.success('Recording downloaded successfully')
+  } catch (error) {
+    notify.error(failure(error))
+  }
 }
