@@ -30,42 +30,29 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import httpx
-from api_load import bench_settings, served
-from sqlalchemy import insert, select
+from api_load import STATUSES, bench_settings, seed_users, served
+from sqlalchemy import insert
 
 from callwright.auth import tokens
 from callwright.config import Settings
 from callwright.kit.db import Database
-from callwright.kit.security import hash_password
 from callwright.kit.time import utcnow
-from callwright.models import Call, User
+from callwright.models import Call
 
 USERS = 5000
-STATUSES = ["completed"] * 7 + ["no-answer", "busy", "failed"]
 
 
 async def seed(db: Database, n_calls: int) -> str:
     """The users, the calls, and an admin's bearer token."""
     rng = random.Random(5)  # noqa: S311 - reproducible data, not security
-    password = hash_password("benchmark password")
     now = utcnow()
-    async with db.sessionmaker() as session:
-        await session.execute(
-            insert(User),
-            [
-                {
-                    "name": f"Customer {i:04d}",
-                    "email": f"customer{i:04d}@example.com",
-                    "password_hash": password,
-                    "role": "admin" if i == 0 else "user",
-                    "balance_cents": 10_000,
-                    "email_verified_at": now,
-                }
-                for i in range(USERS)
-            ],
-        )
-        await session.commit()
-        user_ids = [int(u) for u in (await session.scalars(select(User.id))).all()]
+    user_ids = await seed_users(
+        db,
+        USERS,
+        lambda i: f"Customer {i:04d}",
+        lambda i: f"customer{i:04d}@example.com",
+        admins=1,
+    )
     batch: list[dict[str, object]] = []
     async with db.sessionmaker() as session:
         for _ in range(n_calls):

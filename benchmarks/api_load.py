@@ -45,8 +45,11 @@ CLIENTS = 20
 STATUSES = ["completed"] * 7 + ["no-answer", "busy", "failed"]
 
 
-async def seed(db: Database, n_calls: int) -> tuple[list[tuple[int, str]], dict[int, list[str]]]:
-    rng = random.Random(7)  # noqa: S311 - reproducible data, not security
+async def seed_users(
+    db: Database, n: int, name: Callable[[int], str], email: Callable[[int], str], admins: int = 0
+) -> list[int]:
+    """`n` verified users with $100 each, the i-th named `name(i)` at `email(i)`, the first
+    `admins` of them admins; their ids in order."""
     password = hash_password("benchmark password")
     now = utcnow()
     async with db.sessionmaker() as session:
@@ -54,18 +57,26 @@ async def seed(db: Database, n_calls: int) -> tuple[list[tuple[int, str]], dict[
             insert(User),
             [
                 {
-                    "name": f"Load User {i}",
-                    "email": f"load{i}@example.com",
+                    "name": name(i),
+                    "email": email(i),
                     "password_hash": password,
-                    "role": "user",
+                    "role": "admin" if i < admins else "user",
                     "balance_cents": 10_000,
                     "email_verified_at": now,
                 }
-                for i in range(USERS)
+                for i in range(n)
             ],
         )
         await session.commit()
-        user_ids = [int(u) for u in (await session.scalars(select(User.id))).all()]
+        return [int(u) for u in (await session.scalars(select(User.id).order_by(User.id))).all()]
+
+
+async def seed(db: Database, n_calls: int) -> tuple[list[tuple[int, str]], dict[int, list[str]]]:
+    rng = random.Random(7)  # noqa: S311 - reproducible data, not security
+    now = utcnow()
+    user_ids = await seed_users(
+        db, USERS, lambda i: f"Load User {i}", lambda i: f"load{i}@example.com"
+    )
     sample: dict[int, list[str]] = {u: [] for u in user_ids}
     batch: list[dict[str, object]] = []
     lines: list[dict[str, object]] = []
