@@ -27,11 +27,11 @@ from typing import Any
 from alembic import command
 
 from callwright.calls import repository as calls
+from callwright.calls.service import CallOrder
 from callwright.cli import _alembic_config
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
-from callwright.models import Call
 from callwright.sandbox.network import SandboxCall
 from callwright.speech import tts
 
@@ -79,7 +79,7 @@ async def main(n_calls: int, speed: float, settings: Settings) -> None:
         return None
 
     app.state.sandbox.listeners.append(remember)
-    app.state.calls.publish = quiet
+    app.state.calls.events.publish = quiet
     async with serving(app, settings.port):
         await _measure(app, n_calls, speed, settings, done)
 
@@ -103,19 +103,18 @@ async def _measure(
     cpu_start = _cpu()
     for i in range(n_calls):
         async for session in app.state.db.session():
-            row = await app.state.calls.create(
+            row = await app.state.calls.service.place(
                 session,
-                Call(
-                    kind="benchmark",
+                CallOrder(
+                    kind="cli",  # placed as `callwright call` places them
                     to_number=NUMBERS[i % len(NUMBERS)],
-                    from_number=settings.from_number,
                     prompt=PROMPTS[i % len(PROMPTS)],
                     voice="joe",
                     max_duration=3,
                 ),
             )
             call_id = row.id
-        call = await app.state.calls.wait_finalized(call_id)
+        call = await app.state.calls.flows.wait_finalized(call_id)
         async for session in app.state.db.session():
             lines = await calls.transcript(session, call_id)
             timings = await calls.latencies(session, call_id)

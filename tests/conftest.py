@@ -23,6 +23,9 @@ __all__ = ["make_client"]
 
 from tests.factories import APP_URL
 
+#: Whole-call fixtures (`live`): a real server with the sandbox network.
+pytest_plugins = ["tests.live"]
+
 
 def _database_url(tmp: Path) -> str:
     return (

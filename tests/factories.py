@@ -10,10 +10,11 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.calls.service import CallOrder
 from callwright.kit.security import hash_password
 from callwright.kit.time import utcnow
 from callwright.mail import repository as mail
-from callwright.models import EmailMessage, User
+from callwright.models import Call, EmailMessage, User
 
 DEFAULT_PASSWORD = "correct horse battery"
 APP_URL = "http://testserver"
@@ -111,3 +112,31 @@ def first_link(text: str) -> str:
     match = re.search(r"https?://\S+", text)
     assert match, f"no link in {text!r}"
     return match.group(0)
+
+
+#: The zero of a script's decimal digits, for numbers written in it.
+ARABIC_INDIC, DEVANAGARI, FULLWIDTH = 0x0660, 0x0966, 0xFF10
+
+
+def in_digits(text: str, zero: int) -> str:
+    """`text` with its ASCII digits written in the script whose zero is `zero`."""
+    return "".join(chr(zero + int(c)) if c.isascii() and c.isdigit() else c for c in text)
+
+
+async def queued_call(app: FastAPI, user_id: int, **overrides: Any) -> Call:
+    """A user's call placed through the calls service (its hold taken) and committed in a
+    session without after-commit work: it stays queued, nothing dials it."""
+    fields: dict[str, Any] = {
+        "kind": "user",
+        "user_id": user_id,
+        "to_number": "+15551230000",
+        "from_number": "+18885550100",
+        "prompt": "You are Sam from Acme Dental, confirming tomorrow's cleaning at 3 pm.",
+        "voice": "joe",
+        "max_duration": 2,
+    }
+    order = CallOrder(**(fields | overrides))
+    async with app.state.db.sessionmaker() as session:
+        call: Call = await app.state.calls.service.place(session, order)
+        await session.commit()
+        return call

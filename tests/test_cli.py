@@ -9,8 +9,12 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
+from callwright import cli_call
 from callwright.cli import app as cli
+from callwright.cli_call import CallOptions
 from callwright.config import Settings, get_settings
+from callwright.kit.phone import DIAL_FORMAT
+from tests.factories import ARABIC_INDIC, FULLWIDTH, in_digits
 
 runner = CliRunner()
 
@@ -19,6 +23,7 @@ runner = CliRunner()
 def cli_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("CALLWRIGHT_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("CALLWRIGHT_DATABASE_URL", raising=False)
+    monkeypatch.delenv("CALLWRIGHT_SECRET_KEY", raising=False)
     for name in ("ADMIN_PASSWORD", "DEMO_PASSWORD", "ADMIN_EMAIL", "DEMO_EMAIL"):
         monkeypatch.delenv(f"CALLWRIGHT_{name}", raising=False)
     get_settings.cache_clear()
@@ -50,6 +55,11 @@ def test_migrate_seed_is_idempotent_and_env_wins(
     )
     assert "(ready, generated)" in second.output
     assert (cli_env / "seed-credentials.json").stat().st_mode & 0o777 == 0o600
+    # The install's own secret, made by the first run and kept for the next ones.
+    secret = cli_env / "secret_key"
+    assert secret.stat().st_mode & 0o777 == 0o600
+    get_settings.cache_clear()
+    assert get_settings().secret_key == secret.read_text().strip()
 
     monkeypatch.setenv("CALLWRIGHT_ADMIN_PASSWORD", "FromTheEnv123")
     get_settings.cache_clear()
@@ -75,12 +85,46 @@ def test_create_admin_and_mail(cli_env: Path) -> None:
     assert "the outbox is empty" in empty.output
 
 
+STRONG_KEY = "Kq3v9TzL0pXw7RbN2sYc5HdA8mFj1UeG"
+
+
 def test_production_refuses_default_secret() -> None:
     with pytest.raises(ValidationError, match="CALLWRIGHT_SECRET_KEY"):
         Settings(env="production", smtp_host="smtp.example.com")
     with pytest.raises(ValidationError, match="CALLWRIGHT_SMTP_HOST"):
-        Settings(env="production", secret_key="x" * 40)
+        Settings(env="production", secret_key=STRONG_KEY)
     assert (
-        Settings(env="production", secret_key="x" * 40, smtp_host="smtp.example.com").env
+        Settings(env="production", secret_key=STRONG_KEY, smtp_host="smtp.example.com").env
         == "production"
     )
+
+
+@pytest.mark.parametrize(
+    "number",
+    [in_digits("+15551230000", ARABIC_INDIC), in_digits("+15551230000", FULLWIDTH)],
+)
+def test_call_dials_the_number_in_e164(number: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    placed: list[str] = []
+
+    async def run(options: CallOptions) -> int:
+        placed.append(options.to)
+        return 0
+
+    monkeypatch.setattr(cli_call, "_run", run)
+    result = runner.invoke(cli, ["call", number])
+    assert result.exit_code == 0, result.output
+    assert placed == ["+15551230000"]
+
+
+@pytest.mark.parametrize(
+    ("number", "message"),
+    [
+        ("+1 5551230000", "Phone number should not contain spaces"),
+        ("+1555123", DIAL_FORMAT),
+        ("+99912345678", DIAL_FORMAT),
+    ],
+)
+def test_call_refuses_a_number_the_api_refuses(number: str, message: str) -> None:
+    result = runner.invoke(cli, ["call", number])
+    assert result.exit_code == 2
+    assert message in result.output

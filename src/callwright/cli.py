@@ -191,7 +191,7 @@ def worker() -> None:
     """Run queued jobs (dial calls, deliver e-mail, reconcile calls) from the Redis job broker."""
     import signal
 
-    from callwright.main import run_worker
+    from callwright.core import run_worker
 
     settings = get_settings()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -230,6 +230,8 @@ def serve(
         port=port or settings.port,
         reload=reload,
         reload_dirs=[str(Path(__file__).parent)] if reload else None,
-        proxy_headers=True,
+        # The app decides the client's address from CALLWRIGHT_TRUSTED_PROXIES (kit.proxies);
+        # uvicorn's own handling would trust X-Forwarded-For from any loopback peer.
+        proxy_headers=False,
         log_level="info",
     )

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import typer
 
 from callwright.config import Settings, get_settings
+from callwright.kit.phone import dial_number
 from callwright.kit.serving import free_port, serving
 from callwright.speech import tts
 
@@ -28,6 +29,12 @@ class CallOptions:
 
 
 def place_call(options: CallOptions) -> int:
+    try:
+        # The send-call rule, and the same E.164 spelling a request's number gets.
+        options = replace(options, to=dial_number(options.to))
+    except ValueError as error:
+        typer.echo(str(error), err=True)
+        return 2
     if tts.find(options.voice) is None:
         names = ", ".join(v.name for v in tts.catalogue())
         typer.echo(f"unknown voice {options.voice!r}; try: {names}", err=True)
@@ -40,8 +47,9 @@ def place_call(options: CallOptions) -> int:
 
 async def _run(options: CallOptions) -> int:
     from callwright.calls import repository as calls
+    from callwright.calls.domain import Calls
+    from callwright.calls.service import CallOrder
     from callwright.main import create_app
-    from callwright.models import Call
 
     port = free_port()
     settings = get_settings().model_copy(
@@ -60,23 +68,23 @@ async def _run(options: CallOptions) -> int:
             elapsed = time.perf_counter() - started[0]
             typer.echo(f"[{elapsed:6.1f}s] {data['category']:6}  {data['message']}")
 
-    app.state.calls.publish = publish
+    domain: Calls = app.state.calls
+    domain.events.publish = publish
     async with serving(app, port):
         typer.echo("loading the speech models...")
         await asyncio.to_thread(app.state.voice_engines.transcriber.load)
         await asyncio.to_thread(tts.warm_up, tts.find(options.voice) or tts.default_voice())
         typer.echo(
-            f"calling {options.to} through the {app.state.calls.carrier.name} carrier "
+            f"calling {options.to} through the {domain.flows.carrier.name} carrier "
             f"(voice {options.voice}, brain: {_brain(settings)})"
         )
         started[0] = time.perf_counter()
         async for session in app.state.db.session():
-            row = await app.state.calls.create(
+            row = await domain.service.place(
                 session,
-                Call(
+                CallOrder(
                     kind="cli",
                     to_number=options.to,
-                    from_number=settings.from_number,
                     prompt=options.prompt,
                     voice=options.voice,
                     background_audio=options.background,
@@ -87,11 +95,11 @@ async def _run(options: CallOptions) -> int:
             call_id = row.id
         code = 0
         try:
-            call = await app.state.calls.wait_finalized(call_id)
+            call = await domain.flows.wait_finalized(call_id)
         except (KeyboardInterrupt, asyncio.CancelledError):
             typer.echo("hanging up...")
-            await app.state.calls.hang_up(call_id)
-            call = await app.state.calls.wait_finalized(call_id, within=30)
+            await domain.flows.hang_up(call_id)
+            call = await domain.flows.wait_finalized(call_id, within=30)
             code = 130
         async for session in app.state.db.session():
             lines = await calls.transcript(session, call_id)
@@ -101,7 +109,7 @@ async def _run(options: CallOptions) -> int:
         typer.echo("")
         typer.echo(f"call {call_id}: {call.status}, {call.duration_seconds or 0} s")
         if call.recording_path:
-            typer.echo(f"recording:  {app.state.calls.recordings / call.recording_path}")
+            typer.echo(f"recording:  {domain.media.recordings / call.recording_path}")
         typer.echo(f"transcript: {transcript_path}")
         return code
 

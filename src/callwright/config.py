@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import ipaddress
+import os
+import secrets
+import tempfile
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, model_validator
+import phonenumbers
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-#: Values that must never reach production.
+#: A key published in earlier versions' defaults: refused everywhere.
 DEV_SECRET_KEY = "dev-insecure-secret-key-change-me"  # noqa: S105
+#: Where an install without CALLWRIGHT_SECRET_KEY keeps the key generated for it (in data_dir).
+SECRET_FILE = "secret_key"  # noqa: S105 - a file name
+SECRET_MIN_LENGTH = 32
+#: A key with fewer distinct characters than this is a pattern, not a secret ("x" * 40).
+SECRET_MIN_DISTINCT = 10
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +41,9 @@ class Settings(BaseSettings):
     app_url: str = "http://127.0.0.1:8000"
     host: str = "127.0.0.1"
     port: int = 8000
-    secret_key: str = DEV_SECRET_KEY
+    #: Signs sessions' XSRF tokens, e-mail links and the sandbox's credentials. Unset outside
+    #: production: generated once per install into `data_dir/secret_key` (owner-only) and reused.
+    secret_key: str = ""
 
     data_dir: Path = REPO_ROOT / "var"
     database_url: str = ""
@@ -42,6 +57,16 @@ class Settings(BaseSettings):
     frontend_dist: Path = REPO_ROOT / "frontend" / "dist"
     #: Extra origins allowed for CORS and socket.io (the app's own origin is always allowed).
     cors_origins: list[str] = Field(default_factory=list)
+    #: Reverse proxies (IPs or CIDRs) whose X-Forwarded-For names the client; empty: the socket
+    #: peer is the client and the header is ignored.
+    trusted_proxies: list[str] = Field(default_factory=list)
+    #: The HttpOnly cookie that carries the sign-in token for the browser (API, audio, sockets).
+    session_cookie: str = "callwright_session"
+
+    #: The most bytes a request body may have (413 beyond it), checked before it is read.
+    max_body_bytes: int = Field(1024 * 1024, ge=1024)
+    #: The same for the routes that take big documents (the admin's blog posts).
+    max_upload_body_bytes: int = Field(4 * 1024 * 1024, ge=1024)
 
     # Auth
     token_ttl_minutes: int = 60 * 24 * 7
@@ -109,17 +134,39 @@ class Settings(BaseSettings):
     demo_name: str = "Demo User"
     demo_balance_cents: int = 2000
 
+    @field_validator("sandbox_from_number", "twilio_from_number")
+    @classmethod
+    def _caller_id(cls, value: str) -> str:
+        """A caller ID in E.164, like every number the app handles (kit.phone reads the
+        requests' numbers; kit imports this module, so the library is called here directly)."""
+        if not value.strip():
+            return ""
+        try:
+            number = phonenumbers.parse(value.strip(), None)
+        except phonenumbers.NumberParseException:
+            number = None
+        if number is None or not phonenumbers.is_possible_number(number):
+            raise ValueError(f"{value!r} is not a phone number in international form (+1...)")
+        return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
     @model_validator(mode="after")
     def _derive(self) -> Settings:
         if not self.database_url:
             self.database_url = f"sqlite+aiosqlite:///{self.data_dir / 'callwright.db'}"
         self.app_url = self.app_url.rstrip("/")
+        if not self.secret_key and self.env != "production":
+            self.secret_key = load_or_create_secret(self.data_dir / SECRET_FILE)
+        problems = []
+        try:
+            parse_networks(self.trusted_proxies)
+        except ValueError as exc:
+            problems.append(f"CALLWRIGHT_TRUSTED_PROXIES: {exc}")
+        if not _strong(self.secret_key):
+            problems.append(
+                "CALLWRIGHT_SECRET_KEY must be a random value of 32+ characters "
+                "(unset it outside production to have one generated)"
+            )
         if self.env == "production":
-            problems = []
-            if self.secret_key == DEV_SECRET_KEY or len(self.secret_key) < 32:
-                problems.append(
-                    "CALLWRIGHT_SECRET_KEY must be set to a random value of 32+ characters"
-                )
             if not self.smtp_host:
                 problems.append("CALLWRIGHT_SMTP_HOST must be set (users need their e-mails)")
             if self.carrier == "twilio" and not (
@@ -128,8 +175,8 @@ class Settings(BaseSettings):
                 problems.append(
                     "CALLWRIGHT_TWILIO_ACCOUNT_SID and CALLWRIGHT_TWILIO_AUTH_TOKEN are required"
                 )
-            if problems:
-                raise ValueError("refusing to start in production: " + "; ".join(problems))
+        if problems:
+            raise ValueError(f"refusing to start ({self.env}): " + "; ".join(problems))
         return self
 
     @property
@@ -155,6 +202,49 @@ class Settings(BaseSettings):
     @property
     def allowed_origins(self) -> list[str]:
         return [self.app_url, *self.cors_origins]
+
+
+def _strong(key: str) -> bool:
+    return (
+        key != DEV_SECRET_KEY
+        and len(key) >= SECRET_MIN_LENGTH
+        and len(set(key)) >= SECRET_MIN_DISTINCT
+    )
+
+
+def load_or_create_secret(path: Path) -> str:
+    """The install's own secret: read from `path`, or created there once (random, owner-only
+    permissions). The key is written to a private temporary file and linked into place, so two
+    processes starting at once agree on one complete key. A file others could read is tightened
+    to owner-only."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".secret-")  # mode 0600
+        with os.fdopen(fd, "w") as file:
+            file.write(secrets.token_urlsafe(48) + "\n")
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            pass  # another process won; use its key
+        finally:
+            os.unlink(temporary)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+    kept = path.read_text().strip()
+    if not _strong(kept):
+        raise ValueError(f"{path} does not hold a usable secret; delete it to generate one")
+    return kept
+
+
+def parse_networks(entries: Iterable[str]) -> tuple[IPNetwork, ...]:
+    """IPs and CIDRs ("10.0.0.5", "10.0.0.0/8", "::1"); ValueError names a bad entry."""
+    networks = []
+    for entry in entries:
+        try:
+            networks.append(ipaddress.ip_network(entry.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"not an IP address or CIDR range: {entry!r}") from None
+    return tuple(networks)
 
 
 @lru_cache

@@ -7,43 +7,40 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx2
 from fastapi import APIRouter, FastAPI, Response
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, HTMLResponse
-from starlette.middleware.sessions import SessionMiddleware
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from callwright import __version__
+from callwright.account.endpoints import router as account_router
 from callwright.admin.endpoints import router as admin_router
-from callwright.auth import tokens
 from callwright.auth.csrf import CSRFMiddleware
 from callwright.auth.endpoints import router as auth_router
 from callwright.auth.google import build_oauth
+from callwright.auth.sockets import SocketAuth
 from callwright.calls.endpoints import router as calls_router
-from callwright.calls.flows import RECONCILE_JOB, CallEngine
 from callwright.calls.webhooks import router as webhooks_router
-from callwright.config import Settings, get_settings
+from callwright.config import Settings, get_settings, parse_networks
 from callwright.content.endpoints import admin_router as content_admin_router
 from callwright.content.endpoints import router as content_router
+from callwright.core import Core
+from callwright.kit.body_limit import BodySizeLimit
 from callwright.kit.db import Database
 from callwright.kit.errors import NotFound, install_error_handlers
-from callwright.kit.jobs import JobQueue
+from callwright.kit.middleware import OAuthStateSession, SecurityHeaders
+from callwright.kit.nul_guard import NulGuard
+from callwright.kit.proxies import ClientAddressMiddleware
 from callwright.kit.ratelimit import RateLimiter
-from callwright.mail.service import Mailer
-from callwright.realtime.server import Publisher, Realtime, redis_publisher
+from callwright.realtime.server import Realtime
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
-from callwright.telephony.base import Carrier
-from callwright.telephony.registry import build_carrier
-from callwright.users.endpoints import router as users_router
 from callwright.voice_agent.media import router as media_router
 from callwright.voice_agent.session import Engines, LLMConfig
 from callwright.voices.endpoints import router as voices_router
@@ -56,10 +53,17 @@ API_PREFIX = "/api/v1"
 #: 50-750 ms). At 50,000 a collection comes every few seconds (8 in that run, 70 ms in all,
 #: the longest 11 ms); what a cycle holds waits that long to be freed.
 GC_THRESHOLDS = (50_000, 20, 50)
+#: The routes whose bodies may reach CALLWRIGHT_MAX_UPLOAD_BODY_BYTES (a post's HTML may be
+#: 500,000 characters: up to 2 MB of UTF-8, more when escaped); every other body gets
+#: CALLWRIGHT_MAX_BODY_BYTES.
+UPLOAD_ROUTES = (
+    ("POST", f"{API_PREFIX}/admin/posts"),
+    ("PUT", f"{API_PREFIX}/admin/posts/[^/]+"),
+)
 #: The API's routers in the order requests are matched against them (see create_app).
 HOT_FIRST_ROUTERS = (
     calls_router,
-    users_router,
+    account_router,
     auth_router,
     voices_router,
     webhooks_router,
@@ -68,63 +72,6 @@ HOT_FIRST_ROUTERS = (
     content_admin_router,
     admin_router,
 )
-
-CSP = (
-    "default-src 'self'; img-src 'self' data: blob: https:; media-src 'self' blob:; "
-    "connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
-    "font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-    "form-action 'self' https://accounts.google.com"
-)
-
-
-class SecurityHeaders:
-    """Headers every response gets; API answers are never cached."""
-
-    def __init__(self, app: ASGIApp, hsts: bool) -> None:
-        self.app = app
-        self.hsts = hsts
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        is_api = scope["path"].startswith("/api/")
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"strict-origin-when-cross-origin"),
-                    (b"x-frame-options", b"DENY"),
-                    (b"content-security-policy", CSP.encode()),
-                ]
-                if is_api:
-                    headers.append((b"cache-control", b"no-store"))
-                if self.hsts:
-                    headers.append(
-                        (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
-                    )
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
-class OAuthStateSession:
-    """Starlette's signed-cookie session, only where Authlib keeps the OAuth state (the Google
-    sign-in routes): every other request skips its cookie parsing and response wrapping."""
-
-    def __init__(self, app: ASGIApp, prefix: str, options: dict[str, Any]) -> None:
-        self.app = app
-        self.prefix = prefix
-        self.with_session = SessionMiddleware(app, **options)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith(self.prefix):
-            await self.with_session(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
 
 
 def create_app(
@@ -135,19 +82,21 @@ def create_app(
     settings = settings or get_settings()
 
     db = Database(settings.database_url)
-    realtime = Realtime(settings, _socket_authenticator(db))
+    socket_auth = SocketAuth(db)
+    realtime = Realtime(settings, socket_auth.authenticate, socket_auth.revalidate)
     network = (
         SandboxNetwork(settings.secret_key, speed=settings.sandbox_speed)
         if settings.carrier == "sandbox"
         else None
     )
     core = Core.build(settings, db, realtime.publish)
-    jobs, engine = core.jobs, core.engine
+    jobs = core.jobs
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         await core.start(receive=settings.embedded_worker)
+        await realtime.start()
         if settings.smtp_enabled and settings.embedded_worker:
             jobs.spawn(app.state.mailer.deliver_pending(), name="mail-pending")
         if settings.warm_up_voice:
@@ -162,6 +111,7 @@ def create_app(
         finally:
             if network is not None:
                 await network.close()
+            await realtime.close()
             await core.close()
 
     production = settings.env == "production"
@@ -180,7 +130,8 @@ def create_app(
     app.state.mailer = core.mailer
     app.state.realtime = realtime
     app.state.sandbox = network
-    app.state.calls = engine
+    app.state.calls = core.calls
+    app.state.media_calls = core.calls.media
     app.state.voice_engines = Engines(
         transcriber=Transcriber(settings.data_dir / "models" / "whisper-base"),
         llm=LLMConfig(settings.llm_base_url, settings.llm_api_key, settings.llm_model)
@@ -215,7 +166,9 @@ def create_app(
         install_sandbox_errors(app)
     _mount_spa(app, settings.frontend_dist)
 
-    # Outermost first: headers, CORS, CSRF, then the OAuth state session.
+    # Outermost first: the client's address, headers, CORS, the body size limit, the NUL guard
+    # (it reads JSON and form bodies whole, so it sits inside the limit), CSRF, then the OAuth
+    # state session (added innermost first).
     app.add_middleware(
         OAuthStateSession,
         prefix=f"{API_PREFIX}/auth/google",
@@ -228,7 +181,17 @@ def create_app(
         },
     )
     app.add_middleware(
-        CSRFMiddleware, secret_key=settings.secret_key, exempt_prefixes=("/api/v1/webhooks/",)
+        CSRFMiddleware,
+        secret_key=settings.secret_key,
+        session_cookie=settings.session_cookie,
+        exempt_prefixes=("/api/v1/webhooks/",),
+    )
+    app.add_middleware(NulGuard)
+    app.add_middleware(
+        BodySizeLimit,
+        max_bytes=settings.max_body_bytes,
+        upload_max_bytes=settings.max_upload_body_bytes,
+        upload_routes=UPLOAD_ROUTES,
     )
     app.add_middleware(
         CORSMiddleware,
@@ -238,6 +201,8 @@ def create_app(
         allow_headers=["Authorization", "Content-Type", "X-XSRF-TOKEN", "Accept"],
     )
     app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies)
+    # Everything inside sees the client's address as the trusted proxies give it.
+    app.add_middleware(ClientAddressMiddleware, trusted=parse_networks(settings.trusted_proxies))
     return app
 
 
@@ -248,16 +213,6 @@ def create_asgi_app() -> ASGIApp:
     return realtime.wrap(app)
 
 
-def _socket_authenticator(db: Database) -> Any:
-    async def authenticate(token: str) -> tuple[int, bool] | None:
-        async for session in db.session():
-            found = await tokens.resolve(session, token, db.write_behind)
-            return (found[1].id, found[1].is_admin) if found else None
-        return None
-
-    return authenticate
-
-
 def _warm_up(engines: Engines) -> None:
     """Load the speech models before the first call needs them."""
     try:
@@ -266,70 +221,6 @@ def _warm_up(engines: Engines) -> None:
         gc.freeze()
     except Exception:
         log.exception("warming up the speech models failed")
-
-
-#: How often the reconciler looks for calls whose end never arrived.
-RECONCILE_EVERY_SECONDS = 60
-
-
-@dataclass
-class Core:
-    """What every role needs (API, worker): the database, the job queue, the carrier, the call
-    engine and the mailer, with the jobs registered."""
-
-    settings: Settings
-    db: Database
-    jobs: JobQueue
-    carrier: Carrier
-    engine: CallEngine
-    mailer: Mailer
-    _reconciler: asyncio.Task[None] | None = None
-
-    @classmethod
-    def build(cls, settings: Settings, db: Database, publish: Publisher) -> Core:
-        jobs = JobQueue(settings.job_broker_url)
-        carrier = build_carrier(settings)
-        engine = CallEngine(settings, db, carrier, publish, jobs)
-        return cls(settings, db, jobs, carrier, engine, Mailer(settings, db, jobs))
-
-    async def start(self, *, receive: bool) -> None:
-        """Connect to the broker; a receiving role also runs queued jobs and the reconciler."""
-        await self.jobs.start(receive=receive)
-        if receive:
-            self._reconciler = asyncio.create_task(self._reconcile_forever(), name="reconciler")
-
-    async def _reconcile_forever(self) -> None:
-        while True:
-            await asyncio.sleep(RECONCILE_EVERY_SECONDS)
-            try:
-                await self.jobs.send(RECONCILE_JOB)
-            except Exception:
-                log.exception("could not queue the call reconciler")
-
-    async def close(self) -> None:
-        if self._reconciler is not None:
-            self._reconciler.cancel()
-            await asyncio.gather(self._reconciler, return_exceptions=True)
-        await self.jobs.close()
-        await self.carrier.close()
-        await self.db.dispose()
-
-
-async def run_worker(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    """`callwright worker`: receive queued jobs (dial, e-mail, reconcile) until `stop` is set.
-    Its realtime events reach the API processes' sockets through Redis."""
-    if not settings.job_broker_url:
-        raise RuntimeError(
-            "callwright worker needs CALLWRIGHT_JOB_BROKER_URL (a Redis URL); without it the "
-            "API process runs the jobs itself"
-        )
-    core = Core.build(settings, Database(settings.database_url), redis_publisher(settings))
-    await core.start(receive=True)
-    log.info("worker receiving jobs from %s", settings.job_broker_url)
-    try:
-        await (stop or asyncio.Event()).wait()
-    finally:
-        await core.close()
 
 
 def _mount_spa(app: FastAPI, dist: Path) -> None:

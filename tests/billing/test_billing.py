@@ -8,16 +8,16 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from callwright.billing.service import cost_for, hold_for
-from callwright.calls.flows import CallEngine
+from callwright.calls.domain import Calls
 from callwright.kit.time import utcnow
 from callwright.models import Call, LedgerEntry, User
 from callwright.telephony.base import CarrierError
-from tests.calls.test_calls_api import PROMPT, balance_of, payload
+from tests.calls.test_calls_api import balance_of, payload
 from tests.conftest import make_client
-from tests.factories import add_user, signed_in
+from tests.factories import add_user, queued_call, signed_in
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ async def test_concurrent_sends_never_overdraw(
         await ringing.wait()  # the accepted call stays on its hold until the sends are done
         raise CarrierError("test carrier: not connected")
 
-    monkeypatch.setattr(app.state.calls.carrier, "dial", slow_dial)
+    monkeypatch.setattr(app.state.calls.flows.carrier, "dial", slow_dial)
     _client, user = await signed_in(app, "race@example.com", balance_cents=49)
     clients = [make_client(app) for _ in range(20)]
     for c in clients:
@@ -81,50 +81,42 @@ async def test_concurrent_sends_never_overdraw(
 
 
 async def _finished_call(app: FastAPI, user: User, seconds: int) -> str:
-    engine: CallEngine = app.state.calls
+    call = await queued_call(app, user.id, max_duration=5)
+    now = utcnow()
     async with app.state.db.sessionmaker() as session:
-        call = await engine.place(
-            session,
-            user.id,
-            Call(
-                to_number="+15551230000",
-                from_number="+18885550100",
-                prompt=PROMPT,
-                voice="joe",
-                max_duration=5,
-            ),
+        await session.execute(
+            update(Call)
+            .where(Call.id == call.id)
+            .values(
+                status="completed",
+                answered_at=now,
+                ended_at=now,
+                media_ended_at=now,
+                duration_seconds=seconds,
+            )
         )
-        now = utcnow()
-        call.status = "completed"
-        call.answered_at = now
-        call.ended_at = now
-        call.media_ended_at = now
-        call.duration_seconds = seconds
-        await session.commit()  # not dialled: no after-commit work runs
-        return call.id
+        await session.commit()
+    return call.id
 
 
-async def test_a_replayed_end_charges_once(app: FastAPI) -> None:
+async def test_a_replayed_end_charges_once(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
     user = await add_user(app, email="replay@example.com", balance_cents=1000)
     published: list[tuple[str, str, dict[str, Any]]] = []
-    engine: CallEngine = app.state.calls
-    real = engine.publish
+    domain: Calls = app.state.calls
 
     async def capture(room: str, event: str, data: dict[str, Any]) -> None:
         published.append((room, event, data))
 
-    engine.publish = capture
-    try:
-        call_id = await _finished_call(app, user, seconds=125)  # 3 minutes: $1.47
-        assert await balance_of(app, user.id) == 1000 - 5 * 49
-        await asyncio.gather(*(engine.finalize(call_id) for _ in range(5)))
-        await engine.finalize(call_id)
-        async with app.state.db.sessionmaker() as session:
-            call = await session.get(Call, call_id)
-            assert call is not None
-            assert await engine.billing.settle(session, call) is None  # settled already
-    finally:
-        engine.publish = real
+    monkeypatch.setattr(domain.events, "publish", capture)
+    monkeypatch.setattr(domain.billing, "publish", capture)
+    call_id = await _finished_call(app, user, seconds=125)  # 3 minutes: $1.47
+    assert await balance_of(app, user.id) == 1000 - 5 * 49
+    await asyncio.gather(*(domain.flows.finalize(call_id) for _ in range(5)))
+    await domain.flows.finalize(call_id)
+    async with app.state.db.sessionmaker() as session:
+        call = await session.get(Call, call_id)
+        assert call is not None
+        assert await domain.billing.settle(session, call) is None  # settled already
     assert await balance_of(app, user.id) == 1000 - 147
     async with app.state.db.sessionmaker() as session:
         charges = (
@@ -145,5 +137,5 @@ async def test_a_replayed_end_charges_once(app: FastAPI) -> None:
 async def test_the_charge_never_exceeds_the_hold(app: FastAPI) -> None:
     user = await add_user(app, email="long@example.com", balance_cents=1000)
     call_id = await _finished_call(app, user, seconds=5 * 60 + 20)  # ran past max duration
-    await app.state.calls.finalize(call_id)
+    await app.state.calls.flows.finalize(call_id)
     assert await balance_of(app, user.id) == 1000 - 5 * 49

@@ -4,6 +4,7 @@ recordings with Range, reports and the post-call analysis."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -13,7 +14,7 @@ from sqlalchemy import select
 
 from callwright.calls import analysis as analysing
 from callwright.models import Call, CallReport, LedgerEntry, TranscriptEntry, User
-from tests.factories import add_user, signed_in
+from tests.factories import ARABIC_INDIC, add_user, in_digits, queued_call, signed_in
 
 PROMPT = "You are Sam from Acme Dental, confirming tomorrow's cleaning appointment at 3 pm."
 
@@ -98,6 +99,46 @@ async def test_send_call_validates_like_the_client(
     assert await balance_of(app, user.id) == 10_000  # nothing held
 
 
+@pytest.mark.parametrize(
+    ("number", "message"),
+    [
+        (
+            "+1555000\u00b9\u00b2\u00b3\u2074",
+            'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)',
+        ),
+        (
+            "+99912345678",
+            'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)',
+        ),
+        ("+1\u00a05551230000", "Phone number should not contain spaces"),
+    ],
+)
+async def test_send_call_refuses_numbers_no_phone_could_dial(
+    app: FastAPI, number: str, message: str
+) -> None:
+    client, user = await signed_in(app, "v@example.com", balance_cents=10_000)
+    async with client:
+        response = await client.api("POST", "send-call", json=payload(user.id, phone=number))
+    assert response.status_code == 422
+    assert response.json()["errors"]["phone"] == [message]
+
+
+async def test_send_call_dials_the_number_in_e164(app: FastAPI) -> None:
+    """Issue 15, finding 5: the number is stored and dialled in one spelling, ASCII E.164."""
+    client, user = await signed_in(app, "v@example.com", balance_cents=10_000)
+    async with client:
+        response = await client.api(
+            "POST",
+            "send-call",
+            json=payload(user.id, phone=in_digits("+15551230001", ARABIC_INDIC)),
+        )
+    assert response.status_code == 200, response.text
+    async with app.state.db.sessionmaker() as session:
+        call = await session.get(Call, response.json()["callId"])
+    assert call is not None
+    assert call.to_number == "+15551230001"
+
+
 async def test_send_call_only_for_yourself(app: FastAPI) -> None:
     other = await add_user(app, email="other@example.com", balance_cents=10_000)
     client, _user = await signed_in(app, "me@example.com", balance_cents=10_000)
@@ -131,7 +172,7 @@ async def test_send_call_holds_then_a_failed_dial_releases(app: FastAPI) -> None
         # The test app's carrier cannot reach a phone network: the dial job fails the call,
         # and settling releases the whole hold.
         await app.state.jobs.drain()
-        call = await app.state.calls.wait_finalized(call_id, within=10, poll=0.05)
+        call = await app.state.calls.flows.wait_finalized(call_id, within=10, poll=0.05)
         assert call.status == "failed"
         assert call.cost_cents == 0
         assert await balance_of(app, user.id) == 5_000
@@ -313,25 +354,13 @@ async def test_report_needs_a_reason(app: FastAPI) -> None:
 
 async def test_stop_cancels_a_call_not_dialled_yet(app: FastAPI) -> None:
     client, user = await signed_in(app, "stop@example.com", balance_cents=1000)
-    async with app.state.db.sessionmaker() as session:
-        queued = await app.state.calls.place(
-            session,
-            user.id,
-            Call(
-                to_number="+15551230000",
-                from_number="+1888",
-                prompt=PROMPT,
-                voice="joe",
-                max_duration=2,
-            ),
-        )
-        await session.commit()  # no after-commit: nothing dials it
+    queued = await queued_call(app, user.id)
     assert await balance_of(app, user.id) == 1000 - 98
     async with client:
         stopped = await client.api("POST", f"stop-call/{queued.id}")
         assert stopped.status_code == 200
         assert stopped.json()["message"] == "Call stopped successfully"
-        await app.state.calls.wait_finalized(queued.id, within=10, poll=0.05)
+        await app.state.calls.flows.wait_finalized(queued.id, within=10, poll=0.05)
         again = await client.api("POST", f"stop-call/{queued.id}")
         assert again.status_code == 409
     assert await balance_of(app, user.id) == 1000
@@ -417,3 +446,36 @@ async def test_llm_analysis_parses_and_checks_the_answer() -> None:
     assert result.method == "llm"
     assert result.outcome == "interested"
     assert result.key_facts[0].lines == [2]  # line 99 does not exist
+
+
+async def test_a_stop_during_the_dial_wins(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop right after send: the dial job is already talking to the carrier. The call ends
+    stopped and the carrier's call is hung up as soon as the dial returns (it never rings on)."""
+    client, user = await signed_in(app, "race@example.com", balance_cents=1000)
+    engine = app.state.calls.flows
+    dialling, release = asyncio.Event(), asyncio.Event()
+    hung_up: list[str] = []
+
+    async def slow_dial(request: Any) -> str:
+        dialling.set()
+        await release.wait()
+        return "CA" + "7" * 32
+
+    async def hang_up(carrier_call_id: str) -> None:
+        hung_up.append(carrier_call_id)
+
+    monkeypatch.setattr(engine.carrier, "dial", slow_dial)
+    monkeypatch.setattr(engine.carrier, "hang_up", hang_up)
+    queued = await queued_call(app, user.id)  # the test runs the dial job itself
+    job = asyncio.create_task(engine.dial(queued.id))
+    await asyncio.wait_for(dialling.wait(), 5)
+    async with client:
+        stopped = await client.api("POST", f"stop-call/{queued.id}")
+        assert stopped.status_code == 200
+    release.set()
+    await asyncio.wait_for(job, 5)
+    assert hung_up == ["CA" + "7" * 32], "the carrier's call is hung up once the dial returns"
+    done = await engine.wait_finalized(queued.id, within=10, poll=0.05)
+    assert done.status == "canceled"
+    assert done.end_reason == "stopped"
+    assert await balance_of(app, user.id) == 1000, "a stopped call costs nothing"

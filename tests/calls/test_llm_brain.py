@@ -8,10 +8,10 @@ import asyncio
 import pytest
 
 from callwright.calls import repository as calls
+from callwright.calls.service import CallOrder
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
-from callwright.models import Call
 from callwright.speech import tts
 from tests.calls.fake_openai import CLOSING, GREETING, FakeOpenAI
 
@@ -39,9 +39,10 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
     await asyncio.to_thread(tts.warm_up, tts.default_voice())  # "joe"
     async with serving(fake.app(), llm_port), serving(app.state.realtime.wrap(app), app_port):
         async for session in app.state.db.session():
-            call = await app.state.calls.create(
+            call = await app.state.calls.service.place(
                 session,
-                Call(
+                CallOrder(
+                    kind="user",
                     to_number="+15551230003",  # the interested person
                     from_number="+18885550100",
                     prompt="You are Nova from Acme Travel. You are calling to confirm a trip.",
@@ -51,7 +52,7 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
                 ),
             )
             call_id = call.id
-        row = await app.state.calls.wait_finalized(call_id, within=120)
+        row = await app.state.calls.flows.wait_finalized(call_id, within=120)
         async for session in app.state.db.session():
             lines = [(e.speaker, e.text) for e in await calls.transcript(session, call_id)]
     assert row is not None

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import update
 
 from callwright.calls import repository as calls
-from callwright.calls.flows import CLOSING
-from callwright.models import Call
+from callwright.calls.events import CLOSING
+from callwright.models import Call, User
 from callwright.telephony import signature
 from tests.factories import ApiClient
 
@@ -22,7 +23,7 @@ SID = "CA" + "1" * 32
 async def _call(app: FastAPI, **values: Any) -> str:
     async with app.state.db.sessionmaker() as session:
         call = Call(
-            carrier=app.state.calls.carrier.name,
+            carrier=app.state.calls.flows.carrier.name,
             carrier_call_id=SID,
             to_number="+15551230000",
             from_number="+18885550100",
@@ -38,7 +39,7 @@ async def _call(app: FastAPI, **values: Any) -> str:
 async def _post(
     client: ApiClient, app: FastAPI, status: str, *, sign: bool = True, **extra: str
 ) -> int:
-    engine = app.state.calls
+    engine = app.state.calls.flows
     url = engine.status_callback_url()
     form = {"CallSid": SID, "CallStatus": status, "AccountSid": "AC1", **extra}
     headers = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -72,7 +73,7 @@ async def test_replays_and_late_callbacks_change_nothing(
         if room == "admin":
             published.append(data)
 
-    monkeypatch.setattr(app.state.calls, "publish", publish)
+    monkeypatch.setattr(app.state.calls.events, "publish", publish)
     call_id = await _call(app)
     assert await _post(client, app, "in-progress") == 204  # ringing never came
     assert await _post(client, app, "ringing") == 204  # late: ignored
@@ -90,8 +91,8 @@ async def test_replays_and_late_callbacks_change_nothing(
         events = [e.message for e in await calls.events(s, call_id)]
     assert events.count(CLOSING) == 0, "the media never ended, so the end waits for it"
     # The media stream ends: now the end is processed, exactly once.
-    await app.state.calls.hooks(call_id).finished(None)
-    await app.state.calls.hooks(call_id).finished(None)
+    await app.state.calls.media.hooks(call_id).finished(None)
+    await app.state.calls.media.hooks(call_id).finished(None)
     async with app.state.db.sessionmaker() as s:
         events = [e.message for e in await calls.events(s, call_id)]
     assert events.count(CLOSING) == 1
@@ -118,16 +119,35 @@ async def test_a_call_that_is_never_answered_ends_without_media(
         assert [e.message for e in await calls.events(s, call_id)][-1] == CLOSING
 
 
-async def test_reconciler_finishes_calls_whose_end_never_came(app: FastAPI) -> None:
+async def test_reconciler_ends_calls_cut_by_a_fault_and_bills_their_real_length(
+    app: FastAPI,
+) -> None:
+    """A process stopped mid-call: the call is marked failed with its reason, and it is billed
+    up to its last sign of life (a 9 s call), not for the downtime (40 minutes)."""
     from datetime import timedelta
 
+    from callwright.billing.service import COST_PER_MINUTE_CENTS
+    from callwright.calls.flows import CUT_BY_FAULT, CUT_BY_FAULT_ERROR
     from callwright.kit.time import utcnow
+    from tests.factories import add_user
 
+    user = await add_user(app, email="cut@example.com", balance_cents=1000)
     long_ago = utcnow() - timedelta(minutes=40)
     stale = await _call(
-        app, status="in-progress", max_duration=30, queued_at=long_ago, answered_at=long_ago
+        app,
+        status="in-progress",
+        max_duration=30,
+        queued_at=long_ago - timedelta(seconds=3),
+        answered_at=long_ago,
+        user_id=user.id,
+        hold_cents=300,
     )
     async with app.state.db.sessionmaker() as session:
+        await session.execute(
+            update(User).where(User.id == user.id).values(balance_cents=700)
+        )  # the hold taken when the call was placed
+        await calls.add_line(session, stale, "user", "Hello?", long_ago + timedelta(seconds=4))
+        await calls.add_line(session, stale, "assistant", "Hi!", long_ago + timedelta(seconds=9))
         fresh = Call(
             carrier="sandbox",
             carrier_call_id="CA" + "2" * 32,
@@ -142,17 +162,23 @@ async def test_reconciler_finishes_calls_whose_end_never_came(app: FastAPI) -> N
         session.add(fresh)
         await session.commit()
         fresh_id = fresh.id
-    assert await app.state.calls.reconcile() == 1
+    assert await app.state.calls.flows.reconcile() == 1
     async with app.state.db.sessionmaker() as s:
         done = await calls.get(s, stale)
         assert done is not None
-        assert done.status == "completed"
-        assert done.end_reason == "reconciled"
+        assert done.status == "failed"
+        assert done.end_reason == CUT_BY_FAULT
+        assert done.error == CUT_BY_FAULT_ERROR
         assert done.finalized_at is not None
-        assert done.duration_seconds is not None
-        assert done.duration_seconds >= 40 * 60 - 5
-        assert [e.message for e in await calls.events(s, stale)][-1] == CLOSING
+        assert done.duration_seconds == 9
+        assert done.cost_cents == COST_PER_MINUTE_CENTS, "one started minute, not forty"
+        messages = [e.message for e in await calls.events(s, stale)]
+        assert CUT_BY_FAULT_ERROR in messages
+        assert messages[-1] == CLOSING
+        payer = await s.get(User, user.id)
+        assert payer is not None
+        assert payer.balance_cents == 1000 - COST_PER_MINUTE_CENTS
         untouched = await calls.get(s, fresh_id)
         assert untouched is not None
         assert untouched.status == "in-progress", "a call within its max duration is left alone"
-    assert await app.state.calls.reconcile() == 0, "nothing left to do"
+    assert await app.state.calls.flows.reconcile() == 0, "nothing left to do"

@@ -11,11 +11,13 @@ import pytest
 import redis.asyncio as aioredis
 
 from callwright.calls import repository as calls
-from callwright.calls.flows import CLOSING
+from callwright.calls.events import CLOSING
+from callwright.calls.service import CallOrder
 from callwright.config import Settings
+from callwright.core import run_worker
 from callwright.kit.jobs import JobQueue, make_broker
 from callwright.kit.serving import free_port, serving
-from callwright.main import create_app, run_worker
+from callwright.main import create_app
 from callwright.models import Call
 
 REDIS_URL = os.environ.get("CALLWRIGHT_TEST_REDIS_URL", "")
@@ -71,9 +73,10 @@ async def test_a_worker_process_dials_queued_calls(migrated: Settings) -> None:
     app = create_app(settings)
     async with serving(app.state.realtime.wrap(app), port):
         async for session in app.state.db.session():
-            call = await app.state.calls.create(
+            call = await app.state.calls.service.place(
                 session,
-                Call(
+                CallOrder(
+                    kind="user",
                     to_number="+15005550002",  # busy
                     from_number="+18885550100",
                     prompt="Remind the customer about their appointment tomorrow.",
@@ -93,7 +96,7 @@ async def test_a_worker_process_dials_queued_calls(migrated: Settings) -> None:
         stop = asyncio.Event()
         worker = asyncio.create_task(run_worker(settings, stop))
         try:
-            done = await app.state.calls.wait_finalized(call_id, within=30, poll=0.2)
+            done = await app.state.calls.flows.wait_finalized(call_id, within=30, poll=0.2)
         finally:
             stop.set()
             await worker

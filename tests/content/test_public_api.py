@@ -14,7 +14,7 @@ from callwright.content import repository as content
 from callwright.content.seed_posts import POSTS, seed_posts
 from callwright.models import Call, FormSubmission, Post
 from tests.conftest import make_client
-from tests.factories import signed_in
+from tests.factories import ARABIC_INDIC, DEVANAGARI, FULLWIDTH, in_digits, signed_in
 
 pytestmark = pytest.mark.asyncio
 
@@ -289,6 +289,65 @@ async def test_test_calls_are_limited_per_number(app: FastAPI, migrated: Setting
     assert await _test_call(app, "+15550001111", "198.51.100.99") == 429
     # The refused request used up nothing: that caller can still call another number.
     assert await _test_call(app, "+15550002222", "198.51.100.99") == 200
+
+
+#: One number, four spellings: Arabic-Indic, Devanagari and full-width digits, no plus.
+SAME_NUMBER = (
+    in_digits("+15550004444", ARABIC_INDIC),
+    in_digits("+15550004444", DEVANAGARI),
+    "\uff0b" + in_digits("15550004444", FULLWIDTH),  # full-width plus too
+    "15550004444",
+)
+
+
+async def test_the_per_number_limit_counts_every_spelling_of_a_number(
+    app: FastAPI, migrated: Settings
+) -> None:
+    """Issue 15, finding 5: non-ASCII digits passed validation as other numbers and dodged the
+    limit. The number is E.164 before the limit counts it."""
+    assert migrated.test_call_per_number_per_day == 2
+    assert await _test_call(app, SAME_NUMBER[0], "198.51.100.1") == 200
+    assert await _test_call(app, SAME_NUMBER[1], "198.51.100.2") == 200
+    for n, spelling in enumerate(SAME_NUMBER):
+        assert await _test_call(app, spelling, f"198.51.100.{n + 10}") == 429
+    assert await _test_call(app, "+15550004444", "198.51.100.20") == 429
+    async with app.state.db.sessionmaker() as session:
+        numbers = (await session.scalars(select(Call.to_number))).all()
+    assert numbers == ["+15550004444", "+15550004444"]
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        "+1555000\u00b9\u00b2\u00b3\u2074",  # superscripts are digits to Unicode, not to a phone
+        "+9991234567",  # no country has code 999
+        "+15550100",  # a local number, no area code
+        "+1 555 0100",
+    ],
+)
+async def test_test_call_refuses_what_no_phone_could_dial(app: FastAPI, number: str) -> None:
+    async with make_client(app) as client:
+        response = await client.api("POST", "test-call", json={"phone_number": number})
+    assert response.status_code == 422
+    assert response.json()["errors"]["phone_number"] == [
+        "Please enter a valid phone number (e.g., +1234567890)."
+    ]
+
+
+async def test_contact_phone_digits_are_ascii_and_whole_numbers_e164(app: FastAPI) -> None:
+    async with make_client(app) as client:
+        for phone in (
+            in_digits("+1 555-123-0000", ARABIC_INDIC),
+            in_digits("555 0100", DEVANAGARI),
+        ):
+            body = {"email": "a@b.co", "phone": phone, "message": "Hi"}
+            assert (await client.api("POST", "contact", json=body)).status_code == 200
+        odd = {"email": "a@b.co", "phone": "+1 555 \u00b9\u00b2\u00b3", "message": "Hi"}
+        refused = await client.api("POST", "contact", json=odd)
+    assert refused.json()["errors"]["phone"] == ["Invalid phone number format"]
+    async with app.state.db.sessionmaker() as session:
+        phones = (await session.scalars(select(FormSubmission.phone))).all()
+    assert sorted(p or "" for p in phones) == ["+15551230000", "555 0100"]
 
 
 async def test_test_calls_have_a_daily_cap(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:

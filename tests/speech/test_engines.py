@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from pathlib import Path
 
 import numpy as np
@@ -32,8 +33,13 @@ def test_speech_synthesised_then_transcribed(voice: str, transcriber: Transcribe
     )
     assert 1.5 < len(pcm) / PHONE_RATE < 6
     text = transcriber.transcribe(pcm, PHONE_RATE).lower()
-    assert "friday morning" in text
+    # Piper samples its prosody noise at random, so the exact words vary between runs
+    # ("friday morning" once came back as "friday, maureen"): the key words must be heard and
+    # the whole sentence must read close to what was said.
     assert "appointment" in text
+    assert "friday" in text
+    said = "could we move the appointment to friday morning?"
+    assert SequenceMatcher(None, said, text).ratio() > 0.8, text
 
 
 def test_model_is_assembled_with_its_checksum(transcriber: Transcriber) -> None:

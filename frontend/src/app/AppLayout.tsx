@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { Outlet } from 'react-router'
-import { Sidebar } from '@/components/Sidebar'
+import { Sidebar } from '@/app/Sidebar'
 import { unreadQuery } from '@/features/admin/api'
 import { getUser } from '@/lib/session'
 import { ADMIN_NAV, USER_NAV } from './nav'

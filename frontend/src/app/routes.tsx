@@ -1,7 +1,7 @@
 /** The route table of the spec (unknown paths go to /). Everything but the public home is
  * lazy-loaded, so the landing page ships only its own code. */
 import { Navigate, type RouteObject } from 'react-router'
-import { HomePage } from '@/features/landing/HomePage'
+import { HomePage } from '@/features/site/HomePage'
 import { SiteLayout } from '@/features/site/SiteLayout'
 import { guestOnly, requireAdmin, requireAuth } from './guards'
 import { RouteError } from './RouteError'

@@ -2182,7 +2182,9 @@ export interface operations {
                 q?: string | null;
                 /** @description A column, '-' first for descending. */
                 sort?: string;
+                /** @description 1-based page number. */
                 page?: number;
+                /** @description Rows per page. */
                 per_page?: number;
             };
             header?: never;
@@ -2214,7 +2216,9 @@ export interface operations {
     form_inbox_api_v1_admin_form_inbox_get: {
         parameters: {
             query?: {
+                /** @description 1-based page number. */
                 page?: number;
+                /** @description Rows per page. */
                 per_page?: number;
             };
             header?: never;
@@ -2297,9 +2301,11 @@ export interface operations {
     mail_outbox_api_v1_admin_mail_outbox_get: {
         parameters: {
             query?: {
-                page?: number;
-                per_page?: number;
                 to?: string | null;
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -2330,7 +2336,9 @@ export interface operations {
     admin_posts_api_v1_admin_posts_get: {
         parameters: {
             query?: {
+                /** @description 1-based page number. */
                 page?: number;
+                /** @description Rows per page. */
                 per_page?: number;
             };
             header?: never;
@@ -2492,7 +2500,9 @@ export interface operations {
     reports_api_v1_admin_reports_get: {
         parameters: {
             query?: {
+                /** @description 1-based page number. */
                 page?: number;
+                /** @description Rows per page. */
                 per_page?: number;
             };
             header?: never;
@@ -2669,7 +2679,9 @@ export interface operations {
         parameters: {
             query?: {
                 q?: string | null;
+                /** @description 1-based page number. */
                 page?: number;
+                /** @description Rows per page. */
                 per_page?: number;
             };
             header?: never;
@@ -3237,7 +3249,9 @@ export interface operations {
     list_posts_api_v1_posts_get: {
         parameters: {
             query?: {
+                /** @description 1-based page number. */
                 page?: number;
+                /** @description Rows per page. */
                 per_page?: number;
             };
             header?: never;
@@ -3634,7 +3648,9 @@ export interface operations {
     user_calls_api_v1_user__user_id__calls_get: {
         parameters: {
             query?: {
+                /** @description 1-based page number. */
                 page?: number;
+                /** @description Rows per page. */
                 per_page?: number;
             };
             header?: never;

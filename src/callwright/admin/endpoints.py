@@ -33,18 +33,24 @@ from callwright.admin.schemas import (
     UserResponse,
     UsersPage,
 )
-from callwright.auth.deps import AdminUser
+from callwright.auth import tokens
+from callwright.auth.deps import AdminUser, CurrentTokenId
 from callwright.auth.schemas import Message
-from callwright.billing.service import Billing, dollars
+from callwright.billing.service import Billing
 from callwright.calls.schemas import play_url
+from callwright.kit.bounds import PageRequest, PathId, page_params
 from callwright.kit.db import Database, SessionDep
-from callwright.kit.errors import AppError, NotFound, ValidationFailed
-from callwright.kit.pagination import Pagination, skipped
+from callwright.kit.envelope import Paged
+from callwright.kit.errors import AppError, ValidationFailed, or_404
+from callwright.kit.money import dollars, money
+from callwright.kit.pagination import skipped
 from callwright.kit.security import hash_password_async
 from callwright.kit.sqltime import TzOffset
 from callwright.kit.time import utcnow
 from callwright.mail import repository as mail
 from callwright.models import Call, User
+from callwright.realtime.deps import SocketsDep
+from callwright.realtime.server import user_room
 from callwright.users import repository as users
 
 router = APIRouter(prefix="/admin", tags=["admin"])
@@ -106,23 +112,26 @@ async def top_users(
 async def list_users(
     _admin: AdminUser,
     session: SessionDep,
+    paging: Annotated[PageRequest, page_params(7)],
     q: Annotated[str | None, Query(max_length=254)] = None,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(ge=1, le=100)] = 7,
 ) -> UsersPage:
     """Users by name; `q` keeps those whose name or e-mail contains it."""
     q = (q or "").strip() or None
-    rows, total = await admin.users_page(session, q=q, page=page, per_page=per_page)
+    rows, total = await admin.users_page(session, q=q, page=paging.page, per_page=paging.per_page)
     return UsersPage(
         data=[AdminUserOut.of(u) for u in rows],
-        pagination=Pagination.of(page=page, per_page=per_page, total=total),
+        pagination=paging.pagination(total),
     )
+
+
+def _email_taken() -> AppError:
+    return AppError(EMAIL_TAKEN, 400, errors={"email": [EMAIL_TAKEN]})
 
 
 async def _email_free(session: SessionDep, email: str, user_id: int | None = None) -> None:
     other = await users.by_email(session, email)
     if other is not None and other.id != user_id:
-        raise AppError(EMAIL_TAKEN, 400, errors={"email": [EMAIL_TAKEN]})
+        raise _email_taken()
 
 
 @router.post("/add-user", status_code=201)
@@ -132,17 +141,20 @@ async def add_user(
     """Create an account (verified: an admin vouches for it) with an opening balance, recorded
     in the ledger as a top-up by this admin."""
     await _email_free(session, body.email)
-    user = await users.add(
-        session,
-        User(
-            name=body.name,
-            email=body.email,
-            password_hash=await hash_password_async(body.password),
-            role=body.role,
-            balance_cents=0,
-            email_verified_at=utcnow(),
-        ),
-    )
+    try:
+        user = await users.add(
+            session,
+            User(
+                name=body.name,
+                email=body.email,
+                password_hash=await hash_password_async(body.password),
+                role=body.role,
+                balance_cents=0,
+                email_verified_at=utcnow(),
+            ),
+        )
+    except users.EmailTaken:  # taken by a concurrent request since the look-up
+        raise _email_taken() from None
     if body.balance > 0:
         await _billing(request).top_up(
             session, user.id, body.balance, by=admin_user.id, note="opening balance"
@@ -151,23 +163,33 @@ async def add_user(
 
 
 async def _user(session: SessionDep, user_id: int) -> User:
-    user = await users.get(session, user_id)
-    if user is None:
-        raise NotFound("User not found.")
-    return user
+    return or_404(await users.get(session, user_id), "User not found.")
 
 
 @router.put("/users/{user_id}")
 async def update_user(
-    user_id: int, body: UpdateUserIn, admin_user: AdminUser, session: SessionDep, request: Request
+    user_id: PathId,
+    body: UpdateUserIn,
+    admin_user: AdminUser,
+    token_id: CurrentTokenId,
+    session: SessionDep,
+    sockets: SocketsDep,
+    request: Request,
 ) -> UserResponse:
     """Change only the fields sent. A new balance is written as a ledger adjustment by this
     admin; an admin cannot take away their own admin role."""
+    # (Not in the docstring, which is the published API description.) A new password ends the
+    # user's sessions (all but this admin's own, when they change their own) and their sockets;
+    # a new role ends their sockets, which reconnect with the rooms of the new role.
     user = await _user(session, user_id)
     changed = False
     if body.email is not None and body.email != user.email:
         await _email_free(session, body.email, user.id)
         user.email = body.email
+        try:
+            await users.flush(session)
+        except users.EmailTaken:  # taken by a concurrent request since the look-up
+            raise _email_taken() from None
         changed = True
     if body.name is not None and body.name != user.name:
         user.name = body.name
@@ -176,9 +198,12 @@ async def update_user(
         if user.id == admin_user.id:
             raise ValidationFailed({"role": ["You cannot remove your own admin role."]})
         user.role = body.role
+        sockets.end_after_commit(session, [user_room(user.id)])
         changed = True
     if body.password is not None:
         user.password_hash = await hash_password_async(body.password)
+        keep = token_id if user.id == admin_user.id else None
+        await tokens.revoke_all(session, user.id, sockets, except_id=keep)
         changed = True
     if body.balance is not None and body.balance != user.balance_cents:
         await _billing(request).set_balance(session, user.id, body.balance, by=admin_user.id)
@@ -191,7 +216,7 @@ async def update_user(
 
 @router.put("/users/{user_id}/balance")
 async def add_balance(
-    user_id: int, body: BalanceIn, admin_user: AdminUser, session: SessionDep, request: Request
+    user_id: PathId, body: BalanceIn, admin_user: AdminUser, session: SessionDep, request: Request
 ) -> BalanceResponse:
     """Add `amount` dollars: a ledger top-up by this admin; the user's open pages get a
     balance-update event once it commits."""
@@ -200,21 +225,25 @@ async def add_balance(
         session, user.id, body.amount, by=admin_user.id, note="top-up by an admin"
     )
     return BalanceResponse(
-        message=f"Added ${body.amount / 100:.2f} to user balance",
+        message=f"Added ${money(body.amount)} to user balance",
         data=BalanceData(user_id=user.id, balance=dollars(balance), added=dollars(body.amount)),
     )
 
 
 @router.delete("/users/{user_id}")
-async def delete_user(user_id: int, admin_user: AdminUser, session: SessionDep) -> Message:
+async def delete_user(
+    user_id: PathId, admin_user: AdminUser, session: SessionDep, sockets: SocketsDep
+) -> Message:
     """Delete an account (see admin.repository.delete_user for what happens to its data).
     Refused for your own account and while the user has a call under way."""
+    # Its tokens go with it (the foreign key cascades); its sockets end once that commits.
     user = await _user(session, user_id)
     if user.id == admin_user.id:
         raise AppError("You cannot delete your own account.", 409)
     if await admin.open_calls(session, user.id):
         raise AppError("This user has a call in progress. Try again when it has ended.", 409)
     await admin.delete_user(session, user)
+    sockets.end_after_commit(session, [user_room(user.id)])
     return Message(message="User deleted successfully")
 
 
@@ -239,6 +268,7 @@ def _call_out(call: Call, user: User | None) -> AdminCall:
 async def all_calls(
     _admin: AdminUser,
     session: SessionDep,
+    paging: Annotated[PageRequest, page_params(10)],
     q: Annotated[str | None, Query(max_length=100)] = None,
     sort: Annotated[
         str,
@@ -247,17 +277,17 @@ async def all_calls(
             description="A column, '-' first for descending.",
         ),
     ] = admin.DEFAULT_CALL_SORT,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(ge=1, le=100)] = 10,
 ) -> AdminCallsPage:
     """Every call (test calls too), newest first unless sorted. `q` matches the user's name or
     e-mail (contains), the status (equals), the call id (starts with) or a number (starts
     with)."""
     q = (q or "").strip() or None
-    rows, total = await admin.calls_page(session, q=q, sort=sort, page=page, per_page=per_page)
+    rows, total = await admin.calls_page(
+        session, q=q, sort=sort, page=paging.page, per_page=paging.per_page
+    )
     return AdminCallsPage(
         calls=[_call_out(c, u) for c, u in rows],
-        pagination=Pagination.of(page=page, per_page=per_page, total=total),
+        pagination=paging.pagination(total),
     )
 
 
@@ -265,10 +295,9 @@ async def all_calls(
 async def reports(
     _admin: AdminUser,
     session: SessionDep,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(ge=1, le=100)] = 10,
+    paging: Annotated[PageRequest, page_params(10)],
 ) -> ReportsPage:
-    rows, total = await admin.reports_page(session, page=page, per_page=per_page)
+    rows, total = await admin.reports_page(session, page=paging.page, per_page=paging.per_page)
     return ReportsPage(
         reports=[
             ReportOut(
@@ -283,7 +312,7 @@ async def reports(
             )
             for r, u in rows
         ],
-        pagination=Pagination.of(page=page, per_page=per_page, total=total),
+        pagination=paging.pagination(total),
     )
 
 
@@ -300,23 +329,22 @@ class OutboxMessage(BaseModel):
     sent_at: datetime | None
 
 
-class OutboxPage(BaseModel):
-    success: bool = True
-    data: list[OutboxMessage]
-    pagination: Pagination
+class OutboxPage(Paged[OutboxMessage]):
+    pass
 
 
 @router.get("/mail-outbox")
 async def mail_outbox(
     _admin: AdminUser,
     session: SessionDep,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(ge=1, le=100)] = 10,
+    paging: Annotated[PageRequest, page_params(10)],
     to: Annotated[str | None, Query(max_length=254)] = None,
 ) -> OutboxPage:
     """Every e-mail the app has sent or stored, newest first (the outbox of the embedded default)."""
     total = await mail.count(session, to_address=to)
-    rows = await mail.latest(session, limit=per_page, offset=skipped(page, per_page), to_address=to)
+    rows = await mail.latest(
+        session, limit=paging.per_page, offset=skipped(paging.page, paging.per_page), to_address=to
+    )
     return OutboxPage(
         data=[
             OutboxMessage(
@@ -333,5 +361,5 @@ async def mail_outbox(
             )
             for m in rows
         ],
-        pagination=Pagination.of(page=page, per_page=per_page, total=total),
+        pagination=paging.pagination(total),
     )

@@ -7,8 +7,11 @@ import re
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
+from callwright.billing.service import MAX_BALANCE_CENTS
+from callwright.kit.envelope import Envelope, Ok, Paged
+from callwright.kit.money import dollars
 from callwright.kit.pagination import Pagination
 from callwright.kit.validation import Email, Name
 from callwright.models import User
@@ -22,7 +25,7 @@ WEAK_PASSWORD = (
 )
 _PASSWORD_RE = re.compile(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,256}$", re.DOTALL)
 #: The most a balance or a single top-up may be (a typo guard, not a business limit).
-MAX_DOLLARS = 1_000_000
+MAX_DOLLARS = MAX_BALANCE_CENTS // 100
 
 
 def _password(value: str) -> str:
@@ -41,8 +44,18 @@ def _dollars(message: str, *, positive: bool) -> BeforeValidator:
             amount = float(value)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             raise ValueError("Must be a number") from None
+        except OverflowError:  # an integer past any float
+            too_small = isinstance(value, int) and value < 0
+            raise ValueError(
+                message if too_small else f"Must be at most ${MAX_DOLLARS:,}"
+            ) from None
         if not math.isfinite(amount):
             raise ValueError("Must be a number")
+        # Bounded before scaling: 1e308 dollars is finite, its cents are not.
+        if amount > MAX_DOLLARS:
+            raise ValueError(f"Must be at most ${MAX_DOLLARS:,}")
+        if amount < -MAX_DOLLARS:
+            raise ValueError(message)
         cents = round(amount * 100)
         if abs(amount * 100 - cents) > 1e-6:
             raise ValueError("Use at most 2 decimal places")
@@ -57,8 +70,16 @@ def _dollars(message: str, *, positive: bool) -> BeforeValidator:
 
 AdminPassword = Annotated[str, AfterValidator(_password)]
 #: A balance in dollars, received as a number and held as cents.
-BalanceCents = Annotated[int, _dollars("Balance cannot be negative", positive=False)]
-AmountCents = Annotated[int, _dollars("Amount must be greater than 0", positive=True)]
+BalanceCents = Annotated[
+    int,
+    _dollars("Balance cannot be negative", positive=False),
+    WithJsonSchema({"type": "number", "minimum": 0, "maximum": MAX_DOLLARS}),
+]
+AmountCents = Annotated[
+    int,
+    _dollars("Amount must be greater than 0", positive=True),
+    WithJsonSchema({"type": "number", "minimum": 0.01, "maximum": MAX_DOLLARS}),
+]
 RoleName = Literal["user", "admin"]
 
 
@@ -77,23 +98,19 @@ class AdminUserOut(BaseModel):
             id=user.id,
             name=user.name,
             email=user.email,
-            balance=round(user.balance_cents / 100, 2),
+            balance=dollars(user.balance_cents),
             role=user.role,
             email_verified_at=user.email_verified_at,
             created_at=user.created_at,
         )
 
 
-class UsersPage(BaseModel):
-    success: bool = True
-    data: list[AdminUserOut]
-    pagination: Pagination
+class UsersPage(Paged[AdminUserOut]):
+    pass
 
 
-class UserResponse(BaseModel):
-    success: bool = True
+class UserResponse(Ok[AdminUserOut]):
     message: str
-    data: AdminUserOut
 
 
 class AddUserIn(BaseModel):
@@ -127,10 +144,8 @@ class BalanceData(BaseModel):
     added: float
 
 
-class BalanceResponse(BaseModel):
-    success: bool = True
+class BalanceResponse(Ok[BalanceData]):
     message: str
-    data: BalanceData
 
 
 class AdminStats(BaseModel):
@@ -144,9 +159,8 @@ class AdminStats(BaseModel):
     avgCallsPerUser: float
 
 
-class AdminStatsOut(BaseModel):
-    success: bool = True
-    data: AdminStats
+class AdminStatsOut(Ok[AdminStats]):
+    pass
 
 
 class DailyPoint(BaseModel):
@@ -191,9 +205,8 @@ class Charts(BaseModel):
     hours: list[HourPoint]
 
 
-class ChartsOut(BaseModel):
-    success: bool = True
-    data: Charts
+class ChartsOut(Ok[Charts]):
+    pass
 
 
 class CallUser(BaseModel):
@@ -218,8 +231,7 @@ class AdminCall(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
 
-class AdminCallsPage(BaseModel):
-    success: bool = True
+class AdminCallsPage(Envelope):
     calls: list[AdminCall]
     pagination: Pagination
 
@@ -231,9 +243,8 @@ class TopUser(BaseModel):
     call_count: int
 
 
-class TopUsersOut(BaseModel):
-    success: bool = True
-    data: list[TopUser]
+class TopUsersOut(Ok[list[TopUser]]):
+    pass
 
 
 class ReportOut(BaseModel):
@@ -247,7 +258,6 @@ class ReportOut(BaseModel):
     created_at: datetime
 
 
-class ReportsPage(BaseModel):
-    success: bool = True
+class ReportsPage(Envelope):
     reports: list[ReportOut]
     pagination: Pagination

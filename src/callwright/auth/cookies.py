@@ -8,7 +8,6 @@ from fastapi import Response
 from callwright.config import Settings
 from callwright.kit.security import constant_time_equals, random_token, sign
 
-SESSION_COOKIE = "callwright_session"
 XSRF_COOKIE = "XSRF-TOKEN"
 XSRF_HEADER = "X-XSRF-TOKEN"
 XSRF_MAX_AGE = 2 * 60 * 60
@@ -39,7 +38,7 @@ def set_xsrf_cookie(response: Response, settings: Settings, token: str) -> None:
 
 def set_session_cookie(response: Response, settings: Settings, token: str) -> None:
     response.set_cookie(
-        SESSION_COOKIE,
+        settings.session_cookie,
         token,
         max_age=settings.token_ttl_minutes * 60,
         path="/",
@@ -51,5 +50,9 @@ def set_session_cookie(response: Response, settings: Settings, token: str) -> No
 
 def clear_session_cookie(response: Response, settings: Settings) -> None:
     response.delete_cookie(
-        SESSION_COOKIE, path="/", secure=settings.secure_cookies, httponly=True, samesite="lax"
+        settings.session_cookie,
+        path="/",
+        secure=settings.secure_cookies,
+        httponly=True,
+        samesite="lax",
     )

@@ -8,13 +8,12 @@ bearer-token client, a carrier webhook) and passes.
 
 from __future__ import annotations
 
-import json
 from http.cookies import SimpleCookie
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from callwright.auth.cookies import SESSION_COOKIE, XSRF_COOKIE, valid_xsrf_token
-from callwright.kit.errors import error_body
+from callwright.auth.cookies import XSRF_COOKIE, valid_xsrf_token
+from callwright.kit.errors import send_error
 from callwright.kit.security import constant_time_equals
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"}
@@ -22,10 +21,15 @@ SAFE_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"}
 
 class CSRFMiddleware:
     def __init__(
-        self, app: ASGIApp, secret_key: str, exempt_prefixes: tuple[str, ...] = ()
+        self,
+        app: ASGIApp,
+        secret_key: str,
+        session_cookie: str,
+        exempt_prefixes: tuple[str, ...] = (),
     ) -> None:
         self.app = app
         self.secret_key = secret_key
+        self.session_cookie = session_cookie
         self.exempt_prefixes = exempt_prefixes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -42,7 +46,7 @@ class CSRFMiddleware:
             cookies.load(headers.get("cookie", ""))
         except Exception:
             cookies = SimpleCookie()
-        if SESSION_COOKIE not in cookies and XSRF_COOKIE not in cookies:
+        if self.session_cookie not in cookies and XSRF_COOKIE not in cookies:
             await self.app(scope, receive, send)
             return
         cookie_token = cookies[XSRF_COOKIE].value if XSRF_COOKIE in cookies else ""
@@ -55,15 +59,4 @@ class CSRFMiddleware:
         ):
             await self.app(scope, receive, send)
             return
-        body = json.dumps(error_body("CSRF token mismatch.")).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 419,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await send_error(send, 419, "CSRF token mismatch.")

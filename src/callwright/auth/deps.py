@@ -7,7 +7,6 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from callwright.auth import tokens
-from callwright.auth.cookies import SESSION_COOKIE
 from callwright.kit.db import SessionDep
 from callwright.kit.errors import Forbidden, Unauthenticated
 from callwright.models import User
@@ -18,7 +17,7 @@ def _presented_token(request: Request) -> str | None:
     scheme, _, value = header.partition(" ")
     if scheme.lower() == "bearer" and value.strip():
         return value.strip()
-    return request.cookies.get(SESSION_COOKIE) or None
+    return request.cookies.get(request.app.state.settings.session_cookie) or None
 
 
 async def optional_user(request: Request, session: SessionDep) -> User | None:

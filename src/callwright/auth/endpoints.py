@@ -33,10 +33,12 @@ from callwright.auth.schemas import (
     RegisterOut,
     ResetPasswordIn,
 )
+from callwright.kit.bounds import PathId
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import ClientIP, LimiterDep, SettingsDep
 from callwright.kit.errors import AppError
 from callwright.mail.deps import MailerDep
+from callwright.realtime.deps import SocketsDep
 from callwright.users.schemas import UserOut
 
 log = logging.getLogger(__name__)
@@ -72,7 +74,7 @@ async def register(body: RegisterIn, session: SessionDep, mailer: MailerDep) -> 
 async def verify_email(
     session: SessionDep,
     settings: SettingsDep,
-    user_id: Annotated[int, Path()],
+    user_id: PathId,
     email_hash: Annotated[str, Path(max_length=64)],
     expires: Annotated[str, Query(max_length=20)] = "",
     signature: Annotated[str, Query(max_length=128)] = "",
@@ -126,9 +128,13 @@ async def login(
 
 @router.post("/logout")
 async def logout(
-    response: Response, session: SessionDep, settings: SettingsDep, token_id: CurrentTokenId
+    response: Response,
+    session: SessionDep,
+    settings: SettingsDep,
+    sockets: SocketsDep,
+    token_id: CurrentTokenId,
 ) -> Message:
-    await tokens.revoke(session, token_id)
+    await tokens.revoke(session, token_id, sockets)
     clear_session_cookie(response, settings)
     return Message(message="Logged out successfully")
 
@@ -144,9 +150,12 @@ async def forgot_password(
 
 
 @router.post("/reset-password")
-async def reset_password(body: ResetPasswordIn, session: SessionDep) -> Message:
+async def reset_password(
+    body: ResetPasswordIn, session: SessionDep, sockets: SocketsDep
+) -> Message:
     await service.reset_password(
         session,
+        sockets,
         token=body.token,
         email=body.email,
         password=body.password,

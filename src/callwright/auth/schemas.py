@@ -2,12 +2,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from callwright.kit.envelope import Envelope
 from callwright.kit.validation import Email, Name, NewPassword
 from callwright.users.schemas import UserOut
 
 
-class Message(BaseModel):
-    success: bool = True
+class Message(Envelope):
     message: str
 
 
@@ -43,6 +43,5 @@ class ResetPasswordIn(BaseModel):
     password_confirmation: str | None = None
 
 
-class GoogleRedirectOut(BaseModel):
-    success: bool = True
+class GoogleRedirectOut(Envelope):
     redirect_url: str

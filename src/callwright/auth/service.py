@@ -29,12 +29,14 @@ from callwright.kit.time import utcnow
 from callwright.mail.service import Mailer
 from callwright.models import PasswordResetToken, User
 from callwright.models.user import Role
+from callwright.realtime.server import SocketControl
 from callwright.users import repository as users
 
 VERIFY_PATH = "/api/v1/email/verify"
 INVALID_CREDENTIALS = "These credentials do not match our records."
 EMAIL_NOT_VERIFIED = "Email not verified. Please check your inbox for the verification link."
 RESET_INVALID = "This password reset link is invalid or has expired."
+EMAIL_TAKEN = "The email has already been taken."
 
 
 class VerifyOutcome(StrEnum):
@@ -85,16 +87,19 @@ async def register(
     session: AsyncSession, mailer: Mailer, *, name: str, email: str, password: str
 ) -> User:
     if await users.by_email(session, email) is not None:
-        raise ValidationFailed({"email": ["The email has already been taken."]})
-    user = await users.add(
-        session,
-        User(
-            name=name,
-            email=email,
-            password_hash=await hash_password_async(password),
-            role=Role.USER.value,
-        ),
-    )
+        raise ValidationFailed({"email": [EMAIL_TAKEN]})
+    try:
+        user = await users.add(
+            session,
+            User(
+                name=name,
+                email=email,
+                password_hash=await hash_password_async(password),
+                role=Role.USER.value,
+            ),
+        )
+    except users.EmailTaken:  # registered by a concurrent request since the look-up above
+        raise ValidationFailed({"email": [EMAIL_TAKEN]}) from None
     await send_verification(session, mailer, user)
     return user
 
@@ -154,23 +159,25 @@ async def login(
     password: str,
     ip: str,
 ) -> LoginResult:
-    # Every attempt counts against the IP; failures count against the account. Neither lock is
+    # Every attempt counts against the IP and, reserved before its password is checked, against
+    # the account: a burst sent at once gets at most the account's limit of passwords checked,
+    # the rest are refused unchecked. A success clears the account's count. Neither lock is
     # permanent: both are moving windows.
     await limiter.hit(
         "login-ip", ip, settings.login_max_attempts_per_ip, settings.login_ip_window_seconds
     )
     account_limit = (settings.login_max_failures_per_account, settings.login_failure_window_seconds)
-    await limiter.check("login-account", email, *account_limit)
+    await limiter.hit("login-account", email, *account_limit)
     user = await users.by_email(session, email)
     if (
         not await verify_password_async(user.password_hash if user else None, password)
         or user is None
     ):
-        await limiter.hit("login-account", email, *account_limit)
         raise ValidationFailed({"email": [INVALID_CREDENTIALS]})
+    # The password is right: what was counted against the account ends here.
+    await limiter.clear("login-account", email, *account_limit)
     if user.email_verified_at is None:
         raise AppError(EMAIL_NOT_VERIFIED, 403)
-    await limiter.clear("login-account", email, *account_limit)
     if user.password_hash and needs_rehash(user.password_hash):
         user.password_hash = await hash_password_async(password)
     token = await tokens.issue(session, user.id, settings.token_ttl_minutes)
@@ -220,7 +227,13 @@ async def forgot_password(
 
 
 async def reset_password(
-    session: AsyncSession, *, token: str, email: str, password: str, confirmation: str | None
+    session: AsyncSession,
+    sockets: SocketControl,
+    *,
+    token: str,
+    email: str,
+    password: str,
+    confirmation: str | None,
 ) -> User:
     if confirmation is not None and confirmation != password:
         raise ValidationFailed({"password": ["The password confirmation does not match."]})
@@ -236,18 +249,34 @@ async def reset_password(
         or user.email != email
     ):
         raise ValidationFailed({"token": [RESET_INVALID]})
-    row.used_at = utcnow()
-    user.password_hash = await hash_password_async(password)
+    password_hash = await hash_password_async(password)
+    # Single use under concurrency: the link is consumed by one conditional UPDATE; of requests
+    # presenting it at once, one changes the row and the others find it used.
+    now = utcnow()
+    consumed = await session.execute(
+        update(PasswordResetToken)
+        .where(
+            PasswordResetToken.id == row.id,
+            PasswordResetToken.used_at.is_(None),
+            PasswordResetToken.expires_at > now,
+        )
+        .values(used_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(consumed, "rowcount", 0) != 1:
+        raise ValidationFailed({"token": [RESET_INVALID]})
+    user.password_hash = password_hash
     # The link proved the address is theirs.
     if user.email_verified_at is None:
         user.email_verified_at = utcnow()
-    # A reset ends every session.
-    await tokens.revoke_all(session, user.id)
+    # A reset ends every session and socket.
+    await tokens.revoke_all(session, user.id, sockets)
     return user
 
 
 async def change_password(
     session: AsyncSession,
+    sockets: SocketControl,
     user: User,
     *,
     old_password: str,
@@ -262,5 +291,5 @@ async def change_password(
             {"new_password_confirmation": ["The new password confirmation does not match."]}
         )
     user.password_hash = await hash_password_async(new_password)
-    # Other sessions end; this one stays signed in.
-    await tokens.revoke_all(session, user.id, except_id=keep_token_id)
+    # Other sessions and their sockets end; this one stays signed in.
+    await tokens.revoke_all(session, user.id, sockets, except_id=keep_token_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import timedelta
 
 from sqlalchemy import bindparam, delete, select, update
@@ -12,6 +13,8 @@ from callwright.kit.db import WriteBehind
 from callwright.kit.security import constant_time_equals, random_token, sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import ApiToken, User
+from callwright.models.user import Role
+from callwright.realtime.server import Identity, SocketControl, token_room, user_room
 
 TOUCH_EVERY = timedelta(minutes=1)
 
@@ -79,12 +82,42 @@ _TOUCH = (
 )
 
 
-async def revoke(session: AsyncSession, token_id: int) -> None:
+async def revoke(session: AsyncSession, token_id: int, sockets: SocketControl) -> None:
+    """Revoke one token; its sockets are disconnected once the transaction commits."""
     await session.execute(delete(ApiToken).where(ApiToken.id == token_id))
+    sockets.end_after_commit(session, [token_room(token_id)])
 
 
-async def revoke_all(session: AsyncSession, user_id: int, *, except_id: int | None = None) -> None:
+async def revoke_all(
+    session: AsyncSession, user_id: int, sockets: SocketControl, *, except_id: int | None = None
+) -> list[int]:
+    """Revoke the user's tokens (all, or all but `except_id`); their sockets are disconnected
+    once the transaction commits. Returns the ids revoked."""
     query = delete(ApiToken).where(ApiToken.user_id == user_id)
     if except_id is not None:
         query = query.where(ApiToken.id != except_id)
-    await session.execute(query)
+    revoked = list(await session.scalars(query.returning(ApiToken.id)))
+    rooms = [token_room(i) for i in revoked]
+    sockets.end_after_commit(session, rooms if except_id is not None else [user_room(user_id)])
+    return revoked
+
+
+async def identities(session: AsyncSession, token_ids: Collection[int]) -> dict[int, Identity]:
+    """Who each of these tokens speaks for now, leaving out unknown and expired ones (the
+    sockets' periodic re-check)."""
+    if not token_ids:
+        return {}
+    rows = await session.execute(
+        select(ApiToken.id, ApiToken.user_id, ApiToken.expires_at, User.role)
+        .join(User, User.id == ApiToken.user_id)
+        .where(ApiToken.id.in_(list(token_ids)), ApiToken.expires_at > utcnow())
+    )
+    return {
+        row.id: Identity(
+            user_id=row.user_id,
+            is_admin=row.role == Role.ADMIN.value,
+            token_id=row.id,
+            expires_at=row.expires_at,
+        )
+        for row in rows
+    }

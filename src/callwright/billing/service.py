@@ -15,19 +15,17 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
 from callwright.kit.db import on_commit
-from callwright.kit.errors import AppError
+from callwright.kit.errors import AppError, ValidationFailed
+from callwright.kit.money import dollars, money
 from callwright.models import Call, LedgerEntry, User
 from callwright.realtime.server import Publisher, user_room
 
+#: The most a balance may hold: $1,000,000 (a typo guard, not a business limit; far inside the
+#: 32-bit INTEGER column, which a sum of top-ups could otherwise overflow: a 500 on PostgreSQL).
+MAX_BALANCE_CENTS = 100_000_000
+TOO_RICH = f"The balance may not exceed ${MAX_BALANCE_CENTS // 100:,}."
+
 COST_PER_MINUTE_CENTS = 49
-
-
-def dollars(cents: int) -> float:
-    return round(cents / 100, 2)
-
-
-def money(cents: int) -> str:
-    return f"{cents / 100:.2f}"
 
 
 def hold_for(max_duration_minutes: int) -> int:
@@ -57,14 +55,22 @@ class Billing:
         self.publish = publish
 
     async def _move(
-        self, session: AsyncSession, user_id: int, amount_cents: int, *, floor: int | None = 0
+        self,
+        session: AsyncSession,
+        user_id: int,
+        amount_cents: int,
+        *,
+        floor: int | None = 0,
+        ceiling: int | None = None,
     ) -> int | None:
-        """Add `amount_cents` (negative takes) unless the balance would end below `floor`;
-        returns the new balance, or None when refused. One conditional UPDATE: concurrent
-        movers serialise on the row and each sees the other's result."""
+        """Add `amount_cents` (negative takes) unless the balance would end below `floor` or
+        above `ceiling`; returns the new balance, or None when refused. One conditional UPDATE:
+        concurrent movers serialise on the row and each sees the other's result."""
         condition = [User.id == user_id]
         if floor is not None:
             condition.append(User.balance_cents + amount_cents >= floor)
+        if ceiling is not None:
+            condition.append(User.balance_cents + amount_cents <= ceiling)
         new_balance = await session.scalar(
             update(User)
             .where(*condition)
@@ -74,11 +80,16 @@ class Billing:
         )
         if new_balance is None:
             return None
-        loaded = session.identity_map.get(identity_key(User, user_id))
-        if loaded is not None:  # keep the request's User object in step with the row
-            set_committed_value(loaded, "balance_cents", new_balance)
+        self._keep_in_step(session, user_id, int(new_balance))
         self._announce(session, user_id, new_balance)
         return int(new_balance)
+
+    @staticmethod
+    def _keep_in_step(session: AsyncSession, user_id: int, balance_cents: int) -> None:
+        """Keep the request's User object (when loaded) in step with the row just written."""
+        loaded = session.identity_map.get(identity_key(User, user_id))
+        if loaded is not None:
+            set_committed_value(loaded, "balance_cents", balance_cents)
 
     def _announce(self, session: AsyncSession, user_id: int, balance_cents: int) -> None:
         async def publish() -> None:
@@ -159,9 +170,13 @@ class Billing:
         """Add money (an admin's top-up, or an account's opening balance). Returns the balance."""
         if amount_cents <= 0:
             raise AppError("Amount must be greater than 0", 422)
-        new_balance = await self._move(session, user_id, amount_cents, floor=None)
+        new_balance = await self._move(
+            session, user_id, amount_cents, floor=None, ceiling=MAX_BALANCE_CENTS
+        )
         if new_balance is None:
-            raise AppError("User not found.", 404)
+            if await session.scalar(select(User.id).where(User.id == user_id)) is None:
+                raise AppError("User not found.", 404)
+            raise ValidationFailed({"amount": [TOO_RICH]})
         session.add(
             LedgerEntry(
                 user_id=user_id,
@@ -178,25 +193,38 @@ class Billing:
     async def set_balance(
         self, session: AsyncSession, user_id: int, target_cents: int, *, by: int | None
     ) -> int:
-        """An admin sets the balance: one adjustment entry for the difference (none when equal).
-        The difference is applied with a conditional UPDATE, so a hold or charge landing at the
-        same moment is kept, not overwritten; the entry records the balance it left."""
-        current = await self.balance(session, user_id)
-        delta = target_cents - current
-        if delta == 0:
-            return current
-        new_balance = await self._move(session, user_id, delta, floor=0)
-        if new_balance is None:
+        """An admin sets the balance to `target_cents`: one adjustment entry for the difference
+        (none when it is already there). The row is written by a compare-and-set, `UPDATE ...
+        SET balance = target WHERE balance = expected`: when a hold, a charge or another set
+        lands between reading and writing, nothing is written and it is read again. So the
+        balance ends on exactly the target and the entry's amount is what it really moved."""
+        if target_cents < 0:
             raise AppError("Balance cannot be negative", 409)
+        while True:
+            current = await session.scalar(select(User.balance_cents).where(User.id == user_id))
+            if current is None:
+                raise AppError("User not found.", 404)
+            if current == target_cents:
+                return target_cents
+            written = await session.execute(
+                update(User)
+                .where(User.id == user_id, User.balance_cents == current)
+                .values(balance_cents=target_cents)
+                .execution_options(synchronize_session=False)
+            )
+            if getattr(written, "rowcount", 0) == 1:
+                break
+        self._keep_in_step(session, user_id, target_cents)
+        self._announce(session, user_id, target_cents)
         session.add(
             LedgerEntry(
                 user_id=user_id,
                 kind="adjustment",
-                amount_cents=delta,
-                balance_after_cents=new_balance,
+                amount_cents=target_cents - current,
+                balance_after_cents=target_cents,
                 note=f"balance set to ${money(target_cents)} by an admin",
                 created_by=by,
             )
         )
         await session.flush()
-        return new_balance
+        return target_cents

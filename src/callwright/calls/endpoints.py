@@ -8,16 +8,15 @@ import logging
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from sqlalchemy import Row
 
 from callwright.auth.deps import CurrentUser
 from callwright.auth.schemas import Message
-from callwright.billing.service import dollars
 from callwright.calls import analysis as analysing
 from callwright.calls import repository as calls
-from callwright.calls.flows import CallEngine
+from callwright.calls.domain import Calls
 from callwright.calls.schemas import (
     AnalysisByDayOut,
     AnalysisOut,
@@ -37,10 +36,12 @@ from callwright.calls.schemas import (
     WeekdayStats,
     play_url,
 )
+from callwright.calls.service import CallOrder
+from callwright.kit.bounds import PageRequest, PathId, page_params
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import SettingsDep
-from callwright.kit.errors import AppError, Forbidden, NotFound, ValidationFailed
-from callwright.kit.pagination import Pagination
+from callwright.kit.errors import AppError, Forbidden, NotFound, ValidationFailed, or_404
+from callwright.kit.money import dollars
 from callwright.kit.sqltime import WEEKDAYS, TzOffset
 from callwright.models import Call, CallReport, TranscriptEntry, User
 from callwright.speech import tts
@@ -51,9 +52,9 @@ log = logging.getLogger(__name__)
 router = APIRouter(tags=["calls"])
 
 
-def _engine(request: Request) -> CallEngine:
-    engine: CallEngine = request.app.state.calls
-    return engine
+def _calls(request: Request) -> Calls:
+    domain: Calls = request.app.state.calls
+    return domain
 
 
 async def _owned(session: SessionDep, user: User, call_id: str) -> Call:
@@ -115,14 +116,12 @@ async def send_call(
     voice = tts.find(body.voice) if body.voice else tts.default_voice()
     if voice is None:
         raise ValidationFailed({"voice": ["The selected voice is not available."]})
-    engine = _engine(request)
-    call = await engine.place(
+    call = await _calls(request).service.place(
         session,
-        user.id,
-        Call(
+        CallOrder(
             kind="user",
+            user_id=user.id,
             to_number=body.phone,
-            from_number=request.app.state.settings.from_number,
             prompt=body.prompt,
             voice=voice.name,
             temperature=body.temperature,
@@ -141,7 +140,7 @@ async def stop_call(
 ) -> Message:
     call = await _owned(session, user, call_id)
     try:
-        stopped = await _engine(request).stop(session, call)
+        stopped = await _calls(request).flows.stop(session, call)
     except CarrierError as exc:
         log.warning("stopping call %s failed: %s", call_id, exc)
         raise AppError("The carrier could not stop the call. Please try again.", 502) from exc
@@ -180,26 +179,27 @@ async def call_transcript(call_id: str, user: CurrentUser, session: SessionDep) 
 
 @router.get("/user/{user_id}/calls")
 async def user_calls(
-    user_id: int,
+    user_id: PathId,
     user: CurrentUser,
     session: SessionDep,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(ge=1, le=100)] = 20,
+    paging: Annotated[PageRequest, page_params(20)],
 ) -> CallsPage:
     _check_user(user, user_id)
-    rows, total = await calls.page_for_user(session, user_id, page=page, per_page=per_page)
+    rows, total = await calls.page_for_user(
+        session, user_id, page=paging.page, per_page=paging.per_page
+    )
     return CallsPage(
         data=[CallRecord.model_validate(_record(c)) for c in rows],
-        pagination=Pagination.of(page=page, per_page=per_page, total=total),
+        pagination=paging.pagination(total),
     )
 
 
 @router.get("/user/{user_id}/stats")
-async def user_stats(user_id: int, user: CurrentUser, session: SessionDep) -> StatsOut:
+async def user_stats(user_id: PathId, user: CurrentUser, session: SessionDep) -> StatsOut:
     _check_user(user, user_id)
-    owner = user if user.id == user_id else await session.get(User, user_id)
-    if owner is None:
-        raise NotFound("User not found.")
+    owner = or_404(
+        user if user.id == user_id else await session.get(User, user_id), "User not found."
+    )
     count, seconds = await calls.usage(session, user_id)
     return StatsOut(
         data=StatsData(
@@ -213,7 +213,7 @@ async def user_stats(user_id: int, user: CurrentUser, session: SessionDep) -> St
 
 @router.get("/user/{user_id}/analysis")
 async def user_analysis(
-    user_id: int,
+    user_id: PathId,
     user: CurrentUser,
     session: SessionDep,
     tz_offset: TzOffset = 0,
@@ -242,9 +242,9 @@ async def user_analysis(
 
 
 def _recording_file(call: Call, request: Request, disposition: str) -> FileResponse:
-    """The call's MP3 from the engine's recordings folder (404 when there is none). Starlette's
+    """The call's MP3 from the recordings folder (404 when there is none). Starlette's
     FileResponse answers Range requests (206), so players can seek."""
-    path = _engine(request).recordings / Path(call.recording_path or "").name
+    path = _calls(request).media.recordings / Path(call.recording_path or "").name
     if not call.recording_path or not path.is_file():
         raise NotFound("This call has no recording.")
     return FileResponse(

@@ -1,6 +1,6 @@
-"""The call choreography: dial after the commit, follow the carrier's status callbacks through
-the state machine, feed the voice agent its plan and record what it reports, and finish each
-call exactly once (events, recording; billing joins here)."""
+"""The call's state machine: dial after the commit, follow the carrier's status callbacks, stop
+on request, and finish each call exactly once (closing events, settling through the injected
+`Billing`), including the calls a fault cut short (the reconciler)."""
 
 from __future__ import annotations
 
@@ -8,33 +8,28 @@ import asyncio
 import logging
 import math
 from datetime import timedelta
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.billing.service import Billing
 from callwright.calls import repository as calls
+from callwright.calls.events import CLOSING, CallEvents
 from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
-from callwright.kit.jobs import JobQueue
+from callwright.kit.security import random_token, sha256_hex
 from callwright.kit.time import utcnow
-from callwright.models import Call, TurnLatency
-from callwright.models.call import new_call_id
-from callwright.realtime.server import ADMIN_ROOM, Publisher, user_room
-from callwright.speech.audio import mp3_bytes
+from callwright.models import Call
 from callwright.telephony.base import Carrier, CarrierError, DialRequest, StatusUpdate
 from callwright.telephony.state import TERMINAL, CallStatus
-from callwright.voice_agent.contract import CallPlan, Recording, TurnTiming
 
 log = logging.getLogger(__name__)
 
-CONNECTED = "Call connected"
-CLOSING = "Closing call stream"
 #: After max duration, how long to wait for a call's end before the reconciler closes it.
 RECONCILE_GRACE = timedelta(minutes=2)
-DIAL_JOB = "calls.dial"
-RECONCILE_JOB = "calls.reconcile"
+#: How a call cut short by a fault (its end never reported) ends.
+CUT_BY_FAULT = "cut-by-fault"
+CUT_BY_FAULT_ERROR = "The call was cut off by a fault; it is billed up to its last activity."
 
 _STATUS_MESSAGES = {
     CallStatus.RINGING: "Ringing",
@@ -45,26 +40,20 @@ _STATUS_MESSAGES = {
 }
 
 
-class CallEngine:
+class CallFlows:
     def __init__(
         self,
         settings: Settings,
         db: Database,
         carrier: Carrier,
-        publish: Publisher,
-        jobs: JobQueue,
+        events: CallEvents,
+        billing: Billing,
     ) -> None:
         self.settings = settings
         self.db = db
         self.carrier = carrier
-        self.publish = publish
-        self.jobs = jobs
-        self.billing = Billing(lambda room, event, data: self.publish(room, event, data))
-        jobs.register(DIAL_JOB, self.dial)
-        jobs.register(RECONCILE_JOB, self.reconcile)
-        self.recordings = settings.data_dir / "recordings"
-        #: Seconds in one "minute" of max duration (tests shorten it).
-        self.seconds_per_minute = 60
+        self.events = events
+        self.billing = billing
 
     # --- urls -----------------------------------------------------------------------------
 
@@ -78,62 +67,52 @@ class CallEngine:
 
     # --- placing and ending ---------------------------------------------------------------
 
-    async def place(self, session: AsyncSession, user_id: int, call: Call) -> Call:
-        """A user's call: hold its maximum cost (InsufficientBalance when the balance does not
-        cover it), then store it queued; it is dialled after the commit."""
-        call.id = new_call_id()
-        call.user_id = user_id
-        await self.billing.hold(session, user_id, call)
-        return await self.create(session, call)
-
     async def stop(self, session: AsyncSession, call: Call) -> bool:
-        """Hang up a live call, or cancel one not dialled yet. False when it has ended."""
+        """Hang up a live call, or cancel one not dialled yet. False when it has ended. A stop
+        always wins: a call being dialled right now is hung up as soon as the dial returns (the
+        dial job sees it stopped), or here when the dial returned first."""
         if call.status in TERMINAL:
             return False
-        if call.carrier_call_id:
-            await self.carrier.hang_up(call.carrier_call_id)
-            await self._event(session, call, "Call stopped by the user", "call")
-            return True
-        moved = await calls.move_status(
-            session,
-            call.id,
-            CallStatus.CANCELED,
-            {"ended_at": utcnow(), "end_reason": "stopped", "duration_seconds": 0},
-        )
-        if moved:
-            call_id = call.id
+        if not call.carrier_call_id:
+            moved = await calls.move_status(
+                session,
+                call.id,
+                CallStatus.CANCELED,
+                {"ended_at": utcnow(), "end_reason": "stopped", "duration_seconds": 0},
+                Call.carrier_call_id.is_(None),
+            )
+            if moved:
+                call_id = call.id
 
-            async def finish() -> None:
-                await self.finalize(call_id)
+                async def finish() -> None:
+                    await self.finalize(call_id)
 
-            on_commit(session, finish)
+                on_commit(session, finish)
+                return True
+            await session.refresh(call)  # dialled (or ended) since it was read
+            if call.status in TERMINAL or not call.carrier_call_id:
+                return call.status not in TERMINAL
+        assert call.carrier_call_id is not None
+        await self.carrier.hang_up(call.carrier_call_id)
+        await self.events.record(session, call, "Call stopped by the user", "call")
         return True
 
-    async def create(self, session: AsyncSession, call: Call) -> Call:
-        """Store a queued call; it is dialled once the request's transaction has committed."""
-        call.carrier = self.carrier.name
-        call.status = CallStatus.QUEUED.value
-        call.queued_at = utcnow()
-        await calls.add(session, call)
-        call_id = call.id
-
-        async def dial_later() -> None:
-            await self.jobs.send(DIAL_JOB, call_id)
-
-        on_commit(session, dial_later)
-        return call
-
     async def dial(self, call_id: str) -> None:
+        token = random_token()
         async for session in self.db.session():
-            call = await calls.get(session, call_id)
-            if call is None or call.status != CallStatus.QUEUED.value or call.carrier_call_id:
+            # Taken once, with the secret its media stream must bring back (a stopped call, or
+            # a repeated job, is not dialled).
+            if not await calls.claim_dial(session, call_id, sha256_hex(token)):
                 return
+            call = await calls.get(session, call_id)
+            assert call is not None
             request = DialRequest(
                 call_id=call.id,
                 to_number=call.to_number,
                 from_number=call.from_number,
                 media_url=self.media_url,
                 status_callback_url=self.status_callback_url(),
+                media_token=token,
             )
         try:
             carrier_call_id = await self.carrier.dial(request)
@@ -148,13 +127,18 @@ class CallEngine:
                 )
                 call = await calls.get(session, call_id)
                 if call:
-                    await self._event(session, call, f"Call failed: {exc}", "error")
+                    await self.events.record(session, call, f"Call failed: {exc}", "error")
             await self.finalize(call_id)
             return
         async for session in self.db.session():
-            call = await calls.get(session, call_id)
-            if call is not None and call.carrier_call_id is None:
-                call.carrier_call_id = carrier_call_id
+            live = await calls.attach_carrier_id(session, call_id, carrier_call_id)
+        if not live:
+            # Stopped while the carrier was dialling: it must not ring on.
+            log.info("call %s was stopped during its dial; hanging up", call_id)
+            try:
+                await self.carrier.hang_up(carrier_call_id)
+            except CarrierError as exc:
+                log.warning("hang-up of the stopped call %s failed: %s", call_id, exc)
 
     async def hang_up(self, call_id: str) -> None:
         async for session in self.db.session():
@@ -204,28 +188,11 @@ class CallEngine:
                 call.duration_seconds = _duration(call, update)
             message = _STATUS_MESSAGES.get(update.status)
             if message:
-                await self._event(session, call, message, "status", completed=False)
+                await self.events.record(session, call, message, "status", completed=False)
         if update.status in TERMINAL:
             await self.finalize(call_id)
 
-    # --- the voice agent's side -----------------------------------------------------------
-
-    async def plan(self, call_id: str) -> CallPlan | None:
-        async for session in self.db.session():
-            call = await calls.get(session, call_id)
-        if call is None or call.status in TERMINAL:
-            return None
-        return CallPlan(
-            call_id=call.id,
-            prompt=call.prompt,
-            voice=call.voice,
-            temperature=call.temperature,
-            interruption_threshold_ms=call.interruption_threshold,
-            background_audio=call.background_audio,
-            max_duration_seconds=call.max_duration * self.seconds_per_minute,
-            wait_for_greeting=call.wait_for_greeting,
-            voicemail=self.settings.voicemail_action,
-        )
+    # --- waiting and finishing -----------------------------------------------------------
 
     async def wait_finalized(
         self, call_id: str, *, within: float | None = None, poll: float = 0.25
@@ -244,11 +211,6 @@ class CallEngine:
                 raise TimeoutError(f"call {call_id} did not finish within {within} s")
             await asyncio.sleep(poll)
 
-    def hooks(self, call_id: str) -> MediaHooks:
-        return MediaHooks(self, call_id)
-
-    # --- the end ----------------------------------------------------------------------------
-
     async def finalize(self, call_id: str) -> None:
         """Once the call has ended and its media (if any) has stopped: the closing events.
         Runs once per call whatever calls it (status webhook, media end, reconciler)."""
@@ -262,8 +224,8 @@ class CallEngine:
                 return
             seconds = call.duration_seconds or 0
             await self.billing.settle(session, call)
-            await self._event(session, call, f"Call duration & price: {seconds}s", "call")
-            await self._event(session, call, CLOSING, "call", completed=True)
+            await self.events.record(session, call, f"Call duration & price: {seconds}s", "call")
+            await self.events.record(session, call, CLOSING, "call", completed=True)
 
     async def reconcile(self) -> int:
         """Finish calls whose end never arrived (max duration plus a grace period)."""
@@ -281,138 +243,32 @@ class CallEngine:
                 if call is None:
                     continue
                 if call.status not in TERMINAL:
-                    if call.carrier_call_id:
-                        try:
-                            await self.carrier.hang_up(call.carrier_call_id)
-                        except CarrierError as exc:
-                            log.warning("reconciler could not hang up %s: %s", call_id, exc)
-                    final = CallStatus.COMPLETED if call.answered_at else CallStatus.FAILED
-                    await calls.move_status(
-                        session, call_id, final, {"ended_at": now, "end_reason": "reconciled"}
-                    )
-                    await session.refresh(call)
-                    call.duration_seconds = _duration(call, StatusUpdate("", final))
+                    await self._cut_by_fault(session, call)
                 if call.answered_at is not None and call.media_ended_at is None:
-                    call.media_ended_at = now
+                    call.media_ended_at = call.ended_at or now
             await self.finalize(call_id)
             finished += 1
         return finished
 
-    # --- events ---------------------------------------------------------------------------
-
-    async def _event(
-        self,
-        session: AsyncSession,
-        call: Call,
-        message: str,
-        category: str,
-        *,
-        completed: bool = False,
-        **extra: Any,
-    ) -> None:
-        at = utcnow()
-        await calls.add_event(session, call.id, category, message, at)
-        data = {
-            "callId": call.id,
-            "message": message,
-            "category": category,
-            "completed": completed,
-            **extra,
-        }
-        rooms = [ADMIN_ROOM] + ([user_room(call.user_id)] if call.user_id is not None else [])
-
-        async def send() -> None:
-            for room in rooms:
-                await self.publish(room, "webhook-event", data)
-
-        on_commit(session, send)
-
-
-class MediaHooks:
-    """What the voice agent reports for one call, written down and published."""
-
-    def __init__(self, engine: CallEngine, call_id: str) -> None:
-        self.engine = engine
-        self.call_id = call_id
-        self._hung_up = False
-        # Lines are numbered max(seq)+1: the callee's and the agent's lines can end at the same
-        # moment, so they are written (and published) one at a time, in order.
-        self._lines = asyncio.Lock()
-
-    async def answered(self) -> None:
-        async for session in self.engine.db.session():
-            call = await calls.get(session, self.call_id)
-            if call is None:
-                return
-            if call.status != CallStatus.IN_PROGRESS.value:
-                await calls.move_status(
-                    session, self.call_id, CallStatus.IN_PROGRESS, {"answered_at": utcnow()}
-                )
-            await self.engine._event(session, call, CONNECTED, "call")
-
-    async def line(self, speaker: Literal["assistant", "user"], text: str) -> None:
-        async with self._lines:
-            async for session in self.engine.db.session():
-                call = await calls.get(session, self.call_id)
-                if call is None:
-                    return
-                entry = await calls.add_line(session, self.call_id, speaker, text, utcnow())
-                label = "Assistant" if speaker == "assistant" else "User"
-                await self.engine._event(
-                    session,
-                    call,
-                    f"{label}: {text}",
-                    "call",
-                    speaker=speaker,
-                    text=text,
-                    seq=entry.seq,
-                )
-
-    async def latency(self, timing: TurnTiming) -> None:
-        async for session in self.engine.db.session():
-            await calls.add_latency(
-                session,
-                TurnLatency(
-                    call_id=self.call_id,
-                    turn=timing.turn,
-                    end_of_speech_ms=timing.end_of_speech_ms,
-                    stt_ms=timing.stt_ms,
-                    llm_ms=timing.llm_ms,
-                    tts_ms=timing.tts_ms,
-                    total_ms=timing.total_ms,
-                ),
-            )
-
-    async def hang_up(self) -> None:
-        if self._hung_up:
-            return
-        self._hung_up = True
-        try:
-            await self.engine.hang_up(self.call_id)
-        except CarrierError as exc:
-            log.warning("hang-up of %s failed: %s", self.call_id, exc)
-
-    async def finished(self, recording: Recording | None) -> None:
-        path: str | None = None
-        if recording is not None and recording.seconds > 0:
-            path = await asyncio.to_thread(
-                _save_mp3, self.engine.recordings, self.call_id, recording
-            )
-        async for session in self.engine.db.session():
-            call = await calls.get(session, self.call_id)
-            if call is None:
-                return
-            call.media_ended_at = utcnow()
-            if path:
-                call.recording_path = path
-        await self.engine.finalize(self.call_id)
-
-
-def _save_mp3(folder: Path, call_id: str, recording: Recording) -> str:
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{call_id}.mp3"
-    target.write_bytes(mp3_bytes(recording.stereo, recording.rate, 2, kbps=32))
-    return target.name
+    async def _cut_by_fault(self, session: AsyncSession, call: Call) -> None:
+        """A call whose end never arrived (a process stopped mid-call): hang up what may still
+        be up, and end it as failed at its last sign of life, which is what it is billed for."""
+        if call.carrier_call_id:
+            try:
+                await self.carrier.hang_up(call.carrier_call_id)
+            except CarrierError as exc:
+                log.warning("reconciler could not hang up %s: %s", call.id, exc)
+        seen = [t for t in (call.answered_at, await calls.last_activity(session, call.id)) if t]
+        ended = max(seen) if seen else call.queued_at
+        await calls.move_status(
+            session,
+            call.id,
+            CallStatus.FAILED,
+            {"ended_at": ended, "end_reason": CUT_BY_FAULT, "error": CUT_BY_FAULT_ERROR},
+        )
+        await session.refresh(call)
+        call.duration_seconds = _duration(call, StatusUpdate("", CallStatus.FAILED))
+        await self.events.record(session, call, CUT_BY_FAULT_ERROR, "error")
 
 
 def _duration(call: Call, update: StatusUpdate) -> int:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, case, func, select, update
+from sqlalchemy import ColumnElement, Row, bindparam, case, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from callwright.billing.service import COST_PER_MINUTE_CENTS
@@ -33,35 +33,99 @@ async def add(session: AsyncSession, call: Call) -> Call:
 
 
 async def move_status(
-    session: AsyncSession, call_id: str, status: CallStatus, values: dict[str, Any]
+    session: AsyncSession,
+    call_id: str,
+    status: CallStatus,
+    values: dict[str, Any],
+    *only_if: ColumnElement[bool],
 ) -> bool:
     """Apply `status` only from a state it may follow (an atomic, conditional UPDATE: replays and
-    late, out-of-order callbacks change nothing). True when it was applied."""
+    late, out-of-order callbacks change nothing), and only where `only_if` holds. True when it
+    was applied."""
     allowed = predecessors(status)
     if not allowed:
         return False
+    return await _update_one(
+        session, call_id, values | {"status": status.value}, Call.status.in_(allowed), *only_if
+    )
+
+
+async def _update_one(
+    session: AsyncSession, call_id: str, values: dict[str, Any], *only_if: ColumnElement[bool]
+) -> bool:
+    """One conditional UPDATE of a call: True when the row matched (and was changed)."""
     result = await session.execute(
         update(Call)
-        .where(Call.id == call_id, Call.status.in_(allowed))
-        .values(status=status.value, **values)
+        .where(Call.id == call_id, *only_if)
+        .values(**values)
         .execution_options(synchronize_session=False)
     )
     return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def claim_dial(session: AsyncSession, call_id: str, media_token_hash: str) -> bool:
+    """Take a queued call for dialling, with its media secret (once: a repeated or late dial
+    job, or a call stopped before it, gets False)."""
+    return await _update_one(
+        session,
+        call_id,
+        {"media_token_hash": media_token_hash},
+        Call.status == CallStatus.QUEUED.value,
+        Call.carrier_call_id.is_(None),
+        Call.media_token_hash.is_(None),
+    )
+
+
+async def attach_carrier_id(session: AsyncSession, call_id: str, carrier_call_id: str) -> bool:
+    """Record the carrier's id of a dialled call, if it has not ended meanwhile (a stop during
+    the dial). The id is written either way; True only when the call is still live."""
+    live = await _update_one(
+        session,
+        call_id,
+        {"carrier_call_id": carrier_call_id},
+        Call.carrier_call_id.is_(None),
+        Call.status.not_in([s.value for s in TERMINAL]),
+    )
+    if not live:
+        await _update_one(
+            session, call_id, {"carrier_call_id": carrier_call_id}, Call.carrier_call_id.is_(None)
+        )
+    return live
+
+
+async def claim_media(session: AsyncSession, call_id: str, media_token_hash: str) -> bool:
+    """Accept a media stream for a live call once: the secret matches and is spent."""
+    return await _update_one(
+        session,
+        call_id,
+        {"media_token_hash": None},
+        Call.media_token_hash == media_token_hash,
+        Call.status.not_in([s.value for s in TERMINAL]),
+    )
+
+
+async def last_activity(session: AsyncSession, call_id: str) -> datetime | None:
+    """The newest event or transcript line of a call: the last sign that it was alive."""
+    times = [
+        await session.scalar(select(func.max(column)).where(owner == call_id))
+        for column, owner in (
+            (CallEvent.created_at, CallEvent.call_id),
+            (TranscriptEntry.created_at, TranscriptEntry.call_id),
+        )
+    ]
+    known = [t for t in times if t is not None]
+    return max(known) if known else None
 
 
 async def mark_finalized(session: AsyncSession, call_id: str, at: datetime) -> bool:
     """Claim the end-of-call work once (True for the one caller that gets it)."""
-    result = await session.execute(
-        update(Call)
-        .where(
-            Call.id == call_id,
-            Call.finalized_at.is_(None),
-            Call.status.in_([s.value for s in TERMINAL]),
-        )
-        .values(finalized_at=at)
-        .execution_options(synchronize_session=False)
+    return await _update_one(
+        session,
+        call_id,
+        {"finalized_at": at},
+        Call.finalized_at.is_(None),
+        Call.status.in_([s.value for s in TERMINAL]),
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
 async def add_line(

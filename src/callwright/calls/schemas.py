@@ -2,36 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from callwright.kit.pagination import Pagination
+from callwright.kit.bounds import BodyId
+from callwright.kit.envelope import Envelope, Ok, Paged
+from callwright.kit.phone import DialNumber
 
-PHONE_RE = re.compile(r"^\+\d{10,15}$")
 PROMPT_MIN = 10
 BackgroundAudio = Literal["null", "office", "cafe", "restaurant", "none"]
 
 
-def check_phone(value: str) -> str:
-    """Spec section 5, send-call phone (trimmed), with its three messages."""
-    value = value.strip()
-    if not value:
-        raise ValueError("Phone number cannot be empty")
-    if re.search(r"\s", value):
-        raise ValueError("Phone number should not contain spaces")
-    if not PHONE_RE.match(value):
-        raise ValueError(
-            'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)'
-        )
-    return value
-
-
 class SendCallIn(BaseModel):
-    userId: int
-    phone: str
+    userId: BodyId
+    #: E.164 once validated (kit.phone).
+    phone: DialNumber
     prompt: str = Field(max_length=20_000)
     max_duration: int = Field(30, ge=1, le=120)
     voice: str = Field("", max_length=64)
@@ -39,11 +26,6 @@ class SendCallIn(BaseModel):
     temperature: float = Field(0.7, ge=0, le=1)
     interruption_threshold: int = Field(100, ge=50, le=200)
     background_audio: BackgroundAudio = "null"
-
-    @field_validator("phone")
-    @classmethod
-    def _phone(cls, value: str) -> str:
-        return check_phone(value)
 
     @field_validator("prompt")
     @classmethod
@@ -54,10 +36,9 @@ class SendCallIn(BaseModel):
         return value
 
 
-class SendCallOut(BaseModel):
+class SendCallOut(Envelope):
     model_config = ConfigDict(populate_by_name=True)
 
-    success: bool = True
     message: str = "Call initiated"
     callId: str
     from_: str = Field(alias="from", serialization_alias="from")
@@ -108,20 +89,16 @@ class CallDetails(CallRecord):
     analysis: AnalysisOut | None = None
 
 
-class CallsPage(BaseModel):
-    success: bool = True
-    data: list[CallRecord]
-    pagination: Pagination
+class CallsPage(Paged[CallRecord]):
+    pass
 
 
-class CallDetailsOut(BaseModel):
-    success: bool = True
-    data: CallDetails
+class CallDetailsOut(Ok[CallDetails]):
+    pass
 
 
-class TranscriptOut(BaseModel):
-    success: bool = True
-    data: list[TranscriptLine]
+class TranscriptOut(Ok[list[TranscriptLine]]):
+    pass
 
 
 class StatsData(BaseModel):
@@ -131,9 +108,8 @@ class StatsData(BaseModel):
     totalMinutesUsed: float
 
 
-class StatsOut(BaseModel):
-    success: bool = True
-    data: StatsData
+class StatsOut(Ok[StatsData]):
+    pass
 
 
 class WeekdayStats(BaseModel):
@@ -146,9 +122,8 @@ class WeekdayStats(BaseModel):
     usedBalance: float
 
 
-class AnalysisByDayOut(BaseModel):
-    success: bool = True
-    data: list[WeekdayStats]
+class AnalysisByDayOut(Ok[list[WeekdayStats]]):
+    pass
 
 
 class ReportIn(BaseModel):
@@ -181,9 +156,8 @@ class AnalyzeIn(BaseModel):
     refresh: bool = False
 
 
-class AnalyzeOut(BaseModel):
-    success: bool = True
-    data: AnalysisOut
+class AnalyzeOut(Ok[AnalysisOut]):
+    pass
 
 
 CallDetails.model_rebuild()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from callwright.calls.flows import CallEngine
+from callwright.calls.domain import Calls
 from callwright.kit.errors import AppError, NotFound
 from callwright.telephony.base import WebhookRequest
 
@@ -13,7 +13,8 @@ router = APIRouter(tags=["webhooks"], include_in_schema=False)
 
 @router.post("/webhooks/{carrier}/status")
 async def status_callback(carrier: str, request: Request) -> Response:
-    engine: CallEngine = request.app.state.calls
+    domain: Calls = request.app.state.calls
+    engine = domain.flows
     if carrier != engine.carrier.name:
         raise NotFound("Unknown carrier.")
     body = await request.body()

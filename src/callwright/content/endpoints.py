@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 
 from callwright.auth.deps import AdminUser
-from callwright.calls.flows import CallEngine
+from callwright.calls.domain import Calls
+from callwright.calls.service import CallOrder
 from callwright.config import Settings
 from callwright.content import repository as content
 from callwright.content.sanitize import clean_html, plain_text
@@ -37,13 +38,13 @@ from callwright.content.schemas import (
     WeekCount,
     WeekOut,
 )
+from callwright.kit.bounds import PageRequest, PathId, page_params
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import ClientIP, LimiterDep, SettingsDep
-from callwright.kit.errors import NotFound, ValidationFailed
-from callwright.kit.pagination import Pagination
+from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.ratelimit import RateLimiter
 from callwright.kit.time import utcnow
-from callwright.models import Call, FormSubmission, Post, User
+from callwright.models import FormSubmission, Post, User
 from callwright.speech import tts
 
 router = APIRouter(tags=["public"])
@@ -71,24 +72,21 @@ def post_out(post: Post) -> PostOut:
 @router.get("/posts")
 async def list_posts(
     session: SessionDep,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(ge=1, le=50)] = 4,
+    paging: Annotated[PageRequest, page_params(4, most=50)],
 ) -> PostsPage:
     """Published posts, newest first (4 per page unless asked)."""
-    rows, total = await content.posts_page(session, page=page, per_page=per_page)
+    rows, total = await content.posts_page(session, page=paging.page, per_page=paging.per_page)
     return PostsPage(
         data=PostsData(
             posts=[post_out(p) for p in rows],
-            pagination=Pagination.of(page=page, per_page=per_page, total=total),
+            pagination=paging.pagination(total),
         )
     )
 
 
 @router.get("/posts/{post_id}")
-async def get_post(post_id: int, session: SessionDep) -> PostResponse:
-    post = await content.get_post(session, post_id)
-    if post is None:
-        raise NotFound("Post not found")
+async def get_post(post_id: PathId, session: SessionDep) -> PostResponse:
+    post = or_404(await content.get_post(session, post_id), "Post not found")
     return PostResponse(data=post_out(post))
 
 
@@ -170,14 +168,12 @@ async def free_test_call(
     """The landing page's free test call: the admins' test-call prompt, the default voice, a
     short maximum length, no account and no charge."""
     await _limit_test_calls(limiter, settings, ip, body.phone_number)
-    engine: CallEngine = request.app.state.calls
-    call = await engine.create(
+    domain: Calls = request.app.state.calls
+    call = await domain.service.place(
         session,
-        Call(
+        CallOrder(
             kind="test",
-            user_id=None,
             to_number=body.phone_number,
-            from_number=settings.from_number,
             prompt=await content.test_call_task(session),
             voice=tts.default_voice().name,
             max_duration=settings.test_call_max_minutes,
@@ -225,25 +221,21 @@ def _post_fields(body: PostIn, admin: User) -> dict[str, object]:
 
 
 async def _post(session: SessionDep, post_id: int) -> Post:
-    post = await content.get_post(session, post_id)
-    if post is None:
-        raise NotFound("Post not found.")
-    return post
+    return or_404(await content.get_post(session, post_id), "Post not found.")
 
 
 @admin_router.get("/posts")
 async def admin_posts(
     _admin: AdminUser,
     session: SessionDep,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(ge=1, le=100)] = 10,
+    paging: Annotated[PageRequest, page_params(10)],
 ) -> PostsPage:
     """Every post, newest first (10 per page unless asked; the screen asks for 7)."""
-    return await list_posts(session, page, per_page)
+    return await list_posts(session, paging)
 
 
 @admin_router.get("/posts/{post_id}")
-async def admin_post(post_id: int, _admin: AdminUser, session: SessionDep) -> PostResponse:
+async def admin_post(post_id: PathId, _admin: AdminUser, session: SessionDep) -> PostResponse:
     return PostResponse(data=post_out(await _post(session, post_id)))
 
 
@@ -259,7 +251,7 @@ async def create_post(body: PostIn, admin: AdminUser, session: SessionDep) -> Po
 
 @admin_router.put("/posts/{post_id}")
 async def update_post(
-    post_id: int, body: PostIn, admin: AdminUser, session: SessionDep
+    post_id: PathId, body: PostIn, admin: AdminUser, session: SessionDep
 ) -> PostSaved:
     post = await _post(session, post_id)
     for name, value in _post_fields(body, admin).items():
@@ -271,7 +263,7 @@ async def update_post(
 
 
 @admin_router.delete("/posts/{post_id}")
-async def delete_post(post_id: int, _admin: AdminUser, session: SessionDep) -> Done:
+async def delete_post(post_id: PathId, _admin: AdminUser, session: SessionDep) -> Done:
     await content.delete_post(session, await _post(session, post_id))
     return Done(message="Post deleted successfully")
 
@@ -297,14 +289,15 @@ def submission_out(row: FormSubmission) -> SubmissionOut:
 async def form_inbox(
     _admin: AdminUser,
     session: SessionDep,
-    page: Annotated[int, Query(ge=1)] = 1,
-    per_page: Annotated[int, Query(ge=1, le=100)] = 10,
+    paging: Annotated[PageRequest, page_params(10)],
 ) -> InboxPage:
     """Contact and enterprise submissions, newest first, with the number still unread."""
-    rows, total = await content.submissions_page(session, page=page, per_page=per_page)
+    rows, total = await content.submissions_page(
+        session, page=paging.page, per_page=paging.per_page
+    )
     return InboxPage(
         data=[submission_out(r) for r in rows],
-        pagination=Pagination.of(page=page, per_page=per_page, total=total),
+        pagination=paging.pagination(total),
         unread=await content.unread_submissions(session),
     )
 
@@ -317,12 +310,10 @@ async def form_inbox_unread(_admin: AdminUser, session: SessionDep) -> UnreadOut
 
 @admin_router.patch("/form-submissions/{submission_id}/mark-as-read")
 async def mark_as_read(
-    submission_id: int, _admin: AdminUser, session: SessionDep
+    submission_id: PathId, _admin: AdminUser, session: SessionDep
 ) -> SubmissionRead:
     """One way: a read submission stays read (marking it again changes nothing)."""
-    row = await content.get_submission(session, submission_id)
-    if row is None:
-        raise NotFound("Submission not found.")
+    row = or_404(await content.get_submission(session, submission_id), "Submission not found.")
     if not row.is_read:
         row.is_read = True
         await session.flush()

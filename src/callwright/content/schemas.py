@@ -7,20 +7,27 @@ import re
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+)
 
+from callwright.kit.envelope import Envelope, Ok
 from callwright.kit.pagination import Pagination
+from callwright.kit.phone import ContactPhone, TestCallNumber
 from callwright.kit.validation import normalize_email
 
-#: Landing test-call phone: optional plus, a non-zero first digit, 1 to 14 more digits.
-TEST_CALL_PHONE_RE = re.compile(r"^\+?[1-9]\d{1,14}$")
-#: Subscribe form phone: optional leading plus, then digits, spaces or hyphens.
-CONTACT_PHONE_RE = re.compile(r"^\+?[\d\s-]+$")
 #: Enterprise website: http(s)://, a host of dotted labels, an optional port and path.
 WEBSITE_RE = re.compile(
     r"^https?://([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}(:\d{1,5})?(/\S*)?$"
 )
 MIN_CALLS_PER_MONTH = 25
+MAX_CALLS_PER_MONTH = 1_000_000_000
 TEST_CALL_PROMPT_MAX = 1000
 
 
@@ -57,7 +64,7 @@ def _calls_per_month(value: object) -> int:
         raise ValueError("Must be a whole number")
     if number < MIN_CALLS_PER_MONTH:
         raise ValueError("Must be at least 25 calls")
-    if number > 1_000_000_000:
+    if number > MAX_CALLS_PER_MONTH:
         raise ValueError("Must be a whole number")
     return number
 
@@ -66,39 +73,33 @@ def _calls_per_month(value: object) -> int:
 FormEmail = Annotated[str, Field(max_length=320), AfterValidator(_email)]
 FormMessage = Annotated[str, Field(max_length=5000), required("Message is required")]
 #: Required (a missing or null value gets "Phone calls are required"); always an int once valid.
-CallsPerMonth = Annotated[int | None, BeforeValidator(_calls_per_month)]
+CallsPerMonth = Annotated[
+    int | None,
+    BeforeValidator(_calls_per_month),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": MIN_CALLS_PER_MONTH, "maximum": MAX_CALLS_PER_MONTH},
+                {"type": "null"},
+            ]
+        }
+    ),
+]
 
 
 class TestCallIn(BaseModel):
     model_config = ConfigDict(validate_default=True)
 
-    phone_number: str = Field("", max_length=64)
-
-    @field_validator("phone_number")
-    @classmethod
-    def _phone(cls, value: str) -> str:
-        value = value.strip()
-        if not value:
-            raise ValueError("Please enter a phone number.")
-        if not TEST_CALL_PHONE_RE.match(value):
-            raise ValueError("Please enter a valid phone number (e.g., +1234567890).")
-        return value if value.startswith("+") else f"+{value}"
+    #: E.164 once validated (kit.phone), before the per-number limit counts it.
+    phone_number: Annotated[TestCallNumber, Field(max_length=64)] = ""
 
 
 class ContactIn(BaseModel):
     model_config = ConfigDict(validate_default=True)
 
     email: FormEmail = ""
-    phone: str = Field("", max_length=32)
+    phone: Annotated[ContactPhone, Field(max_length=32)] = ""
     message: FormMessage = ""
-
-    @field_validator("phone")
-    @classmethod
-    def _phone(cls, value: str) -> str:
-        value = _required(value, "Phone number is required")
-        if not CONTACT_PHONE_RE.match(value):
-            raise ValueError("Invalid phone number format")
-        return value
 
 
 class EnterpriseIn(BaseModel):
@@ -136,13 +137,11 @@ class EnterpriseIn(BaseModel):
         return value
 
 
-class Done(BaseModel):
-    success: bool = True
+class Done(Envelope):
     message: str
 
 
-class TestCallOut(BaseModel):
-    success: bool = True
+class TestCallOut(Envelope):
     message: str
     callId: str
 
@@ -163,23 +162,20 @@ class PostsData(BaseModel):
     pagination: Pagination
 
 
-class PostsPage(BaseModel):
-    success: bool = True
-    data: PostsData
+class PostsPage(Ok[PostsData]):
+    pass
 
 
-class PostResponse(BaseModel):
-    success: bool = True
-    data: PostOut
+class PostResponse(Ok[PostOut]):
+    pass
 
 
 class TestCallTask(BaseModel):
     task: str
 
 
-class TestCallTaskOut(BaseModel):
-    success: bool = True
-    data: TestCallTask
+class TestCallTaskOut(Ok[TestCallTask]):
+    pass
 
 
 class TestCallTaskIn(BaseModel):
@@ -204,14 +200,12 @@ class WeekCount(BaseModel):
     test_calls_this_week: int
 
 
-class TodayOut(BaseModel):
-    success: bool = True
-    data: TodayCount
+class TodayOut(Ok[TodayCount]):
+    pass
 
 
-class WeekOut(BaseModel):
-    success: bool = True
-    data: WeekCount
+class WeekOut(Ok[WeekCount]):
+    pass
 
 
 FormType = Literal["contact", "enterprise"]
@@ -248,23 +242,19 @@ class SubmissionOut(BaseModel):
     is_readed: bool
 
 
-class InboxPage(BaseModel):
-    success: bool = True
+class InboxPage(Envelope):
     data: list[SubmissionOut]
     pagination: Pagination
     unread: int
 
 
-class SubmissionRead(BaseModel):
-    success: bool = True
+class SubmissionRead(Ok[SubmissionOut]):
     message: str
-    data: SubmissionOut
 
 
 class UnreadCount(BaseModel):
     unread: int
 
 
-class UnreadOut(BaseModel):
-    success: bool = True
-    data: UnreadCount
+class UnreadOut(Ok[UnreadCount]):
+    pass

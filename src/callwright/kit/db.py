@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from sqlalchemy import DateTime, MetaData, event, make_url
 from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -54,6 +55,30 @@ class UTCDateTime(TypeDecorator[datetime]):
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         return None if value is None else as_utc(value)
+
+
+def unique_violation(exc: IntegrityError) -> str | None:
+    """What a unique-constraint violation names, or None for any other integrity error.
+    PostgreSQL (asyncpg) gives the constraint or index name (`uq_users_email_lower`); SQLite the
+    index name for an index (`uq_users_email_lower`) and `table.column[, ...]` for a column
+    constraint (`users.email`). Callers compare with the names they know for one rule.
+
+    A violation surfaces when the unit of work writes the row (a flush), on both backends: a
+    concurrent transaction that inserted the same key first has committed by then (SQLite's
+    writers take turns; PostgreSQL waits on the index entry until the other commits)."""
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == "23505":  # asyncpg, through SQLAlchemy's adapter
+        name = getattr(getattr(orig, "__cause__", None), "constraint_name", None)
+        return str(name) if name else ""
+    if getattr(orig, "sqlite_errorname", None) in (
+        "SQLITE_CONSTRAINT_UNIQUE",
+        "SQLITE_CONSTRAINT_PRIMARYKEY",
+    ):
+        detail = str(orig).partition("constraint failed:")[2].strip()
+        if detail.startswith("index "):
+            return detail.removeprefix("index ").strip("'\"")
+        return detail
+    return None
 
 
 AfterCommit = Callable[[], Awaitable[None]]

@@ -21,8 +21,8 @@ def _limiter(request: Request) -> RateLimiter:
 
 
 def client_ip(request: Request) -> str:
-    """The peer address. Uvicorn rewrites it from X-Forwarded-For only for trusted proxies
-    (--forwarded-allow-ips), so a spoofed header from elsewhere does not change it."""
+    """The client's address: the socket peer, or what a trusted proxy says in X-Forwarded-For
+    (kit.proxies.ClientAddressMiddleware decides it, from CALLWRIGHT_TRUSTED_PROXIES only)."""
     return request.client.host if request.client else "unknown"
 
 

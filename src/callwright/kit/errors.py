@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Send
+
+T = TypeVar("T")
 
 
 class AppError(Exception):
@@ -58,6 +62,13 @@ class NotFound(AppError):
         super().__init__(message)
 
 
+def or_404(found: T | None, message: str) -> T:
+    """What a lookup found, or the 404 with `message` when it found nothing."""
+    if found is None:
+        raise NotFound(message)
+    return found
+
+
 class TooManyRequests(AppError):
     status_code = 429
 
@@ -68,6 +79,24 @@ class TooManyRequests(AppError):
 
 def error_body(message: str, errors: dict[str, list[str]] | None = None) -> dict[str, Any]:
     return {"success": False, "message": message, "errors": errors or {}}
+
+
+async def send_error(
+    send: Send,
+    status: int,
+    message: str,
+    errors: dict[str, list[str]] | None = None,
+    *,
+    close: bool = False,
+) -> None:
+    """Answer from an ASGI middleware, before the app saw the request, in the app's error
+    shape (`close`: the connection is not reused, for a body left unread)."""
+    body = json.dumps(error_body(message, errors)).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _field_name(loc: tuple[Any, ...]) -> str:

@@ -20,7 +20,9 @@ def free_port() -> int:
 @asynccontextmanager
 async def serving(app: Any, port: int, host: str = "127.0.0.1") -> AsyncIterator[uvicorn.Server]:
     """Serve `app` until the block ends; entering waits until it accepts connections."""
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    # proxy_headers off: the app decides the client's address (kit.proxies), not uvicorn.
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False)
+    server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():

@@ -58,6 +58,9 @@ class Call(Base):
     kind: Mapped[str] = mapped_column(String(16), default="user")  # user | test
     carrier: Mapped[str] = mapped_column(String(32))
     carrier_call_id: Mapped[str | None] = mapped_column(String(64), default=None)
+    #: SHA-256 of the single-use secret the carrier's media stream must present; cleared when
+    #: the stream connects (a second connection for the call is refused).
+    media_token_hash: Mapped[str | None] = mapped_column(String(64), default=None)
     from_number: Mapped[str] = mapped_column(String(20))
     to_number: Mapped[str] = mapped_column(String(20))
     prompt: Mapped[str] = mapped_column(Text)

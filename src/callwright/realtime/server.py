@@ -1,39 +1,93 @@
 """Socket.IO at /socket.io. The handshake authenticates with the bearer token (auth.token, or
-the Authorization header) or the session cookie; each connection joins `user:{id}` and, for
-admins, `admin`. Everything is emitted through publish(); in scale-out a Redis manager carries
-emits from worker and voice processes."""
+the Authorization header) or the session cookie; each connection joins `user:{id}`, `token:{id}`
+(the sign-in token it came with) and, for admins, `admin`. Everything is emitted through
+publish(); in scale-out a Redis manager carries emits from worker and voice processes.
+
+A socket lives no longer than its rights (see docs/security.md, "Sockets"):
+
+- ending a room (`end`) disconnects every socket in it, in every API process: revoking a token
+  ends `token:{id}`; a role change, a password set by an admin, a reset or a deletion end
+  `user:{id}`. With Redis the order goes to the other processes over a control channel.
+  Callers use `end_after_commit`, so nothing ends for a change that rolled back;
+- each socket is disconnected when its token expires (a timer set at the handshake);
+- every `recheck_seconds` each process asks the database whether its sockets' tokens are
+  still valid and their users' roles unchanged, which catches what no message announced (a
+  token deleted by hand, a control message lost while Redis was down)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
-from collections.abc import Awaitable, Callable
+import uuid
+from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass
+from datetime import datetime
 from http.cookies import SimpleCookie
-from typing import Any
+from typing import Any, Protocol
 
+import redis.asyncio as aioredis
 import socketio
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp
 
-from callwright.auth.cookies import SESSION_COOKIE
 from callwright.config import Settings
+from callwright.kit.db import on_commit
+from callwright.kit.time import utcnow
 
 log = logging.getLogger(__name__)
 
 #: realtime.publish's shape: (room, event, data). Workers get one from redis_publisher().
 Publisher = Callable[[str, str, dict[str, Any]], Awaitable[None]]
 
-#: token -> (user id, is admin), or None when the token is not valid.
-Authenticator = Callable[[str], Awaitable[tuple[int, bool] | None]]
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a socket speaks for: the user, their role and the token it signed in with."""
+
+    user_id: int
+    is_admin: bool
+    token_id: int
+    expires_at: datetime
+
+
+#: token -> its identity, or None when the token is not valid.
+Authenticator = Callable[[str], Awaitable[Identity | None]]
+#: token ids -> the identities of those still valid (unknown and expired ones left out).
+Revalidator = Callable[[Collection[int]], Awaitable[dict[int, Identity]]]
+
+#: Where API processes tell each other which rooms to end (Redis pub/sub).
+CONTROL_CHANNEL = "callwright:realtime-control"
+#: How often a process re-checks its sockets against the database.
+RECHECK_SECONDS = 60.0
 
 
 def user_room(user_id: int) -> str:
     return f"user:{user_id}"
 
 
+def token_room(token_id: int) -> str:
+    return f"token:{token_id}"
+
+
 ADMIN_ROOM = "admin"
 
 
+class SocketControl(Protocol):
+    """What ends sockets, as the services see it."""
+
+    def end_after_commit(self, session: AsyncSession, rooms: Collection[str]) -> None: ...
+
+
 class Realtime:
-    def __init__(self, settings: Settings, authenticate: Authenticator) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        authenticate: Authenticator,
+        revalidate: Revalidator | None = None,
+        *,
+        recheck_seconds: float = RECHECK_SECONDS,
+    ) -> None:
         manager = socketio.AsyncRedisManager(settings.redis_url) if settings.redis_url else None
         self.sio = socketio.AsyncServer(
             async_mode="asgi",
@@ -42,18 +96,156 @@ class Realtime:
             logger=False,
             engineio_logger=False,
         )
+        self._redis_url = settings.redis_url
+        self._session_cookie = settings.session_cookie
         self._authenticate = authenticate
+        self._revalidate = revalidate
+        self.recheck_seconds = recheck_seconds
+        self._host_id = uuid.uuid4().hex
+        #: This process's sockets and whom they speak for.
+        self._sockets: dict[str, Identity] = {}
+        self._expiry: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pending: set[asyncio.Task[None]] = set()
+        self._redis: aioredis.Redis | None = None
         self.sio.on("connect", self._connect)
+        self.sio.on("disconnect", self._disconnected)
+
+    # -- connections -------------------------------------------------------------------------
 
     async def _connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
-        token = _token_from(environ, auth)
+        token = _token_from(environ, auth, self._session_cookie)
         who = await self._authenticate(token) if token else None
         if who is None:
             raise socketio.exceptions.ConnectionRefusedError("Unauthenticated.")
-        user_id, is_admin = who
-        await self.sio.enter_room(sid, user_room(user_id))
-        if is_admin:
+        await self.sio.enter_room(sid, user_room(who.user_id))
+        await self.sio.enter_room(sid, token_room(who.token_id))
+        if who.is_admin:
             await self.sio.enter_room(sid, ADMIN_ROOM)
+        self._sockets[sid] = who
+        delay = max(0.0, (who.expires_at - utcnow()).total_seconds())
+        self._expiry[sid] = asyncio.get_running_loop().call_later(delay, self._expire, sid)
+
+    async def _disconnected(self, sid: str, *_reason: Any) -> None:
+        self._sockets.pop(sid, None)
+        timer = self._expiry.pop(sid, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _expire(self, sid: str) -> None:
+        self._spawn(self._drop([sid]), "socket-expired")
+
+    async def _drop(self, sids: Collection[str]) -> None:
+        """Disconnect these sockets of this process."""
+        for sid in sids:
+            try:
+                await self.sio.disconnect(sid, ignore_queue=True)
+            except Exception:
+                log.exception("could not disconnect socket %s", sid)
+            await self._disconnected(sid)  # in case the server had already forgotten it
+
+    # -- ending rooms ------------------------------------------------------------------------
+
+    async def end(self, rooms: Collection[str]) -> None:
+        """Disconnect every socket in `rooms`, in this process and (over Redis) all others."""
+        rooms = sorted(set(rooms))
+        if not rooms:
+            return
+        await self._end_here(rooms)
+        if self._redis_url:
+            message = json.dumps({"host": self._host_id, "rooms": rooms})
+            try:
+                await self._control().publish(CONTROL_CHANNEL, message)
+            except Exception:
+                # The periodic re-check ends the other processes' sockets in the end.
+                log.exception("could not send the end of %s to the other processes", rooms)
+
+    def end_after_commit(self, session: AsyncSession, rooms: Collection[str]) -> None:
+        """End `rooms` once `session`'s transaction has committed."""
+        ended = list(rooms)
+
+        async def end() -> None:
+            await self.end(ended)
+
+        if ended:
+            on_commit(session, end)
+
+    async def _end_here(self, rooms: Collection[str]) -> None:
+        sids = {sid for sid, _eio in self.sio.manager.get_participants("/", list(rooms))}
+        if sids:
+            await self._drop(sids)
+
+    # -- the re-check and the control channel ------------------------------------------------
+
+    async def recheck(self) -> None:
+        """Disconnect this process's sockets whose token is gone or expired, or whose user's
+        role changed since the handshake."""
+        if self._revalidate is None or not self._sockets:
+            return
+        sockets = dict(self._sockets)
+        current = await self._revalidate({who.token_id for who in sockets.values()})
+        stale = [sid for sid, who in sockets.items() if current.get(who.token_id) != who]
+        if stale:
+            await self._drop(stale)
+
+    async def start(self) -> None:
+        """Start the re-check (and, with Redis, the control channel listener)."""
+        self._tasks.append(asyncio.create_task(self._recheck_forever(), name="socket-recheck"))
+        if self._redis_url:
+            self._tasks.append(asyncio.create_task(self._listen(), name="socket-control"))
+
+    async def close(self) -> None:
+        for task in [*self._tasks, *self._pending]:
+            task.cancel()
+        await asyncio.gather(*self._tasks, *self._pending, return_exceptions=True)
+        self._tasks.clear()
+        for timer in self._expiry.values():
+            timer.cancel()
+        self._expiry.clear()
+        self._sockets.clear()
+        if self._redis is not None:
+            await self._redis.aclose()
+            self._redis = None
+
+    async def _recheck_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.recheck_seconds)
+            try:
+                await self.recheck()
+            except Exception:
+                log.exception("socket re-check failed")
+
+    def _control(self) -> aioredis.Redis:
+        if self._redis is None:
+            self._redis = aioredis.from_url(self._redis_url)
+        return self._redis
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async with self._control().pubsub() as pubsub:
+                    await pubsub.subscribe(CONTROL_CHANNEL)
+                    async for message in pubsub.listen():
+                        if message.get("type") != "message":
+                            continue
+                        data = json.loads(message["data"])
+                        if data.get("host") != self._host_id:
+                            await self._end_here([str(r) for r in data.get("rooms", [])])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("socket control channel failed; listening again in 1 s")
+                await asyncio.sleep(1)
+
+    def _spawn(self, work: Awaitable[None], name: str) -> None:
+        async def run() -> None:
+            await work
+
+        task = asyncio.get_running_loop().create_task(run(), name=name)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    # -- emitting ----------------------------------------------------------------------------
 
     async def publish(self, room: str, event: str, data: dict[str, Any]) -> None:
         await self.sio.emit(event, data, room=room)
@@ -81,7 +273,7 @@ def redis_publisher(settings: Settings) -> Publisher:
     return publish
 
 
-def _token_from(environ: dict[str, Any], auth: Any) -> str | None:
+def _token_from(environ: dict[str, Any], auth: Any, cookie: str) -> str | None:
     if isinstance(auth, dict) and isinstance(auth.get("token"), str) and auth["token"]:
         return str(auth["token"])
     header = str(environ.get("HTTP_AUTHORIZATION", ""))
@@ -93,4 +285,4 @@ def _token_from(environ: dict[str, Any], auth: Any) -> str | None:
         cookies.load(str(environ.get("HTTP_COOKIE", "")))
     except Exception:
         return None
-    return cookies[SESSION_COOKIE].value if SESSION_COOKIE in cookies else None
+    return cookies[cookie].value if cookie in cookies else None

@@ -83,12 +83,15 @@ class SimulatedCallee:
         parameters: dict[str, str],
         speed: float = 1.0,
         voice_name: str = "kal",
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.persona = persona
         self.call_sid = call_sid
         self.account_sid = account_sid
         self.stream_url = stream_url
         self.parameters = parameters
+        #: The upgrade request's headers (the network's X-Twilio-Signature).
+        self.headers = headers or {}
         self.speed = max(0.1, speed)
         self.voice = tts.find(voice_name) or tts.default_voice()
         self.stream_sid = "MZ" + secrets.token_hex(16)
@@ -113,7 +116,9 @@ class SimulatedCallee:
         yield_delays: list[float] = []
         playback = _Playback()
         counters = {"marks": 0, "clears": 0}
-        async with websockets.connect(self.stream_url, max_size=2**20) as ws:
+        async with websockets.connect(
+            self.stream_url, max_size=2**20, additional_headers=self.headers
+        ) as ws:
             await ws.send(
                 json.dumps({"event": "connected", "protocol": "Call", "version": "1.0.0"})
             )
@@ -161,7 +166,7 @@ class SimulatedCallee:
                 "callSid": self.call_sid,
                 "tracks": ["inbound"],
                 "mediaFormat": {"encoding": "audio/x-mulaw", "sampleRate": 8000, "channels": 1},
-                "customParameters": {**self.parameters, "sandboxSpeed": str(self.speed)},
+                "customParameters": dict(self.parameters),
             },
         }
 

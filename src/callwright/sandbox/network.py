@@ -14,6 +14,7 @@ import base64
 import email.utils
 import hashlib
 import hmac
+import ipaddress
 import logging
 import math
 import secrets
@@ -118,6 +119,9 @@ class SandboxNetwork:
         )
 
         def authenticate(request: Request, account_sid: str) -> None:
+            # A local network: only this machine's processes (the app's carrier) may use it.
+            if not _is_loopback(request.client.host if request.client else ""):
+                raise _TwilioError(20003, "The sandbox network answers this machine only.", 403)
             header = request.headers.get("authorization", "")
             expected = (
                 "Basic "
@@ -217,6 +221,8 @@ class SandboxNetwork:
                 parameters=params,
                 speed=self.speed,
                 voice_name=callee_voice_for(params.get("agentVoice", "")),
+                # Twilio signs the websocket upgrade with the account's auth token.
+                headers={"X-Twilio-Signature": signature.compute(self.auth_token, url)},
             )
             if call.hangup_requested.is_set():
                 call.callee.hang_up_from_network()
@@ -312,6 +318,13 @@ class _TwilioError(Exception):
             },
             status_code=self.status,
         )
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def install_error_handler(app: Any) -> None:

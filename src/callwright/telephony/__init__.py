@@ -1,1 +1,1 @@
-"""The carrier seam: the Carrier interface, the registry, status webhooks and the call state machine."""
+"""The carrier seam: the Carrier interface, the carriers, status webhooks and the call state machine."""

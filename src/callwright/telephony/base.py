@@ -20,6 +20,8 @@ class DialRequest:
     media_url: str
     #: Where the carrier posts status changes (our webhook).
     status_callback_url: str
+    #: The call's single-use secret: the carrier hands it back when its media stream connects.
+    media_token: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,11 @@ class Carrier(ABC):
     @abstractmethod
     def verify_webhook(self, request: WebhookRequest) -> bool:
         """True when the webhook really comes from this carrier."""
+
+    @abstractmethod
+    def verify_media_connection(self, url: str, headers: Mapping[str, str]) -> bool:
+        """True when a media websocket's upgrade request to `url` (the media URL we gave the
+        carrier) carries this carrier's proof that it comes from the carrier."""
 
     @abstractmethod
     def parse_status(self, request: WebhookRequest) -> StatusUpdate | None:

@@ -1,1 +1,1 @@
-"""Users: lookups and the signed-in user's profile."""
+"""Users: the stored accounts (lookups, e-mail uniqueness) and their schemas."""

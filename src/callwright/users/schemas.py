@@ -4,6 +4,8 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
+from callwright.kit.envelope import Ok
+from callwright.kit.money import dollars
 from callwright.kit.validation import Name, NewPassword
 from callwright.models import User
 
@@ -35,7 +37,7 @@ class ProfileOut(UserOut):
             name=user.name,
             email=user.email,
             role=user.role,
-            balance=user.balance_cents / 100,
+            balance=dollars(user.balance_cents),
             email_verified_at=user.email_verified_at,
             created_at=user.created_at,
             has_password=user.password_hash is not None,
@@ -43,10 +45,8 @@ class ProfileOut(UserOut):
         )
 
 
-class ProfileResponse(BaseModel):
-    success: bool = True
+class ProfileResponse(Ok[ProfileOut]):
     message: str | None = None
-    data: ProfileOut
 
 
 class ProfileUpdate(BaseModel):

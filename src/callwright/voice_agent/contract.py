@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -46,3 +47,20 @@ class CallHooks(Protocol):
     async def latency(self, timing: TurnTiming) -> None: ...
     async def hang_up(self) -> None: ...
     async def finished(self, recording: Recording | None) -> None: ...
+
+
+class MediaCalls(Protocol):
+    """Which media streams may join which call: what the media endpoint asks of the calls."""
+
+    #: How much faster than real time the call's clock runs (the sandbox in tests; else 1).
+    speed: float
+
+    def verify(self, headers: Mapping[str, str]) -> bool:
+        """Whether the websocket upgrade's headers carry the carrier's proof of origin."""
+        ...
+
+    async def claim(self, call_id: str, token: str) -> CallPlan | None:
+        """Spend the call's single-use media secret: the call's plan, or None to refuse."""
+        ...
+
+    def hooks(self, call_id: str) -> CallHooks: ...

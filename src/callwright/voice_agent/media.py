@@ -1,4 +1,10 @@
-"""The carrier's media websocket: one Pipecat pipeline per live call."""
+"""The carrier's media websocket: one Pipecat pipeline per live call.
+
+A stream is accepted only from the carrier the call was placed with: the upgrade request must
+carry the carrier's signature (Twilio's X-Twilio-Signature; the sandbox signs the same way), and
+the stream's `start` message must bring back the call's single-use secret, which it spends. A
+second connection for the same call is refused. Nothing the client sends sets the call's
+behaviour: the plan comes from the call row, the speed from the settings."""
 
 from __future__ import annotations
 
@@ -7,18 +13,25 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from callwright.calls.flows import CallEngine
-from callwright.voice_agent.session import Engines, run_call
+from callwright.voice_agent.contract import MediaCalls
+from callwright.voice_agent.session import CallSession, Engines
 
 log = logging.getLogger(__name__)
 router = APIRouter()
+#: WebSocket close code for a refused stream (policy violation).
+REFUSED = 1008
 
 
 @router.websocket("/media/twilio")
 async def twilio_media(websocket: WebSocket) -> None:
     """Twilio Media Streams (and the sandbox, which speaks the same protocol)."""
-    engine: CallEngine = websocket.app.state.calls
+    media: MediaCalls = websocket.app.state.media_calls
     engines: Engines = websocket.app.state.voice_engines
+    headers = {k.lower(): v for k, v in websocket.headers.items()}
+    if not media.verify(headers):
+        log.warning("media stream refused: no valid carrier signature")
+        await websocket.close(code=REFUSED)  # before accept: the upgrade is answered 403
+        return
     await websocket.accept()
     try:
         start: dict[str, object] = {}
@@ -31,24 +44,23 @@ async def twilio_media(websocket: WebSocket) -> None:
         return
     details = start.get("start")
     if not isinstance(details, dict):
-        await websocket.close(code=1008)
+        await websocket.close(code=REFUSED)
         return
     params = details.get("customParameters") or {}
+    if not isinstance(params, dict):
+        params = {}
     call_id = str(params.get("callId", ""))
-    plan = await engine.plan(call_id) if call_id else None
+    plan = await media.claim(call_id, str(params.get("token", "")))
     if plan is None:
-        log.warning("media stream for an unknown or finished call %r", call_id)
-        await websocket.close(code=1008)
+        log.warning("media stream refused for call %r: bad or spent secret, or call over", call_id)
+        await websocket.close(code=REFUSED)
         return
-    try:
-        speed = float(params.get("sandboxSpeed", 1.0)) if engine.carrier.name == "sandbox" else 1.0
-    except ValueError:
-        speed = 1.0
-    await run_call(
+    session = CallSession(
         websocket,
         plan,
-        engine.hooks(call_id),
+        media.hooks(call_id),
         engines,
         stream_sid=str(details.get("streamSid", start.get("streamSid", ""))),
-        speed=speed,
+        speed=media.speed,
     )
+    await session.run()

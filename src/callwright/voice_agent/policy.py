@@ -171,6 +171,57 @@ def _second_person(sentence: str) -> str:
     return out[0].upper() + out[1:] + "." if out else out
 
 
+_ASKS_ALREADY = (
+    "do you",
+    "are you",
+    "would you",
+    "can you",
+    "could you",
+    "is there",
+    "what",
+    "when",
+    "how",
+)
+
+
+def _question_in(sentence: str) -> str | None:
+    """The question to ask the callee, when the prompt's sentence is one or asks for one."""
+    if sentence.endswith("?"):
+        if sentence.lower().startswith(_ASKS_ALREADY):
+            return sentence
+        return _second_person(sentence).rstrip(".")
+    if m := _ASK.match(sentence.rstrip(".")):
+        return "Could you tell me if " + _lower_first(_second_person(m.group(1)).rstrip(".")) + "?"
+    if m := _ASK_WHAT.match(sentence.rstrip(".")):
+        return (
+            "Could you tell me "
+            + m.group(1).lower()
+            + " "
+            + _second_person(m.group(2)).rstrip(".")
+            + "?"
+        )
+    return None
+
+
+def _purpose_in(sentence: str) -> str:
+    """Why the agent calls, as the agent says it (without "I'm Sam from Acme")."""
+    purpose = re.sub(r"^I am [A-Z][a-z]+(?: from [^,.]+)?[,.]?\s*", "", _second_person(sentence))
+    purpose = re.sub(r"^I'm [A-Z][a-z]+(?: from [^,.]+)?[,.]?\s*", "", purpose)
+    if purpose and not purpose[0].isupper():
+        purpose = purpose[0].upper() + purpose[1:]
+    return purpose
+
+
+def _is_detail(sentence: str) -> bool:
+    """A fact to tell the callee (not an instruction, a style or the agent's name)."""
+    return (
+        not _IMPERATIVE.match(sentence)
+        and not _STYLE.search(sentence)
+        and not _NAME.search(sentence)
+        and len(sentence.split()) > 3
+    )
+
+
 @dataclass(frozen=True)
 class Brief:
     """What the policy understood from the prompt."""
@@ -195,55 +246,12 @@ class Brief:
         questions: list[str] = []
         details: list[str] = []
         for sentence in _sentences(prompt):
-            if sentence.endswith("?"):
-                questions.append(
-                    _second_person(sentence).rstrip(".")
-                    if not sentence.lower().startswith(
-                        (
-                            "do you",
-                            "are you",
-                            "would you",
-                            "can you",
-                            "could you",
-                            "is there",
-                            "what",
-                            "when",
-                            "how",
-                        )
-                    )
-                    else sentence
-                )
-                continue
-            if m := _ASK.match(sentence.rstrip(".")):
-                questions.append(
-                    "Could you tell me if "
-                    + _lower_first(_second_person(m.group(1)).rstrip("."))
-                    + "?"
-                )
-                continue
-            if m := _ASK_WHAT.match(sentence.rstrip(".")):
-                questions.append(
-                    "Could you tell me "
-                    + m.group(1).lower()
-                    + " "
-                    + _second_person(m.group(2)).rstrip(".")
-                    + "?"
-                )
-                continue
-            if not purpose and _PURPOSE_WORDS.search(sentence):
-                purpose = re.sub(
-                    r"^I am [A-Z][a-z]+(?: from [^,.]+)?[,.]?\s*", "", _second_person(sentence)
-                )
-                purpose = re.sub(r"^I'm [A-Z][a-z]+(?: from [^,.]+)?[,.]?\s*", "", purpose)
-                if purpose and not purpose[0].isupper():
-                    purpose = purpose[0].upper() + purpose[1:]
-                continue
-            if (
-                not _IMPERATIVE.match(sentence)
-                and not _STYLE.search(sentence)
-                and not _NAME.search(sentence)
-                and len(sentence.split()) > 3
-            ):
+            question = _question_in(sentence)
+            if question is not None:
+                questions.append(question)
+            elif not purpose and _PURPOSE_WORDS.search(sentence):
+                purpose = _purpose_in(sentence)
+            elif _is_detail(sentence):
                 details.append(_second_person(sentence))
         price = _PRICE.search(prompt)
         return cls(
@@ -341,11 +349,20 @@ class OfflinePolicy:
         self.turns += 1
         intent = classify(heard)
         answered, self.pending = self.pending, None
-        b = self.brief
         if not self.greeted:
             if intent is Intent.VOICEMAIL:
                 return self.voicemail_message()
             return Reply(self.opening().text, intent=intent)
+        closing = self._closing(intent, heard)
+        if closing is not None:
+            return closing
+        if intent is Intent.YES:
+            return self._yes(heard, answered)
+        return self._go_on(intent, answered)
+
+    def _closing(self, intent: Intent, heard: str) -> Reply | None:
+        """The last words, for what always ends the call (voicemail, wrong person, not
+        interested, later, goodbye)."""
         if intent is Intent.VOICEMAIL:
             return self.voicemail_message()
         if intent is Intent.WRONG_PERSON:
@@ -359,6 +376,32 @@ class OfflinePolicy:
             return self._close(f"Of course. I'll call you back {when}. Thank you, goodbye.", intent)
         if intent is Intent.GOODBYE:
             return self._close("Thank you for your time. Goodbye.", intent)
+        return None
+
+    def _yes(self, heard: str, answered: str | None) -> Reply:
+        """A yes: the next question, a detail when asked for more, else the offer or the end."""
+        intent = Intent.YES
+        b = self.brief
+        question = self._next_question()
+        if question:
+            return Reply(f"Great. {question}", intent=intent)
+        if self.told < len(b.details) and re.search(
+            r"tell me more|more (about|details|information)|interest", heard.lower()
+        ):
+            detail = b.details[self.told]
+            self.told += 1
+            self.offered = True
+            return Reply(f"Of course. {detail} Would you like to go ahead?", intent=intent)
+        if answered:
+            return self._close("Wonderful, thank you. You're all set. Goodbye.", intent)
+        if not self.offered:
+            self.offered = True
+            return Reply("Great. Would you like to go ahead?", intent=intent)
+        return self._close("Wonderful, you're all set. Thank you for your time. Goodbye.", intent)
+
+    def _go_on(self, intent: Intent, answered: str | None) -> Reply:
+        """Every other turn keeps the conversation going (who, price, no, hello, a question)."""
+        b = self.brief
         if intent is Intent.WHO:
             self.pending = answered
             text = f"Sorry, {b.introduction}."
@@ -381,25 +424,6 @@ class OfflinePolicy:
             if question:
                 return Reply(f"No problem. {question}", intent=intent)
             return self._close("Alright, thank you for your time. Goodbye.", intent)
-        if intent is Intent.YES:
-            question = self._next_question()
-            if question:
-                return Reply(f"Great. {question}", intent=intent)
-            if self.told < len(b.details) and re.search(
-                r"tell me more|more (about|details|information)|interest", heard.lower()
-            ):
-                detail = b.details[self.told]
-                self.told += 1
-                self.offered = True
-                return Reply(f"Of course. {detail} Would you like to go ahead?", intent=intent)
-            if answered:
-                return self._close("Wonderful, thank you. You're all set. Goodbye.", intent)
-            if not self.offered:
-                self.offered = True
-                return Reply("Great. Would you like to go ahead?", intent=intent)
-            return self._close(
-                "Wonderful, you're all set. Thank you for your time. Goodbye.", intent
-            )
         if intent is Intent.GREETING:
             question = answered or self._next_question()
             self.pending = question

@@ -10,18 +10,16 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 from fastapi import WebSocket
-from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
-from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
 from pipecat.audio.vad.silero import SileroVADAnalyzer
 from pipecat.audio.vad.vad_analyzer import VADParams
 from pipecat.frames.frames import (
     EndFrame,
-    FunctionCallResultProperties,
     LLMFullResponseEndFrame,
     LLMFullResponseStartFrame,
     LLMRunFrame,
@@ -29,14 +27,14 @@ from pipecat.frames.frames import (
 )
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.pipeline.worker import PipelineParams, PipelineWorker
-from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.processors.aggregators.llm_response_universal import (
+    LLMAssistantAggregator,
     LLMContextAggregatorPair,
+    LLMUserAggregator,
     LLMUserAggregatorParams,
 )
 from pipecat.processors.audio.audio_buffer_processor import AudioBufferProcessor
 from pipecat.processors.frame_processor import FrameProcessor
-from pipecat.services.openai.llm import OpenAILLMService
 from pipecat.transports.websocket.fastapi import FastAPIWebsocketParams
 from pipecat.turns.user_stop.speech_timeout_user_turn_stop_strategy import (
     SpeechTimeoutUserTurnStopStrategy,
@@ -46,19 +44,18 @@ from pipecat.workers.runner import WorkerRunner
 
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
+from callwright.voice_agent.ambience import AmbienceMixer
+from callwright.voice_agent.brain import LLMConfig, OfflineBrain, brain_context, llm_brain
+from callwright.voice_agent.closer import CallCloser
 from callwright.voice_agent.contract import CallHooks, CallPlan, Recording
+from callwright.voice_agent.frames import FinalReplyFrame
 from callwright.voice_agent.logs import quiet_pipecat
 from callwright.voice_agent.policy import OfflinePolicy, Reply
-from callwright.voice_agent.processors import (
-    AmbienceMixer,
-    CallCloser,
-    CarrierTransport,
-    FinalReplyFrame,
-    MarkTwilioSerializer,
-    OfflineBrain,
-    TurnTimer,
-)
 from callwright.voice_agent.services import LocalTTSService, WhisperSTTService
+from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
+from callwright.voice_agent.turn_timer import TurnTimer
+
+__all__ = ["CallSession", "Engines", "LLMConfig"]
 
 log = logging.getLogger(__name__)
 # CALLWRIGHT_PIPECAT_LOG=DEBUG shows every frame decision (turns, interruptions, timings).
@@ -74,15 +71,6 @@ USER_PAUSE_SECS = 0.4
 GREETING_WAIT_SECS = 4.0
 
 
-@dataclass(frozen=True)
-class LLMConfig:
-    """An OpenAI-compatible chat-completions endpoint."""
-
-    base_url: str
-    api_key: str
-    model: str
-
-
 @dataclass
 class Engines:
     """Models shared by every call in this process, and the LLM endpoint (None: offline policy)."""
@@ -91,108 +79,161 @@ class Engines:
     llm: LLMConfig | None = None
 
 
-PHONE_STYLE = (
-    "You are speaking on a phone call, so keep every reply to one or two short sentences, with no "
-    "lists, markdown or emoji. Speak first with a short greeting that says who you are and why you "
-    "are calling. If you reach voicemail, leave a short message. When the conversation is over, say "
-    "goodbye and then call the end_call function."
-)
-END_CALL = FunctionSchema(
-    name="end_call",
-    description="Hang up the call. Call it right after you have said goodbye.",
-    properties={},
-    required=[],
-)
+class CallSession:
+    """One live call: builds its pipeline, starts the conversation when the callee is connected,
+    ends the pipeline when they hang up, and hands the transcript and recording to the call flows
+    when it is over."""
 
-
-async def run_call(
-    websocket: WebSocket,
-    plan: CallPlan,
-    hooks: CallHooks,
-    engines: Engines,
-    *,
-    stream_sid: str,
-    speed: float = 1.0,
-) -> None:
-    voice = tts.find(plan.voice) or tts.default_voice()
-    serializer = MarkTwilioSerializer(
-        stream_sid, params=MarkTwilioSerializer.InputParams(auto_hang_up=False)
-    )
-    mixer = AmbienceMixer(plan.background_audio) if plan.background_audio != "none" else None
-    transport = CarrierTransport(
-        websocket,
-        FastAPIWebsocketParams(
-            audio_in_enabled=True,
-            audio_out_enabled=True,
-            add_wav_header=False,
-            serializer=serializer,
-            audio_out_mixer=mixer,
-        ),
-        speed=speed,
-    )
-    policy = OfflinePolicy(plan.prompt)
-    if engines.llm is not None:
-        context = LLMContext(
-            messages=[{"role": "system", "content": f"{plan.prompt}\n\n{PHONE_STYLE}"}],
-            tools=ToolsSchema(standard_tools=[END_CALL]),
-        )
-    else:
-        context = LLMContext(messages=[{"role": "system", "content": plan.prompt}])
-    vad = SileroVADAnalyzer(
-        sample_rate=RATE,
-        params=VADParams(start_secs=plan.interruption_threshold_ms / 1000, stop_secs=VAD_STOP_SECS),
-    )
-    user_turns, assistant_turns = LLMContextAggregatorPair(
-        context,
-        user_params=LLMUserAggregatorParams(
-            vad_analyzer=vad,
-            user_turn_strategies=UserTurnStrategies(
-                stop=[SpeechTimeoutUserTurnStopStrategy(user_speech_timeout=USER_PAUSE_SECS)]
+    def __init__(
+        self,
+        websocket: WebSocket,
+        plan: CallPlan,
+        hooks: CallHooks,
+        engines: Engines,
+        *,
+        stream_sid: str,
+        speed: float = 1.0,
+    ) -> None:
+        self.plan = plan
+        self.hooks = hooks
+        self.engines = engines
+        self.speed = speed
+        self.policy = OfflinePolicy(plan.prompt)
+        self._hung_up = False
+        self._spoke_first = False
+        self._timers: list[asyncio.Task[None]] = []
+        #: Transcript lines being written (see _write_line).
+        self._writes: list[asyncio.Task[None]] = []
+        self._audio = b""
+        self._rate = RATE
+        self.transport = self._build_transport(websocket, stream_sid)
+        self.user_turns, self.assistant_turns = self._build_turns()
+        self.recorder = AudioBufferProcessor(num_channels=2)
+        self.worker = PipelineWorker(
+            self._build_pipeline(stream_sid),
+            params=PipelineParams(
+                audio_in_sample_rate=RATE, audio_out_sample_rate=RATE, enable_metrics=True
             ),
-        ),
-    )
-    brain: FrameProcessor
-    if engines.llm is not None:
-        brain = _llm_brain(engines.llm, plan)
-    else:
-        brain = OfflineBrain(policy, voicemail_message=plan.voicemail == "message", speed=speed)
-    hung_up = asyncio.Event()
+            observers=[TurnTimer(VAD_STOP_SECS, hooks.latency)],
+            idle_timeout_secs=None,
+            enable_rtvi=False,
+        )
+        self.recorder.add_event_handler("on_audio_data", self._on_audio)
+        self.user_turns.add_event_handler("on_user_turn_started", self._on_user_speaking)
+        self.user_turns.add_event_handler("on_user_turn_stopped", self._on_user_turn)
+        self.assistant_turns.add_event_handler("on_assistant_turn_stopped", self._on_assistant_turn)
+        self.transport.add_event_handler("on_client_connected", self.on_connected)
+        self.transport.add_event_handler("on_client_disconnected", self.on_disconnected)
 
-    async def hang_up() -> None:
-        if not hung_up.is_set():
-            hung_up.set()
-            await hooks.hang_up()
+    # Building the pipeline ----------------------------------------------------------------
 
-    closer = CallCloser(hang_up, stream_sid=stream_sid, on_reopened=policy.reopen)
-    recorder = AudioBufferProcessor(num_channels=2)
-    pipeline = Pipeline(
-        [
-            transport.input(),
-            WhisperSTTService(engines.transcriber),
-            user_turns,
-            brain,
-            LocalTTSService(voice),
-            closer,
-            transport.output(),
-            recorder,
-            assistant_turns,
-        ]
-    )
-    timer = TurnTimer(VAD_STOP_SECS, hooks.latency)
-    worker = PipelineWorker(
-        pipeline,
-        params=PipelineParams(
-            audio_in_sample_rate=RATE, audio_out_sample_rate=RATE, enable_metrics=True
-        ),
-        observers=[timer],
-        idle_timeout_secs=None,
-        enable_rtvi=False,
-    )
-    recording: dict[str, Any] = {}
-    spoke_first = asyncio.Event()
-    timers: list[asyncio.Task[None]] = []
+    def _build_transport(self, websocket: WebSocket, stream_sid: str) -> CarrierTransport:
+        background = self.plan.background_audio
+        serializer = MarkTwilioSerializer(
+            stream_sid, params=MarkTwilioSerializer.InputParams(auto_hang_up=False)
+        )
+        return CarrierTransport(
+            websocket,
+            FastAPIWebsocketParams(
+                audio_in_enabled=True,
+                audio_out_enabled=True,
+                add_wav_header=False,
+                serializer=serializer,
+                audio_out_mixer=AmbienceMixer(background) if background != "none" else None,
+            ),
+            speed=self.speed,
+        )
 
-    async def say(reply: Reply) -> None:
+    def _build_turns(self) -> tuple[LLMUserAggregator, LLMAssistantAggregator]:
+        """The callee's turns (Silero VAD, then a short pause) and the agent's, on one context."""
+        context = brain_context(self.plan, llm=self.engines.llm is not None)
+        vad = SileroVADAnalyzer(
+            sample_rate=RATE,
+            params=VADParams(
+                start_secs=self.plan.interruption_threshold_ms / 1000, stop_secs=VAD_STOP_SECS
+            ),
+        )
+        pair = LLMContextAggregatorPair(
+            context,
+            user_params=LLMUserAggregatorParams(
+                vad_analyzer=vad,
+                user_turn_strategies=UserTurnStrategies(
+                    stop=[SpeechTimeoutUserTurnStopStrategy(user_speech_timeout=USER_PAUSE_SECS)]
+                ),
+            ),
+        )
+        return pair.user(), pair.assistant()
+
+    def _build_brain(self) -> FrameProcessor:
+        if self.engines.llm is not None:
+            return llm_brain(self.engines.llm, self.plan)
+        return OfflineBrain(
+            self.policy, voicemail_message=self.plan.voicemail == "message", speed=self.speed
+        )
+
+    def _build_pipeline(self, stream_sid: str) -> Pipeline:
+        voice = tts.find(self.plan.voice) or tts.default_voice()
+        brain = self._build_brain()
+        closer = CallCloser(self._hang_up, stream_sid=stream_sid, on_reopened=self.policy.reopen)
+        return Pipeline(
+            [
+                self.transport.input(),
+                WhisperSTTService(self.engines.transcriber),
+                self.user_turns,
+                brain,
+                LocalTTSService(voice),
+                closer,
+                self.transport.output(),
+                self.recorder,
+                self.assistant_turns,
+            ]
+        )
+
+    # The call's events ---------------------------------------------------------------------
+
+    async def on_connected(self, _transport: Any, _client: Any) -> None:
+        """The callee answered: record, tell the call flows, arm the time limit, and speak
+        first unless the plan waits for the callee's greeting."""
+        await self.recorder.start_recording()
+        await self.hooks.answered()
+        self._after(self.plan.max_duration_seconds, self._time_up)
+        if self.plan.wait_for_greeting:
+            self._after(GREETING_WAIT_SECS, self._open_conversation)
+        else:
+            await self._open_conversation()
+
+    async def on_disconnected(self, _transport: Any, _client: Any) -> None:
+        await self.worker.queue_frame(EndFrame())
+
+    async def _on_audio(self, _buffer: Any, audio: bytes, sample_rate: int, _channels: int) -> None:
+        self._audio, self._rate = audio, sample_rate
+
+    async def _on_user_speaking(self, _aggregator: Any, _strategy: Any) -> None:
+        # Heard as soon as the callee starts (VAD), not when their words are transcribed: a
+        # greeting timer that ran out meanwhile must not talk over them.
+        self._spoke_first = True
+
+    async def _on_user_turn(self, _aggregator: Any, _strategy: Any, message: Any) -> None:
+        self._spoke_first = True
+        if message.content:
+            self._write_line("user", message.content)
+
+    async def _on_assistant_turn(self, _aggregator: Any, message: Any) -> None:
+        policy = self.policy
+        if message.interrupted and policy.greeted and policy.turns == 0:
+            # The callee talked over the greeting (a "Hello?"): greet again on their turn.
+            policy.reset_greeting()
+        if message.content:
+            self._write_line("assistant", message.content)
+
+    # What the session does on its own ------------------------------------------------------
+
+    async def _hang_up(self) -> None:
+        if not self._hung_up:
+            self._hung_up = True
+            await self.hooks.hang_up()
+
+    async def _say(self, reply: Reply) -> None:
         """Speak as the brain does (an LLM response), so the turn is recorded like any other."""
         frames: list[Any] = []
         if reply.text:
@@ -203,104 +244,69 @@ async def run_call(
             ]
         if reply.end_call:
             frames.append(FinalReplyFrame())
-        await worker.queue_frames(frames)
+        await self.worker.queue_frames(frames)
 
-    async def open_conversation() -> None:
-        if spoke_first.is_set() or policy.greeted:
+    async def _open_conversation(self) -> None:
+        """Speak first (at once, or when the greeting wait runs out), unless the callee began."""
+        if not self._spoke_first:
+            await self._greet()
+
+    async def _greet(self) -> None:
+        if self.policy.greeted:
             return
-        spoke_first.set()
-        if engines.llm is not None:
-            policy.greeted = True
-            await worker.queue_frames([LLMRunFrame()])  # the model greets, from its prompt
+        self._spoke_first = True
+        if self.engines.llm is not None:
+            self.policy.greeted = True
+            await self.worker.queue_frames([LLMRunFrame()])  # the model greets, from its prompt
         else:
-            await say(policy.opening())
+            await self._say(self.policy.opening())
 
-    async def after(seconds: float, action: Any) -> None:
-        await asyncio.sleep(seconds / speed)
-        await action()
+    async def _time_up(self) -> None:
+        if not self.policy.ended:
+            await self._say(self.policy.time_up())
 
-    async def time_up() -> None:
-        if not policy.ended:
-            await say(policy.time_up())
+    def _after(self, seconds: float, action: Callable[[], Awaitable[None]]) -> None:
+        """Run action after this many seconds of call time (cancelled when the call is over)."""
 
-    @recorder.event_handler("on_audio_data")
-    async def on_audio(_buffer: Any, audio: bytes, sample_rate: int, channels: int) -> None:
-        recording["audio"], recording["rate"] = audio, sample_rate
+        async def later() -> None:
+            await asyncio.sleep(seconds / self.speed)
+            await action()
 
-    writes: list[asyncio.Task[None]] = []
+        self._timers.append(asyncio.create_task(later()))
 
-    def write_line(speaker: Literal["assistant", "user"], text: str) -> None:
+    def _write_line(self, speaker: Literal["assistant", "user"], text: str) -> None:
         """Transcript lines are written by tasks of our own, in order (hooks.line serialises
         them), and all of them land before the call is finished: a goodbye that ends the
         pipeline is still written, whatever Pipecat does with its handler tasks at shutdown."""
-        writes.append(asyncio.create_task(hooks.line(speaker, text)))
+        self._writes.append(asyncio.create_task(self.hooks.line(speaker, text)))
 
-    @user_turns.event_handler("on_user_turn_stopped")
-    async def on_user_turn(_aggregator: Any, _strategy: Any, message: Any) -> None:
-        spoke_first.set()
-        if message.content:
-            write_line("user", message.content)
+    # Running and finishing -----------------------------------------------------------------
 
-    @assistant_turns.event_handler("on_assistant_turn_stopped")
-    async def on_assistant_turn(_aggregator: Any, message: Any) -> None:
-        if message.interrupted and policy.greeted and policy.turns == 0:
-            # The callee talked over the greeting (a "Hello?"): greet again on their turn.
-            policy.reset_greeting()
-        if message.content:
-            write_line("assistant", message.content)
+    async def run(self) -> None:
+        """Run the pipeline until the call ends, then finish, whatever ended it."""
+        runner = WorkerRunner(handle_sigint=False)
+        await runner.add_workers(self.worker)
+        try:
+            await runner.run()
+        finally:
+            await self.finish()
 
-    @transport.event_handler("on_client_connected")
-    async def on_connected(_transport: Any, _client: Any) -> None:
-        await recorder.start_recording()
-        await hooks.answered()
-        timers.append(asyncio.create_task(after(plan.max_duration_seconds, time_up)))
-        if plan.wait_for_greeting:
-            timers.append(asyncio.create_task(after(GREETING_WAIT_SECS, open_conversation)))
-        else:
-            await open_conversation()
-
-    @transport.event_handler("on_client_disconnected")
-    async def on_disconnected(_transport: Any, _client: Any) -> None:
-        await worker.queue_frame(EndFrame())
-
-    runner = WorkerRunner(handle_sigint=False)
-    await runner.add_workers(worker)
-    try:
-        await runner.run()
-    finally:
-        for task in timers:
+    async def finish(self) -> None:
+        """Stop the timers, wait for every transcript line, and hand over the recording."""
+        for task in self._timers:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for outcome in await asyncio.gather(*writes, return_exceptions=True):
+        for outcome in await asyncio.gather(*self._writes, return_exceptions=True):
             if isinstance(outcome, BaseException):
                 log.error("a transcript line was not saved", exc_info=outcome)
-        await hooks.finished(_recording(recording))
+        await self.hooks.finished(self.recording())
 
-
-def _llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
-    llm = OpenAILLMService(
-        api_key=config.api_key or "not-needed",
-        base_url=config.base_url,
-        settings=OpenAILLMService.Settings(model=config.model, temperature=plan.temperature),
-    )
-
-    async def end_call(params: Any) -> None:
-        await params.result_callback(
-            {"status": "hanging up"}, properties=FunctionCallResultProperties(run_llm=False)
-        )
-        await llm.push_frame(FinalReplyFrame())
-
-    llm.register_function("end_call", end_call)
-    return llm
-
-
-def _recording(recording: dict[str, Any]) -> Recording | None:
-    audio = recording.get("audio")
-    if not audio:
-        return None
-    rate = int(recording["rate"])
-    frames = np.frombuffer(audio, dtype=np.int16).reshape(-1, 2)
-    # Pipecat puts the user (callee) on the left; we keep the agent left, the callee right.
-    stereo = frames[:, ::-1].reshape(-1).copy()
-    return Recording(stereo=stereo, rate=rate, seconds=len(frames) / rate)
+    def recording(self) -> Recording | None:
+        """The call's stereo recording: the agent left, the callee right (None: no audio)."""
+        if not self._audio:
+            return None
+        frames = np.frombuffer(self._audio, dtype=np.int16).reshape(-1, 2)
+        # Pipecat puts the user (callee) on the left; we keep the agent left, the callee right.
+        stereo = frames[:, ::-1].reshape(-1).copy()
+        return Recording(stereo=stereo, rate=self._rate, seconds=len(frames) / self._rate)

@@ -11,7 +11,8 @@ from pydantic import BaseModel
 
 from callwright.auth.deps import CurrentUser
 from callwright.kit.deps import SettingsDep
-from callwright.kit.errors import NotFound
+from callwright.kit.envelope import Envelope
+from callwright.kit.errors import or_404
 from callwright.speech import tts
 from callwright.speech.audio import PHONE_RATE, mp3_bytes
 
@@ -28,8 +29,7 @@ class VoiceOut(BaseModel):
     gender: str
 
 
-class VoicesOut(BaseModel):
-    success: bool = True
+class VoicesOut(Envelope):
     voices: list[VoiceOut]
 
 
@@ -51,9 +51,7 @@ async def list_voices(_user: CurrentUser, request: Request) -> VoicesOut:
 
 @router.get("/voices/{name}/sample.mp3", name="voice_sample", response_class=FileResponse)
 async def voice_sample(name: str, _user: CurrentUser, settings: SettingsDep) -> FileResponse:
-    voice = tts.find(name)
-    if voice is None:
-        raise NotFound("Unknown voice.")
+    voice = or_404(tts.find(name), "Unknown voice.")
     path = settings.data_dir / "voice-samples" / f"{voice.name}.mp3"
     lock = _locks.setdefault(voice.name, asyncio.Lock())
     async with lock:

@@ -7,7 +7,7 @@ import { Bar, Line, Pie } from 'react-chartjs-2'
 import { Card, Skeleton } from '@/components/ui/card'
 import { notify } from '@/lib/toast'
 import { chartsQuery, statsQuery, type AdminStats, type Charts } from './api'
-import { PageHeader } from './kit'
+import { PageHeader } from '@/components/kit'
 
 ChartJS.register(CategoryScale, LinearScale, BarElement, LineElement, PointElement, ArcElement, Tooltip, Legend)
 

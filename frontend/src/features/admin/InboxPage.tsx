@@ -6,12 +6,12 @@ import { useEffect, useState } from 'react'
 import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
-import { Modal } from '@/features/calls/components'
+import { Modal } from '@/components/Modal'
 import { cn } from '@/lib/cn'
 import { formatDateTime } from '@/lib/format'
 import { notify } from '@/lib/toast'
-import { adminApi, inboxQuery, INBOX_PAGE_SIZE, type Submission } from './api'
-import { PageHeader, TableHead, TableState, TD } from './kit'
+import { adminApi, inboxQuery, INBOX_PAGE_SIZE, unreadQuery, type Submission } from './api'
+import { PageHeader, TableHead, TableState, TD } from '@/components/kit'
 
 const typeLabel = (s: Submission) => (s.form_type === 'contact' ? 'Contact' : 'Enterprise')
 
@@ -33,7 +33,7 @@ export function InboxPage() {
       client.setQueryData(inboxQuery(page).queryKey, (old) =>
         old ? { ...old, unread: Math.max(0, old.unread - 1), data: old.data.map((s) => (s.id === res.data.id ? res.data : s)) } : old,
       )
-      client.setQueryData(['admin', 'inbox', 'unread'], (n: number | undefined) => Math.max(0, (n ?? 1) - 1))
+      client.setQueryData(unreadQuery().queryKey, (n: number | undefined) => Math.max(0, (n ?? 1) - 1))
       setOpen((current) => (current?.id === res.data.id ? res.data : current))
       notify.success('Submission marked as read')
     },

@@ -10,11 +10,11 @@ import { Button } from '@/components/ui/button'
 import { Card, Skeleton } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
 import { Input } from '@/components/ui/input'
-import { Modal } from '@/features/calls/components'
+import { Modal } from '@/components/Modal'
 import { ApiError } from '@/lib/api'
 import { sanitizePostHtml } from '@/lib/sanitize'
-import { adminApi, postsQuery, POSTS_PAGE_SIZE, type AdminPost } from './api'
-import { PageHeader, TableHead, TableState, TD, TextArea } from './kit'
+import { adminApi, adminKeys, postsQuery, POSTS_PAGE_SIZE, type AdminPost } from './api'
+import { PageHeader, TableHead, TableState, TD, TextArea } from '@/components/kit'
 import { RichTextEditor } from './RichTextEditor'
 import { postErrors } from './rules'
 
@@ -34,7 +34,7 @@ export function PostsPage() {
   const posts = useQuery(postsQuery(page))
   const client = useQueryClient()
   const rows = posts.data?.posts ?? []
-  const invalidate = () => client.invalidateQueries({ queryKey: ['admin', 'posts'] })
+  const invalidate = () => client.invalidateQueries({ queryKey: adminKeys.posts })
 
   const remove = useMutation({
     mutationFn: (post: AdminPost) => adminApi.deletePost(post.id),

@@ -4,10 +4,10 @@ import { useEffect, useState } from 'react'
 import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
-import { Modal } from '@/features/calls/components'
+import { Modal } from '@/components/Modal'
 import { notify } from '@/lib/toast'
 import { reportsQuery, REPORTS_PAGE_SIZE } from './api'
-import { PageHeader, TableHead, TableState, TD } from './kit'
+import { PageHeader, TableHead, TableState, TD } from '@/components/kit'
 import { shortId } from './rules'
 
 export function ReportsPage() {

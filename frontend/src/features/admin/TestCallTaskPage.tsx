@@ -8,8 +8,8 @@ import { Button } from '@/components/ui/button'
 import { Card, Skeleton } from '@/components/ui/card'
 import { ApiError, messageOf } from '@/lib/api'
 import { cn } from '@/lib/cn'
-import { adminApi, taskQuery, todayQuery, weekQuery } from './api'
-import { PageHeader, TextArea } from './kit'
+import { adminApi, adminKeys, taskQuery, todayQuery, weekQuery } from './api'
+import { PageHeader, TextArea } from '@/components/kit'
 import { PROMPT_MAX, checkPrompt } from './rules'
 
 /** Shown when the current prompt cannot be loaded (the spec's "default greeting"). */
@@ -60,7 +60,7 @@ function PromptEditor({ initial, loadError }: { initial: string; loadError: stri
       setSaved(value)
       setMessage({ tone: 'ok', text: res.message })
       client.setQueryData(taskQuery().queryKey, value)
-      void client.invalidateQueries({ queryKey: ['admin', 'test-calls'] })
+      void client.invalidateQueries({ queryKey: adminKeys.testCalls })
     },
     onError: (error) => setMessage({ tone: 'error', text: messageOf(error, 'Failed to update test call task') }),
   })

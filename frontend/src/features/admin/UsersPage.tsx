@@ -9,12 +9,12 @@ import { Button } from '@/components/ui/button'
 import { Card, Skeleton } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
 import { Input } from '@/components/ui/input'
-import { Modal } from '@/features/calls/components'
+import { Modal } from '@/components/Modal'
 import { ApiError, messageOf } from '@/lib/api'
 import { formatCurrency } from '@/lib/format'
 import { notify } from '@/lib/toast'
-import { adminApi, usersQuery, USERS_PAGE_SIZE, type AdminUser } from './api'
-import { PageHeader, SearchBox, Select, TableHead, TableState, TD } from './kit'
+import { adminApi, adminKeys, usersQuery, USERS_PAGE_SIZE, type AdminUser } from './api'
+import { PageHeader, SearchBox, Select, TableHead, TableState, TD } from '@/components/kit'
 import { DEFAULT_BALANCE, checkAmount, checkNewUser, userChanges, type UserForm } from './rules'
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; user: AdminUser } | { kind: 'balance'; user: AdminUser } | null
@@ -26,7 +26,7 @@ export function UsersPage() {
   const users = useQuery(usersQuery(q, page))
   const client = useQueryClient()
   const rows = users.data?.data ?? []
-  const refresh = () => client.invalidateQueries({ queryKey: ['admin'] })
+  const refresh = () => client.invalidateQueries({ queryKey: adminKeys.all })
   const onSearch = useCallback((text: string) => {
     setQ(text)
     setPage(1)

@@ -23,38 +23,47 @@ export const POSTS_PAGE_SIZE = 7
 export const INBOX_PAGE_SIZE = 10
 export const HOME_ROWS = 5
 
+/** The back-office's query keys: each query's key starts from one of these, and invalidations
+ * name the same prefixes (never a retyped array). */
+export const adminKeys = {
+  all: ['admin'] as const,
+  posts: ['admin', 'posts'] as const,
+  inbox: ['admin', 'inbox'] as const,
+  testCalls: ['admin', 'test-calls'] as const,
+}
+
 /** The caller's UTC offset in minutes, for charts by weekday and hour. */
 const tzOffset = () => -new Date().getTimezoneOffset()
 
 export const statsQuery = () =>
   queryOptions({
-    queryKey: ['admin', 'stats'],
+    queryKey: [...adminKeys.all, 'stats'],
     queryFn: async () => (await unwrap(api.GET('/api/v1/admin/stats'), 'Failed to fetch admin stats')).data,
   })
 
 export const chartsQuery = () =>
   queryOptions({
-    queryKey: ['admin', 'analytics'],
+    queryKey: [...adminKeys.all, 'analytics'],
     queryFn: async () =>
       (await unwrap(api.GET('/api/v1/admin/analytics', { params: { query: { tz_offset: tzOffset() } } }), 'Failed to fetch admin stats')).data,
   })
 
 export const topUsersQuery = () =>
   queryOptions({
-    queryKey: ['admin', 'top-users'],
+    queryKey: [...adminKeys.all, 'top-users'],
     queryFn: async () => (await unwrap(api.GET('/api/v1/admin/top-users', { params: { query: { limit: HOME_ROWS } } }), 'Failed to fetch users')).data,
   })
 
 export const usersQuery = (q: string, page: number) =>
   queryOptions({
-    queryKey: ['admin', 'users', q, page],
+    queryKey: [...adminKeys.all, 'users', q, page],
     queryFn: () => unwrap(api.GET('/api/v1/admin/users', { params: { query: { q: q || undefined, page, per_page: USERS_PAGE_SIZE } } }), 'Failed to fetch users'),
     placeholderData: keepPreviousData,
   })
 
 export const callsQuery = (q: string, sort: string, page: number, perPage = CALL_LOGS_PAGE_SIZE) =>
   queryOptions({
-    queryKey: ['admin', 'calls', q, sort, page, perPage],
+    queryKey: [...adminKeys.all, 'calls', q, sort, page, perPage],
     queryFn: () =>
       unwrap(api.GET('/api/v1/admin/calls', { params: { query: { q: q || undefined, sort, page, per_page: perPage } } }), 'Failed to fetch all calls'),
     placeholderData: keepPreviousData,
@@ -62,47 +71,47 @@ export const callsQuery = (q: string, sort: string, page: number, perPage = CALL
 
 export const reportsQuery = (page: number) =>
   queryOptions({
-    queryKey: ['admin', 'reports', page],
+    queryKey: [...adminKeys.all, 'reports', page],
     queryFn: () => unwrap(api.GET('/api/v1/admin/reports', { params: { query: { page, per_page: REPORTS_PAGE_SIZE } } }), 'Failed to fetch reports'),
     placeholderData: keepPreviousData,
   })
 
 export const postsQuery = (page: number) =>
   queryOptions({
-    queryKey: ['admin', 'posts', page],
+    queryKey: [...adminKeys.posts, page],
     queryFn: async () => (await unwrap(api.GET('/api/v1/admin/posts', { params: { query: { page, per_page: POSTS_PAGE_SIZE } } }), 'Failed to fetch posts')).data,
     placeholderData: keepPreviousData,
   })
 
 export const inboxQuery = (page: number) =>
   queryOptions({
-    queryKey: ['admin', 'inbox', page],
+    queryKey: [...adminKeys.inbox, page],
     queryFn: () => unwrap(api.GET('/api/v1/admin/form-inbox', { params: { query: { page, per_page: INBOX_PAGE_SIZE } } }), 'Failed to fetch form inbox'),
     placeholderData: keepPreviousData,
   })
 
 export const unreadQuery = () =>
   queryOptions({
-    queryKey: ['admin', 'inbox', 'unread'],
+    queryKey: [...adminKeys.inbox, 'unread'],
     queryFn: async () => (await unwrap(api.GET('/api/v1/admin/form-inbox/unread-count'), 'Failed to fetch form inbox')).data.unread,
     refetchInterval: 60_000,
   })
 
 export const taskQuery = () =>
   queryOptions({
-    queryKey: ['admin', 'test-call-task'],
+    queryKey: [...adminKeys.all, 'test-call-task'],
     queryFn: async () => (await unwrap(api.GET('/api/v1/admin/test-call-task'), 'Failed to fetch test call task')).data.task,
   })
 
 export const todayQuery = () =>
   queryOptions({
-    queryKey: ['admin', 'test-calls', 'today'],
+    queryKey: [...adminKeys.testCalls, 'today'],
     queryFn: async () => (await unwrap(api.GET('/api/v1/admin/test-calls-today'), 'Failed to fetch test calls count for today')).data.test_calls_today,
   })
 
 export const weekQuery = () =>
   queryOptions({
-    queryKey: ['admin', 'test-calls', 'week'],
+    queryKey: [...adminKeys.testCalls, 'week'],
     queryFn: async () => (await unwrap(api.GET('/api/v1/admin/test-calls-this-week'), 'Failed to fetch weekly test calls count')).data.test_calls_this_week,
   })
 

@@ -11,11 +11,14 @@ import { callCost, formatCallDuration, formatCurrency, formatDateTime } from '@/
 import { getUser } from '@/lib/session'
 import { notify } from '@/lib/toast'
 import { CALL_LOGS_PAGE_SIZE, callsApi, callsQuery, type CallRecord } from './api'
-import { Modal, RecordingPlayer, StatusBadge, TranscriptView } from './components'
+import { Modal } from '@/components/Modal'
+import { RecordingPlayer } from '@/components/calls/RecordingPlayer'
+import { StatusBadge } from '@/components/StatusBadge'
+import { TranscriptView } from '@/components/calls/TranscriptView'
 import { useMediaQuery } from './useMediaQuery'
-import { saveRecording } from './recording'
-import { useOneAudioAtATime } from './useOneAudioAtATime'
-import { useTranscript } from './useTranscript'
+import { saveRecording } from '@/components/calls/recording'
+import { useOneAudioAtATime } from '@/components/calls/useOneAudioAtATime'
+import { useTranscript } from '@/components/calls/useTranscript'
 
 export function CallLogsPage() {
   const userId = getUser()?.id ?? 0

@@ -1,8 +1,11 @@
 /** Send-call screen (spec sections 2, 4, 5, 8): prompt and voice settings, the live transcript,
  * call settings with the balance, and the 2 latest calls. */
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Eraser, Pause, Phone, PhoneOff, Play, Timer } from 'lucide-react'
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { useForm, useWatch, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form'
+import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
 import { cn } from '@/lib/cn'
@@ -12,8 +15,8 @@ import { useRealtime, type WebhookEvent } from '@/lib/realtime'
 import { getUser } from '@/lib/session'
 import { sendCallPhoneProblem } from '@/lib/validation'
 import { notify } from '@/lib/toast'
-import { callsApi, statsQuery, voicesQuery, type TranscriptLine } from './api'
-import { RecentCalls } from './components'
+import { callKeys, callsApi, statsQuery, voicesQuery, type TranscriptLine } from './api'
+import { RecentCalls } from '@/components/calls/RecentCalls'
 
 const DEFAULT_VOICE = 'tanner-british'
 const BACKGROUNDS = [
@@ -23,7 +26,33 @@ const BACKGROUNDS = [
   { value: 'restaurant', label: 'Restaurant' },
   { value: 'none', label: 'None' },
 ] as const
+const BACKGROUND_VALUES = BACKGROUNDS.map((b) => b.value) as [Background, ...Background[]]
 type Background = (typeof BACKGROUNDS)[number]['value']
+/** The call's settings, checked in the spec's order (the number first, then the prompt). */
+const schema = z.object({
+  phone: z.string().superRefine((value, ctx) => {
+    const problem = sendCallPhoneProblem(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  }),
+  prompt: z.string().refine((value) => value.trim().length >= 10, 'The prompt must be at least 10 characters long'),
+  voice: z.string().nullable(),
+  temperature: z.number().min(0).max(1),
+  interruption: z.number().int().min(50).max(200),
+  background: z.enum(BACKGROUND_VALUES),
+  maxDuration: z.number().int().min(1).max(120),
+  waitGreeting: z.boolean(),
+})
+type SendCallForm = z.infer<typeof schema>
+const DEFAULTS: SendCallForm = {
+  phone: '',
+  prompt: '',
+  voice: null,
+  temperature: 0.7,
+  interruption: 100,
+  background: 'null',
+  maxDuration: 30,
+  waitGreeting: false,
+}
 /** Realtime messages that are bookkeeping, not transcript changes. */
 const HOUSEKEEPING = ['Call connected', 'Closing call stream', 'Call duration & price', 'Webhook Response', 'Ringing']
 
@@ -41,14 +70,12 @@ export function SendCallPage() {
   const voices = useQuery(voicesQuery)
   const stats = useQuery(statsQuery(userId))
 
-  const [prompt, setPrompt] = useState('')
-  const [voice, setVoice] = useState<string | null>(null)
-  const [temperature, setTemperature] = useState(0.7)
-  const [interruption, setInterruption] = useState(100)
-  const [background, setBackground] = useState<Background>('null')
-  const [phone, setPhone] = useState('')
-  const [maxDuration, setMaxDuration] = useState(30)
-  const [waitGreeting, setWaitGreeting] = useState(false)
+  const { register, handleSubmit, setValue, control } = useForm<SendCallForm>({ resolver: zodResolver(schema), defaultValues: DEFAULTS })
+  const [prompt, voice, temperature, interruption, phone, maxDuration] = useWatch({
+    control,
+    name: ['prompt', 'voice', 'temperature', 'interruption', 'phone', 'maxDuration'],
+  })
+  const setVoice = (name: string) => setValue('voice', name)
   const [balance, setBalance] = useState<number | null>(null)
   const [sending, setSending] = useState(false)
   const [activeCalls, setActiveCalls] = useState<string[]>([])
@@ -108,8 +135,8 @@ export function SendCallPage() {
       setActiveCalls((current) => current.filter((id) => id !== callId))
       setInCall(false)
       notify.info('The call has completed. You can now start a new call.')
-      void queryClient.invalidateQueries({ queryKey: ['calls', userId] })
-      void queryClient.invalidateQueries({ queryKey: ['stats', userId] })
+      void queryClient.invalidateQueries({ queryKey: callKeys.calls(userId) })
+      void queryClient.invalidateQueries({ queryKey: callKeys.stats(userId) })
     },
     [queryClient, userId],
   )
@@ -151,11 +178,13 @@ export function SendCallPage() {
       notify.error(kind === 'balance' ? 'Failed to receive balance updates' : 'Failed to receive call updates', 'Socket Error'),
   })
 
-  const send = async () => {
-    const problem = sendCallPhoneProblem(phone)
-    if (problem) return notify.error(problem, 'Validation Error')
-    if (prompt.trim().length < 10) return notify.error('The prompt must be at least 10 characters long', 'Validation Error')
-    const required = requiredBalance(maxDuration)
+  const refuse = (errors: FieldErrors<SendCallForm>) => {
+    const first = Object.values(errors)[0]
+    if (first?.message) notify.error(first.message, 'Validation Error')
+  }
+
+  const send = async (form: SendCallForm) => {
+    const required = requiredBalance(form.maxDuration)
     const available = shownBalance ?? 0
     if (available < required) {
       return notify.error(
@@ -168,14 +197,14 @@ export function SendCallPage() {
     try {
       const result = await callsApi.send({
         userId,
-        phone,
-        prompt: prompt.trim(),
-        max_duration: maxDuration,
-        voice: chosenVoice,
-        waitGreeting,
-        temperature,
-        interruption_threshold: interruption,
-        background_audio: background,
+        phone: form.phone,
+        prompt: form.prompt.trim(),
+        max_duration: form.maxDuration,
+        voice: form.voice ?? chosenVoice,
+        waitGreeting: form.waitGreeting,
+        temperature: form.temperature,
+        interruption_threshold: form.interruption,
+        background_audio: form.background,
       })
       if (!result.callId) {
         notify.error('Failed to track call status')
@@ -186,7 +215,7 @@ export function SendCallPage() {
       const projected = available - required
       if (projected < 1) notify.warning(`Your balance is low after this call: $${projected.toFixed(2)}. Consider adding funds.`)
       else notify.info(`Balance sufficient: $${projected.toFixed(2)} available.`)
-      void queryClient.invalidateQueries({ queryKey: ['calls', userId] })
+      void queryClient.invalidateQueries({ queryKey: callKeys.calls(userId) })
     } catch (error) {
       notify.error(messageOf(error, 'Failed to initiate call'))
     } finally {
@@ -203,7 +232,7 @@ export function SendCallPage() {
       setActiveCalls((current) => current.filter((id) => id !== callId))
       setInCall(false)
       clearConversation()
-      void queryClient.invalidateQueries({ queryKey: ['calls', userId] })
+      void queryClient.invalidateQueries({ queryKey: callKeys.calls(userId) })
     } catch (error) {
       notify.error(messageOf(error, 'Failed to stop call'))
     }
@@ -224,8 +253,7 @@ export function SendCallPage() {
             </label>
             <textarea
               id="prompt"
-              value={prompt}
-              onChange={(e) => setPrompt(e.target.value)}
+              {...register('prompt')}
               disabled={active}
               rows={7}
               placeholder="You are Sarah from Bright Dental, calling to confirm tomorrow's cleaning at 3 pm…"
@@ -234,15 +262,14 @@ export function SendCallPage() {
             <p className="mt-1 text-xs text-slate-500">{prompt.trim().length} characters (at least 10)</p>
           </div>
           <VoicePicker voices={voices.data} loading={voices.isPending} value={chosenVoice} onChange={setVoice} disabled={active} />
-          <Slider id="temperature" label="Temperature" min={0} max={1} step={0.1} value={temperature} onChange={setTemperature} disabled={active} display={temperature.toFixed(1)} />
+          <Slider id="temperature" label="Temperature" min={0} max={1} step={0.1} field={register('temperature', { valueAsNumber: true })} disabled={active} display={temperature.toFixed(1)} />
           <Slider
             id="interruption"
             label="Interruption tolerance"
             min={50}
             max={200}
             step={10}
-            value={interruption}
-            onChange={setInterruption}
+            field={register('interruption', { valueAsNumber: true })}
             disabled={active}
             display={`${interruption} ms`}
           />
@@ -252,9 +279,8 @@ export function SendCallPage() {
             </label>
             <select
               id="background"
-              value={background}
+              {...register('background')}
               disabled={active}
-              onChange={(e) => setBackground(e.target.value as Background)}
               className="mt-1 h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm disabled:bg-slate-50"
             >
               {BACKGROUNDS.map((b) => (
@@ -317,21 +343,20 @@ export function SendCallPage() {
                 type="tel"
                 inputMode="tel"
                 autoComplete="tel"
-                value={phone}
+                {...register('phone', { onChange: (e) => setValue('phone', e.target.value.trim()) })}
                 disabled={active}
-                onChange={(e) => setPhone(e.target.value.trim())}
                 placeholder="+15551234567"
                 className="mt-1 h-10 w-full rounded-lg border border-slate-300 px-3 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-50"
               />
             </div>
-            <Slider id="max-duration" label="Max duration" min={1} max={120} step={1} value={maxDuration} onChange={setMaxDuration} disabled={active} display={`${maxDuration} min`} />
+            <Slider id="max-duration" label="Max duration" min={1} max={120} step={1} field={register('maxDuration', { valueAsNumber: true })} disabled={active} display={`${maxDuration} min`} />
             <p className="-mt-3 text-xs text-slate-500">Holds {formatCurrency(requiredBalance(maxDuration))} until the call ends; you pay only the minutes used.</p>
             <label className="flex items-center justify-between gap-3 text-sm font-medium text-slate-700">
               Wait for greeting
-              <input type="checkbox" role="switch" checked={waitGreeting} disabled={active} onChange={(e) => setWaitGreeting(e.target.checked)} className="h-5 w-5 accent-indigo-600" />
+              <input type="checkbox" role="switch" {...register('waitGreeting')} disabled={active} className="h-5 w-5 accent-indigo-600" />
             </label>
             <div className="flex gap-3">
-              <Button className="flex-1" onClick={() => void send()} disabled={active || !phone || sending}>
+              <Button className="flex-1" onClick={() => void handleSubmit(send, refuse)()} disabled={active || !phone || sending}>
                 {sending ? <Spinner className="h-4 w-4" /> : <Phone className="h-4 w-4" aria-hidden />}
                 {active ? 'Call Start' : 'Send Call'}
               </Button>
@@ -347,7 +372,7 @@ export function SendCallPage() {
   )
 }
 
-function Slider({ id, label, min, max, step, value, onChange, disabled, display }: { id: string; label: string; min: number; max: number; step: number; value: number; onChange: (v: number) => void; disabled?: boolean; display: string }) {
+function Slider({ id, label, min, max, step, field, disabled, display }: { id: string; label: string; min: number; max: number; step: number; field: UseFormRegisterReturn; disabled?: boolean; display: string }) {
   return (
     <div>
       <div className="flex items-center justify-between text-sm">
@@ -356,7 +381,7 @@ function Slider({ id, label, min, max, step, value, onChange, disabled, display 
         </label>
         <span className="tabular-nums text-slate-600">{display}</span>
       </div>
-      <input id={id} type="range" min={min} max={max} step={step} value={value} disabled={disabled} onChange={(e) => onChange(Number(e.target.value))} className="mt-2 w-full accent-indigo-600" />
+      <input id={id} type="range" min={min} max={max} step={step} {...field} disabled={disabled} className="mt-2 w-full accent-indigo-600" />
     </div>
   )
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email.utils
 import logging
+from collections.abc import Mapping
 from html import escape
 
 import httpx
@@ -69,7 +70,9 @@ class TwilioCarrier(Carrier):
         form: dict[str, str | list[str]] = {
             "To": request.to_number,
             "From": request.from_number,
-            "Twiml": stream_twiml(request.media_url, {"callId": request.call_id}),
+            "Twiml": stream_twiml(
+                request.media_url, {"callId": request.call_id, "token": request.media_token}
+            ),
             "StatusCallback": request.status_callback_url,
             "StatusCallbackMethod": "POST",
             "StatusCallbackEvent": STATUS_EVENTS,  # repeated form field, as Twilio expects
@@ -106,6 +109,10 @@ class TwilioCarrier(Carrier):
             request.form,
             request.headers.get("x-twilio-signature", ""),
         )
+
+    def verify_media_connection(self, url: str, headers: Mapping[str, str]) -> bool:
+        # Twilio signs the websocket upgrade like a webhook: the stream URL, no parameters.
+        return signature.validate(self.auth_token, url, [], headers.get("x-twilio-signature", ""))
 
     def parse_status(self, request: WebhookRequest) -> StatusUpdate | None:
         form = dict(request.form)

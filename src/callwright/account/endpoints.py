@@ -8,6 +8,7 @@ from callwright.auth import service as auth_service
 from callwright.auth.deps import CurrentTokenId, CurrentUser
 from callwright.auth.schemas import Message
 from callwright.kit.db import SessionDep
+from callwright.realtime.deps import SocketsDep
 from callwright.users.schemas import PasswordChange, ProfileOut, ProfileResponse, ProfileUpdate
 
 router = APIRouter(tags=["users"])
@@ -29,10 +30,15 @@ async def update_profile(
 
 @router.put("/user/password")
 async def change_password(
-    body: PasswordChange, user: CurrentUser, token_id: CurrentTokenId, session: SessionDep
+    body: PasswordChange,
+    user: CurrentUser,
+    token_id: CurrentTokenId,
+    session: SessionDep,
+    sockets: SocketsDep,
 ) -> Message:
     await auth_service.change_password(
         session,
+        sockets,
         user,
         old_password=body.old_password,
         new_password=body.new_password,

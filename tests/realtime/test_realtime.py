@@ -9,9 +9,9 @@ import pytest
 import socketio
 
 from callwright.realtime.server import user_room
-from tests.calls.conftest import Live
 from tests.conftest import make_client
 from tests.factories import add_user
+from tests.live import Live
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

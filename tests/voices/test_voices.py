@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 from fastapi import FastAPI
 
-from tests.calls.conftest import decode_mp3
 from tests.factories import ApiClient, add_user
+from tests.live import decode_mp3
 
 pytestmark = pytest.mark.asyncio
 

@@ -1,5 +1,5 @@
-/** Small pieces the admin screens share: the page header, a debounced search box, a select and
- * the loading / error / empty row of a table. */
+/** Generic page pieces (the back-office uses them): the page header, a debounced search box, a select,
+ * a text area, and a table's head and loading / error / empty row. */
 import { Search } from 'lucide-react'
 import { useEffect, useState, type ReactNode, type SelectHTMLAttributes } from 'react'
 import { Skeleton } from '@/components/ui/card'

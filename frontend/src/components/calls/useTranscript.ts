@@ -2,7 +2,7 @@
  * loading row, the empty notice and an error toast that each log words its own way. */
 import { useState } from 'react'
 import { notify } from '@/lib/toast'
-import { callsApi, type TranscriptLine } from './api'
+import { fetchTranscript, type TranscriptLine } from './api'
 
 export function useTranscript(failure: (error: unknown) => string) {
   const [transcript, setTranscript] = useState<{ id: string; lines: TranscriptLine[] } | null>(null)
@@ -12,7 +12,7 @@ export function useTranscript(failure: (error: unknown) => string) {
     if (!id) return notify.error('Invalid call ID')
     setLoadingId(id)
     try {
-      const lines = await callsApi.transcript(id)
+      const lines = await fetchTranscript(id)
       if (lines.length === 0) notify.info('No transcripts available for this call')
       setTranscript({ id, lines })
     } catch (error) {

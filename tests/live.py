@@ -1,5 +1,6 @@
 """A live app (real uvicorn on a free port) for whole sandbox calls: the callee is a real
-websocket client, status callbacks are real signed HTTP posts."""
+websocket client, status callbacks are real signed HTTP posts. A pytest plugin (see
+tests/conftest.py), so the `live` fixture serves every folder that needs it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import numpy as np
 import pytest
 from fastapi import FastAPI
 
-from callwright.calls.flows import CallEngine
+from callwright.calls.domain import Calls
+from callwright.calls.flows import CallFlows
+from callwright.calls.service import CallOrder
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
@@ -36,12 +39,17 @@ class Live:
     finished: dict[str, SandboxCall] = field(default_factory=dict)
 
     @property
-    def engine(self) -> CallEngine:
-        engine: CallEngine = self.app.state.calls
-        return engine
+    def calls(self) -> Calls:
+        domain: Calls = self.app.state.calls
+        return domain
+
+    @property
+    def engine(self) -> CallFlows:
+        return self.calls.flows
 
     async def place(self, to: str, **overrides: Any) -> str:
         values: dict[str, Any] = {
+            "kind": "user",
             "to_number": to,
             "from_number": "+18885550100",
             "prompt": PROMPT,
@@ -53,7 +61,7 @@ class Live:
             "wait_for_greeting": False,
         } | overrides
         async for session in self.app.state.db.session():
-            call = await self.engine.create(session, Call(**values))
+            call = await self.calls.service.place(session, CallOrder(**values))
             call_id = call.id
         return call_id
 
@@ -95,7 +103,7 @@ async def live(migrated: Settings) -> AsyncIterator[Live]:
         live.published.append((room, event, data))
         await real_publish(room, event, data)
 
-    app.state.calls.publish = publish
+    app.state.calls.events.publish = publish
 
     async def remember(call: SandboxCall) -> None:
         live.finished[call.sid] = call

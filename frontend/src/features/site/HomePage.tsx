@@ -22,9 +22,9 @@ import {
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
-import { SubscribeSection } from '@/features/site/SubscribeSection'
-import { TestCallForm } from '@/features/site/TestCallForm'
-import { useSectionLink } from '@/features/site/useSectionLink'
+import { SubscribeSection } from './SubscribeSection'
+import { TestCallForm } from './TestCallForm'
+import { useSectionLink } from './useSectionLink'
 import { cn } from '@/lib/cn'
 
 const HEADLINES = ['qualify your leads', 'confirm appointments', 'follow up on quotes', 'win back customers']

@@ -1,0 +1,38 @@
+/** The calls as the user and admin areas both read them: a user's calls and stats, a call's
+ * transcript and its recording's addresses. */
+import { queryOptions } from '@tanstack/react-query'
+import { api, unwrap } from '@/lib/api'
+import type { components } from '@/lib/api-schema'
+
+export type CallRecord = components['schemas']['CallRecord']
+export type TranscriptLine = components['schemas']['TranscriptLine']
+
+/** A user's calls and stats: the keys their queries start from (invalidate these). */
+export const callKeys = {
+  calls: (userId: number) => ['calls', userId] as const,
+  stats: (userId: number) => ['stats', userId] as const,
+}
+
+export const statsQuery = (userId: number) =>
+  queryOptions({
+    queryKey: callKeys.stats(userId),
+    queryFn: async () =>
+      (await unwrap(api.GET('/api/v1/user/{user_id}/stats', { params: { path: { user_id: userId } } }), 'Failed to fetch user stats')).data,
+  })
+
+export const callsQuery = (userId: number, page: number, perPage: number) =>
+  queryOptions({
+    queryKey: [...callKeys.calls(userId), page, perPage],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/v1/user/{user_id}/calls', { params: { path: { user_id: userId }, query: { page, per_page: perPage } } }),
+        'Failed to fetch user calls',
+      ),
+  })
+
+export const fetchTranscript = async (callId: string) =>
+  (await unwrap(api.GET('/api/v1/call/{call_id}/transcript', { params: { path: { call_id: callId } } }), 'Failed to fetch transcript')).data
+
+/** Where the recording is downloaded from (the browser sends the session cookie). */
+export const downloadUrl = (callId: string) => `/api/v1/download-recording/${encodeURIComponent(callId)}`
+export const playUrl = (callId: string) => `/api/v1/play-recording/${encodeURIComponent(callId)}`

@@ -1,0 +1,49 @@
+"""A call's events: each is a row in the call's log and, once its transaction commits, a
+`webhook-event` to the owner's and the admins' sockets (what the live transcript shows)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.calls import repository as calls
+from callwright.kit.db import on_commit
+from callwright.kit.time import utcnow
+from callwright.models import Call
+from callwright.realtime.server import ADMIN_ROOM, Publisher, user_room
+
+CONNECTED = "Call connected"
+CLOSING = "Closing call stream"
+
+
+class CallEvents:
+    def __init__(self, publish: Publisher) -> None:
+        self.publish = publish
+
+    async def record(
+        self,
+        session: AsyncSession,
+        call: Call,
+        message: str,
+        category: str,
+        *,
+        completed: bool = False,
+        **extra: Any,
+    ) -> None:
+        """Write the event in `session`; publish it after the commit (never a rolled-back one)."""
+        await calls.add_event(session, call.id, category, message, utcnow())
+        data = {
+            "callId": call.id,
+            "message": message,
+            "category": category,
+            "completed": completed,
+            **extra,
+        }
+        rooms = [ADMIN_ROOM] + ([user_room(call.user_id)] if call.user_id is not None else [])
+
+        async def send() -> None:
+            for room in rooms:
+                await self.publish(room, "webhook-event", data)
+
+        on_commit(session, send)

@@ -1,0 +1,163 @@
+"""The call side of the voice agent's seams (`voice_agent.contract`): which media streams may
+join which call (`CallMedia`), and what the agent reports during one (`MediaHooks`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from callwright.calls import repository as calls
+from callwright.calls.events import CONNECTED, CallEvents
+from callwright.calls.flows import CallFlows
+from callwright.config import Settings
+from callwright.kit.db import Database
+from callwright.kit.security import sha256_hex
+from callwright.kit.time import utcnow
+from callwright.models import TurnLatency
+from callwright.speech.audio import mp3_bytes
+from callwright.telephony.base import CarrierError
+from callwright.telephony.state import TERMINAL, CallStatus
+from callwright.voice_agent.contract import CallHooks, CallPlan, Recording, TurnTiming
+
+log = logging.getLogger(__name__)
+
+SECONDS_PER_MINUTE = 60
+
+
+class CallMedia:
+    """Admits the carrier's media streams (implements `voice_agent.contract.MediaCalls`)."""
+
+    def __init__(
+        self, settings: Settings, db: Database, flows: CallFlows, events: CallEvents
+    ) -> None:
+        self.db = db
+        self.flows = flows
+        self.events = events
+        self.recordings = settings.data_dir / "recordings"
+        #: The sandbox runs its call clock faster in tests; a real carrier is real time.
+        self.speed = settings.sandbox_speed if flows.carrier.name == "sandbox" else 1.0
+
+    def verify(self, headers: Mapping[str, str]) -> bool:
+        """The upgrade request carries the call's carrier's signature over the media URL."""
+        return self.flows.carrier.verify_media_connection(self.flows.media_url, headers)
+
+    async def claim(self, call_id: str, token: str) -> CallPlan | None:
+        """The plan for a media stream that brought the call's secret; None (refuse it) when
+        the secret is wrong or spent (a second connection), or the call has ended."""
+        if not call_id or not token:
+            return None
+        async for session in self.db.session():
+            if not await calls.claim_media(session, call_id, sha256_hex(token)):
+                return None
+        return await self.plan(call_id)
+
+    async def plan(self, call_id: str) -> CallPlan | None:
+        async for session in self.db.session():
+            call = await calls.get(session, call_id)
+        if call is None or call.status in TERMINAL:
+            return None
+        return CallPlan(
+            call_id=call.id,
+            prompt=call.prompt,
+            voice=call.voice,
+            temperature=call.temperature,
+            interruption_threshold_ms=call.interruption_threshold,
+            background_audio=call.background_audio,
+            max_duration_seconds=call.max_duration * SECONDS_PER_MINUTE,
+            wait_for_greeting=call.wait_for_greeting,
+            voicemail=self.flows.settings.voicemail_action,
+        )
+
+    def hooks(self, call_id: str) -> MediaHooks:
+        return MediaHooks(self, call_id)
+
+
+class MediaHooks(CallHooks):
+    """What the voice agent reports for one call, written down and published."""
+
+    def __init__(self, media: CallMedia, call_id: str) -> None:
+        self.db = media.db
+        self.flows = media.flows
+        self.events = media.events
+        self.recordings = media.recordings
+        self.call_id = call_id
+        self._hung_up = False
+        # Lines are numbered max(seq)+1: the callee's and the agent's lines can end at the same
+        # moment, so they are written (and published) one at a time, in order.
+        self._lines = asyncio.Lock()
+
+    async def answered(self) -> None:
+        async for session in self.db.session():
+            call = await calls.get(session, self.call_id)
+            if call is None:
+                return
+            if call.status != CallStatus.IN_PROGRESS.value:
+                await calls.move_status(
+                    session, self.call_id, CallStatus.IN_PROGRESS, {"answered_at": utcnow()}
+                )
+            await self.events.record(session, call, CONNECTED, "call")
+
+    async def line(self, speaker: Literal["assistant", "user"], text: str) -> None:
+        async with self._lines:
+            async for session in self.db.session():
+                call = await calls.get(session, self.call_id)
+                if call is None:
+                    return
+                entry = await calls.add_line(session, self.call_id, speaker, text, utcnow())
+                label = "Assistant" if speaker == "assistant" else "User"
+                await self.events.record(
+                    session,
+                    call,
+                    f"{label}: {text}",
+                    "call",
+                    speaker=speaker,
+                    text=text,
+                    seq=entry.seq,
+                )
+
+    async def latency(self, timing: TurnTiming) -> None:
+        async for session in self.db.session():
+            await calls.add_latency(
+                session,
+                TurnLatency(
+                    call_id=self.call_id,
+                    turn=timing.turn,
+                    end_of_speech_ms=timing.end_of_speech_ms,
+                    stt_ms=timing.stt_ms,
+                    llm_ms=timing.llm_ms,
+                    tts_ms=timing.tts_ms,
+                    total_ms=timing.total_ms,
+                ),
+            )
+
+    async def hang_up(self) -> None:
+        if self._hung_up:
+            return
+        self._hung_up = True
+        try:
+            await self.flows.hang_up(self.call_id)
+        except CarrierError as exc:
+            log.warning("hang-up of %s failed: %s", self.call_id, exc)
+
+    async def finished(self, recording: Recording | None) -> None:
+        path: str | None = None
+        if recording is not None and recording.seconds > 0:
+            path = await asyncio.to_thread(_save_mp3, self.recordings, self.call_id, recording)
+        async for session in self.db.session():
+            call = await calls.get(session, self.call_id)
+            if call is None:
+                return
+            call.media_ended_at = utcnow()
+            if path:
+                call.recording_path = path
+        await self.flows.finalize(self.call_id)
+
+
+def _save_mp3(folder: Path, call_id: str, recording: Recording) -> str:
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{call_id}.mp3"
+    target.write_bytes(mp3_bytes(recording.stereo, recording.rate, 2, kbps=32))
+    return target.name

@@ -1,0 +1,128 @@
+"""The composition root of every role (the API process, `callwright worker`): the database, the
+job queue, the carrier and the calls domain wired together, the jobs registered, the reconciler
+scheduled. `main.create_app` adds the web side on top."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+import httpx
+
+from callwright.billing.service import Billing
+from callwright.calls import tasks
+from callwright.calls.domain import Calls
+from callwright.calls.events import CallEvents
+from callwright.calls.flows import CallFlows
+from callwright.calls.media_hooks import CallMedia
+from callwright.calls.service import CallService
+from callwright.config import Settings
+from callwright.kit.db import Database
+from callwright.kit.jobs import JobQueue
+from callwright.mail.service import Mailer
+from callwright.realtime.server import Publisher, redis_publisher
+from callwright.sandbox.network import sandbox_credentials
+from callwright.telephony.base import Carrier
+from callwright.telephony.carriers.twilio import TwilioCarrier
+
+log = logging.getLogger(__name__)
+
+#: How often the reconciler looks for calls whose end never arrived.
+RECONCILE_EVERY_SECONDS = 60
+
+
+def build_carrier(
+    settings: Settings, *, sandbox_transport: httpx.AsyncBaseTransport | None = None
+) -> Carrier:
+    """The carrier the settings name. The sandbox speaks Twilio's protocol: the same carrier
+    code, pointed at the local network with the install's sandbox credentials."""
+    if settings.carrier == "twilio":
+        return TwilioCarrier(
+            account_sid=settings.twilio_account_sid, auth_token=settings.twilio_auth_token
+        )
+    sid, token = sandbox_credentials(settings.secret_key)
+    return TwilioCarrier(
+        account_sid=sid,
+        auth_token=token,
+        base_url=f"{settings.app_url}/sandbox/twilio",
+        name="sandbox",
+        transport=sandbox_transport,
+    )
+
+
+def build_calls(
+    settings: Settings, db: Database, carrier: Carrier, publish: Publisher, jobs: JobQueue
+) -> Calls:
+    """The calls domain, its jobs registered on `jobs`."""
+    events = CallEvents(publish)
+    billing = Billing(publish)
+    flows = CallFlows(settings, db, carrier, events, billing)
+    tasks.register(jobs, flows)
+    return Calls(
+        service=CallService(settings, billing, carrier.name, jobs),
+        flows=flows,
+        media=CallMedia(settings, db, flows, events),
+        events=events,
+        billing=billing,
+    )
+
+
+@dataclass
+class Core:
+    """What every role needs (API, worker): the database, the job queue, the carrier, the calls
+    and the mailer, with the jobs registered."""
+
+    settings: Settings
+    db: Database
+    jobs: JobQueue
+    carrier: Carrier
+    calls: Calls
+    mailer: Mailer
+    _reconciler: asyncio.Task[None] | None = None
+
+    @classmethod
+    def build(cls, settings: Settings, db: Database, publish: Publisher) -> Core:
+        jobs = JobQueue(settings.job_broker_url)
+        carrier = build_carrier(settings)
+        calls = build_calls(settings, db, carrier, publish, jobs)
+        return cls(settings, db, jobs, carrier, calls, Mailer(settings, db, jobs))
+
+    async def start(self, *, receive: bool) -> None:
+        """Connect to the broker; a receiving role also runs queued jobs and the reconciler."""
+        await self.jobs.start(receive=receive)
+        if receive:
+            self._reconciler = asyncio.create_task(self._reconcile_forever(), name="reconciler")
+
+    async def _reconcile_forever(self) -> None:
+        while True:
+            await asyncio.sleep(RECONCILE_EVERY_SECONDS)
+            try:
+                await self.jobs.send(tasks.RECONCILE_JOB)
+            except Exception:
+                log.exception("could not queue the call reconciler")
+
+    async def close(self) -> None:
+        if self._reconciler is not None:
+            self._reconciler.cancel()
+            await asyncio.gather(self._reconciler, return_exceptions=True)
+        await self.jobs.close()
+        await self.carrier.close()
+        await self.db.dispose()
+
+
+async def run_worker(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """`callwright worker`: receive queued jobs (dial, e-mail, reconcile) until `stop` is set.
+    Its realtime events reach the API processes' sockets through Redis."""
+    if not settings.job_broker_url:
+        raise RuntimeError(
+            "callwright worker needs CALLWRIGHT_JOB_BROKER_URL (a Redis URL); without it the "
+            "API process runs the jobs itself"
+        )
+    core = Core.build(settings, Database(settings.database_url), redis_publisher(settings))
+    await core.start(receive=True)
+    log.info("worker receiving jobs from %s", settings.job_broker_url)
+    try:
+        await (stop or asyncio.Event()).wait()
+    finally:
+        await core.close()

@@ -1,0 +1,161 @@
+"""The agent's brain: an OpenAI-compatible LLM when one is configured, else the offline policy
+as a Pipecat processor; and the context (system message, tools) that either one starts from."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
+from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
+from pipecat.frames.frames import (
+    Frame,
+    FunctionCallResultProperties,
+    LLMContextFrame,
+    LLMFullResponseEndFrame,
+    LLMFullResponseStartFrame,
+    LLMTextFrame,
+    VADUserStartedSpeakingFrame,
+    VADUserStoppedSpeakingFrame,
+)
+from pipecat.processors.aggregators.llm_context import LLMContext
+from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
+from pipecat.services.openai.llm import OpenAILLMService
+
+from callwright.voice_agent.contract import CallPlan
+from callwright.voice_agent.frames import FinalReplyFrame
+from callwright.voice_agent.policy import OfflinePolicy, Reply
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """An OpenAI-compatible chat-completions endpoint."""
+
+    base_url: str
+    api_key: str
+    model: str
+
+
+PHONE_STYLE = (
+    "You are speaking on a phone call, so keep every reply to one or two short sentences, with no "
+    "lists, markdown or emoji. Speak first with a short greeting that says who you are and why you "
+    "are calling. If you reach voicemail, leave a short message. When the conversation is over, say "
+    "goodbye and then call the end_call function."
+)
+END_CALL = FunctionSchema(
+    name="end_call",
+    description="Hang up the call. Call it right after you have said goodbye.",
+    properties={},
+    required=[],
+)
+
+
+def brain_context(plan: CallPlan, *, llm: bool) -> LLMContext:
+    """The conversation's context: the prompt as the system message (for an LLM, with the phone
+    style and the end_call tool)."""
+    if llm:
+        return LLMContext(
+            messages=[{"role": "system", "content": f"{plan.prompt}\n\n{PHONE_STYLE}"}],
+            tools=ToolsSchema(standard_tools=[END_CALL]),
+        )
+    return LLMContext(messages=[{"role": "system", "content": plan.prompt}])
+
+
+def llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
+    """The LLM service; its end_call function ends the call like the offline brain's last reply."""
+    llm = OpenAILLMService(
+        api_key=config.api_key or "not-needed",
+        base_url=config.base_url,
+        settings=OpenAILLMService.Settings(model=config.model, temperature=plan.temperature),
+    )
+
+    async def end_call(params: Any) -> None:
+        await params.result_callback(
+            {"status": "hanging up"}, properties=FunctionCallResultProperties(run_llm=False)
+        )
+        await llm.push_frame(FinalReplyFrame())
+
+    llm.register_function("end_call", end_call)
+    return llm
+
+
+class OfflineBrain(FrameProcessor):
+    """Answers each finished user turn with the offline policy (see policy.py). A voicemail
+    message waits until the greeting and its beep are over: one quiet second after the last
+    sound on the line."""
+
+    VOICEMAIL_QUIET_SECONDS = 1.0
+
+    def __init__(
+        self, policy: OfflinePolicy, *, voicemail_message: bool = True, speed: float = 1.0
+    ) -> None:
+        super().__init__()
+        self.policy = policy
+        self.voicemail_message = voicemail_message
+        self._speed = max(1.0, speed)
+        self._voicemail: Reply | None = None
+        self._voicemail_task: asyncio.Task[None] | None = None
+
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        if isinstance(frame, LLMContextFrame) and direction == FrameDirection.DOWNSTREAM:
+            if self.policy.ended and self._voicemail is None:
+                return
+            if self._voicemail is None:
+                reply = self.policy.respond(_last_user_text(frame))
+                if reply.intent is not None and reply.intent.value == "voicemail":
+                    self._voicemail = (
+                        reply
+                        if self.voicemail_message
+                        else Reply("", end_call=True, intent=reply.intent)
+                    )
+                    await self._after_quiet()
+                    return
+                await self.say(reply)
+            return
+        if self._voicemail is not None:
+            if isinstance(frame, VADUserStartedSpeakingFrame) and self._voicemail_task is not None:
+                await self.cancel_task(self._voicemail_task)
+                self._voicemail_task = None
+            elif isinstance(frame, VADUserStoppedSpeakingFrame):
+                await self._after_quiet()
+        await self.push_frame(frame, direction)
+
+    async def _after_quiet(self) -> None:
+        if self._voicemail_task is not None:
+            await self.cancel_task(self._voicemail_task)
+
+        async def speak_when_quiet() -> None:
+            await asyncio.sleep(self.VOICEMAIL_QUIET_SECONDS / self._speed)
+            reply, self._voicemail = self._voicemail, None
+            self._voicemail_task = None
+            if reply is not None:
+                await self.say(reply)
+
+        self._voicemail_task = self.create_task(speak_when_quiet())
+
+    async def cleanup(self) -> None:
+        if self._voicemail_task is not None:
+            await self.cancel_task(self._voicemail_task)
+            self._voicemail_task = None
+        await super().cleanup()
+
+    async def say(self, reply: Reply) -> None:
+        if reply.text:
+            await self.push_frame(LLMFullResponseStartFrame())
+            await self.push_frame(LLMTextFrame(reply.text))
+            await self.push_frame(LLMFullResponseEndFrame())
+        if reply.end_call:
+            await self.push_frame(FinalReplyFrame())
+
+
+def _last_user_text(frame: LLMContextFrame) -> str:
+    for message in reversed(frame.context.get_messages()):
+        if isinstance(message, dict) and message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, str):
+                return content
+            if isinstance(content, list):
+                return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""

@@ -1,0 +1,122 @@
+"""The package boundaries hold: no import loop between the packages of `callwright`, Pipecat
+only inside `voice_agent/`, and the voice agent knows the calls only through its contract."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from callwright.config import REPO_ROOT
+
+PACKAGE = REPO_ROOT / "src" / "callwright"
+
+
+def _unit(path: Path) -> str:
+    """The package (or top-level module) a file belongs to: `calls`, `core`, ..."""
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    return parts[0]
+
+
+def _imports(path: Path) -> Iterator[str]:
+    """Every module a file imports at run time (lazy imports included; TYPE_CHECKING blocks,
+    which never run, left out)."""
+    tree = ast.parse(path.read_text())
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.module
+        elif isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+
+
+def _graph() -> dict[str, dict[str, set[str]]]:
+    """unit -> imported unit -> the files that import it."""
+    units = {_unit(p) for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, dict[str, set[str]]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        source = _unit(path)
+        for module in _imports(path):
+            parts = module.split(".")
+            if parts[0] != "callwright" or len(parts) < 2 or parts[1] not in units:
+                continue
+            if parts[1] != source:
+                graph.setdefault(source, {}).setdefault(parts[1], set()).add(
+                    str(path.relative_to(PACKAGE))
+                )
+    return graph
+
+
+def _reaches(graph: dict[str, dict[str, set[str]]], start: str, goal: str) -> bool:
+    seen, stack = set(), [start]
+    while stack:
+        unit = stack.pop()
+        if unit == goal:
+            return True
+        if unit not in seen:
+            seen.add(unit)
+            stack.extend(graph.get(unit, {}))
+    return False
+
+
+def test_no_import_loop_between_packages() -> None:
+    graph = _graph()
+    loops = [
+        f"{a} -> {b} ({', '.join(sorted(files))}) and back"
+        for a, targets in graph.items()
+        for b, files in targets.items()
+        if _reaches(graph, b, a)
+    ]
+    assert loops == [], "\n".join(loops)
+
+
+def test_the_loop_check_finds_a_loop() -> None:
+    graph = {"a": {"b": {"a/x.py"}}, "b": {"c": {"b/y.py"}}, "c": {"a": {"c/z.py"}}}
+    assert _reaches(graph, "b", "a")
+    assert not _reaches({"a": {"b": {"a/x.py"}}}, "b", "a")
+
+
+@pytest.mark.parametrize(
+    ("unit", "forbidden"),
+    [
+        ("voice_agent", "calls"),  # the agent knows calls only through voice_agent.contract
+        ("telephony", "sandbox"),  # the carrier seam does not know the sandbox network
+        ("realtime", "auth"),
+        ("kit", "calls"),
+        ("config", "kit"),
+    ],
+)
+def test_a_lower_layer_does_not_reach_a_higher_one(unit: str, forbidden: str) -> None:
+    assert not _reaches(_graph(), unit, forbidden)
+
+
+def test_pipecat_is_imported_only_inside_voice_agent() -> None:
+    outside = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if _unit(path) != "voice_agent"
+        and any(m.split(".")[0] == "pipecat" for m in _imports(path))
+    ]
+    assert outside == []
+
+
+@pytest.mark.parametrize("unit", ["calls", "voice_agent"])
+def test_the_call_lifecycle_has_no_long_functions(unit: str) -> None:
+    """The heart of the product stays readable: no function over 60 lines."""
+    long = [
+        f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({length} lines)"
+        for path in (PACKAGE / unit).rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (length := (node.end_lineno or node.lineno) - node.lineno + 1) > 60
+    ]
+    assert long == []

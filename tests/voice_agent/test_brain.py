@@ -1,0 +1,142 @@
+"""The offline brain (OfflineBrain) under Pipecat's run_test: each finished user turn (a context
+frame) in, the policy's reply out as an LLM response; a voicemail message waits for quiet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipecat.frames.frames import (
+    Frame,
+    LLMContextFrame,
+    LLMFullResponseEndFrame,
+    LLMFullResponseStartFrame,
+    LLMTextFrame,
+    TextFrame,
+    VADUserStartedSpeakingFrame,
+    VADUserStoppedSpeakingFrame,
+)
+from pipecat.processors.aggregators.llm_context import LLMContext
+from pipecat.tests.utils import SleepFrame, run_test
+
+from callwright.voice_agent.brain import OfflineBrain
+from callwright.voice_agent.frames import FinalReplyFrame
+from callwright.voice_agent.policy import OfflinePolicy
+
+PROMPT = (
+    "You are Sarah from Bright Dental. You are calling to remind the customer about their "
+    "cleaning appointment tomorrow at 3 pm. Ask if the time still works for them."
+)
+#: The brain waits VOICEMAIL_QUIET_SECONDS / SPEED of quiet before a voicemail message.
+SPEED = 10.0
+QUIET = OfflineBrain.VOICEMAIL_QUIET_SECONDS / SPEED
+
+
+def _turn(*said: str) -> LLMContextFrame:
+    """What the user aggregator pushes when the callee's turn is over."""
+    messages = [{"role": "system", "content": PROMPT}]
+    messages += [{"role": "user", "content": text} for text in said]
+    return LLMContextFrame(context=LLMContext(messages=messages))  # type: ignore[arg-type]
+
+
+def _texts(frames: Sequence[Frame]) -> list[str]:
+    return [f.text for f in frames if isinstance(f, LLMTextFrame)]
+
+
+async def test_a_user_turn_is_answered_as_an_llm_response() -> None:
+    policy = OfflinePolicy(PROMPT)
+    policy.opening()
+    down, up = await run_test(
+        OfflineBrain(policy),
+        frames_to_send=[_turn("Hello?", "Sorry, who is this?")],
+        expected_down_frames=[LLMFullResponseStartFrame, LLMTextFrame, LLMFullResponseEndFrame],
+        expected_up_frames=[],
+    )
+    assert up == []
+    # The last user message is the one answered; the call goes on (no FinalReplyFrame).
+    (text,) = _texts(down)
+    assert text.startswith("Sorry, this is Sarah from Bright Dental.")
+    assert text.endswith("Could you tell me if the time still works for you?")
+    assert policy.turns == 1
+    assert not policy.ended
+
+
+async def test_a_closing_reply_is_followed_by_the_final_reply_frame() -> None:
+    policy = OfflinePolicy(PROMPT)
+    policy.opening()
+    down, _ = await run_test(
+        OfflineBrain(policy),
+        frames_to_send=[_turn("No thanks, I'm not interested.")],
+        expected_down_frames=[
+            LLMFullResponseStartFrame,
+            LLMTextFrame,
+            LLMFullResponseEndFrame,
+            FinalReplyFrame,
+        ],
+    )
+    assert _texts(down) == ["I understand. Thank you for your time, and have a nice day. Goodbye."]
+    assert policy.ended
+
+
+async def test_after_the_end_further_turns_get_no_answer_and_other_frames_pass() -> None:
+    policy = OfflinePolicy(PROMPT)
+    policy.opening()
+    policy.respond("goodbye")
+    await run_test(
+        OfflineBrain(policy),
+        frames_to_send=[_turn("Wait, one more thing"), TextFrame("passes through")],
+        expected_down_frames=[TextFrame],
+    )
+    assert policy.turns == 1, "the ended policy was not asked again"
+
+
+async def test_the_first_turn_before_any_greeting_is_answered_with_the_greeting() -> None:
+    policy = OfflinePolicy(PROMPT)
+    down, _ = await run_test(
+        OfflineBrain(policy),
+        frames_to_send=[_turn("Hello?")],
+        expected_down_frames=[LLMFullResponseStartFrame, LLMTextFrame, LLMFullResponseEndFrame],
+    )
+    (text,) = _texts(down)
+    assert text.startswith("Hi, this is Sarah from Bright Dental.")
+    assert text.endswith("Could you tell me if the time still works for you?")
+    assert policy.greeted
+
+
+async def test_a_voicemail_message_waits_for_quiet_after_the_beep() -> None:
+    policy = OfflinePolicy(PROMPT)
+    policy.opening()
+    down, _ = await run_test(
+        OfflineBrain(policy, speed=SPEED),
+        frames_to_send=[
+            _turn("You have reached Dana. Please leave a message after the tone."),
+            SleepFrame(sleep=QUIET / 2),
+            VADUserStartedSpeakingFrame(),  # the beep: the message must not start over it
+            SleepFrame(sleep=QUIET * 3),
+            VADUserStoppedSpeakingFrame(),
+            SleepFrame(sleep=QUIET * 3),
+        ],
+        expected_down_frames=[
+            VADUserStartedSpeakingFrame,
+            VADUserStoppedSpeakingFrame,
+            LLMFullResponseStartFrame,
+            LLMTextFrame,
+            LLMFullResponseEndFrame,
+            FinalReplyFrame,
+        ],
+    )
+    (text,) = _texts(down)
+    assert text.startswith("Hi, this is Sarah from Bright Dental.")
+    assert text.endswith("Please call us back when you can. Thank you, goodbye.")
+
+
+async def test_on_voicemail_without_a_message_the_call_just_ends() -> None:
+    policy = OfflinePolicy(PROMPT)
+    down, _ = await run_test(
+        OfflineBrain(policy, voicemail_message=False, speed=SPEED),
+        frames_to_send=[
+            _turn("The person you are calling is not available. Leave a message."),
+            SleepFrame(sleep=QUIET * 3),
+        ],
+        expected_down_frames=[FinalReplyFrame],
+    )
+    assert _texts(down) == []

@@ -1,0 +1,94 @@
+"""TurnTimer (an observer) under Pipecat's run_test: one timing per reply, measured from the
+VAD stop through the transcript, the brain's first text and the agent's first audio."""
+
+from __future__ import annotations
+
+from pipecat.frames.frames import (
+    BotStartedSpeakingFrame,
+    Frame,
+    LLMFullResponseStartFrame,
+    LLMTextFrame,
+    TranscriptionFrame,
+    VADUserStoppedSpeakingFrame,
+)
+from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
+from pipecat.tests.utils import SleepFrame, run_test
+
+from callwright.voice_agent.contract import TurnTiming
+from callwright.voice_agent.turn_timer import TurnTimer
+
+STOP_SECS = 0.3
+STT, LLM, TTS = 0.1, 0.05, 0.08
+
+
+class PassThrough(FrameProcessor):
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        await self.push_frame(frame, direction)
+
+
+def _reply(text: str) -> list[Frame]:
+    return [
+        VADUserStoppedSpeakingFrame(),
+        SleepFrame(sleep=STT),
+        TranscriptionFrame(text, "callee", "2024-01-01T00:00:00Z"),
+        SleepFrame(sleep=LLM),
+        LLMFullResponseStartFrame(),
+        LLMTextFrame("Great."),
+        SleepFrame(sleep=TTS),
+        BotStartedSpeakingFrame(),
+        SleepFrame(sleep=0.02),
+    ]
+
+
+async def _timings(frames: list[Frame]) -> list[TurnTiming]:
+    timings: list[TurnTiming] = []
+
+    async def on_turn(timing: TurnTiming) -> None:
+        timings.append(timing)
+
+    # Two processors: every frame is pushed (and observed) several times, counted once.
+    await run_test(
+        PassThrough(),
+        frames_to_send=frames,
+        observers=[TurnTimer(STOP_SECS, on_turn)],
+    )
+    return timings
+
+
+async def test_one_timing_per_reply_with_each_stage() -> None:
+    (timing,) = await _timings(_reply("yes"))
+    assert timing.turn == 1
+    assert timing.end_of_speech_ms == 300
+    assert timing.stt_ms is not None
+    assert timing.stt_ms >= STT * 1000
+    assert timing.llm_ms is not None
+    assert timing.llm_ms >= LLM * 1000
+    assert timing.tts_ms is not None
+    assert timing.tts_ms >= TTS * 1000
+    # From the callee's last word (the VAD stop less its silence window) to the first audio.
+    assert timing.total_ms is not None
+    stages = timing.end_of_speech_ms + timing.stt_ms + timing.llm_ms + timing.tts_ms
+    assert 0 <= timing.total_ms - stages <= 3
+
+
+async def test_turns_are_numbered_and_a_greeting_is_not_a_reply() -> None:
+    greeting = [LLMFullResponseStartFrame(), SleepFrame(sleep=0.02), BotStartedSpeakingFrame()]
+    timings = await _timings([*greeting, SleepFrame(sleep=0.02), *_reply("yes"), *_reply("no")])
+    assert [t.turn for t in timings] == [1, 2]
+
+
+async def test_speech_without_a_transcript_or_reply_is_not_timed() -> None:
+    frames: list[Frame] = [
+        VADUserStoppedSpeakingFrame(),  # a cough: no transcript follows
+        SleepFrame(sleep=0.05),
+        BotStartedSpeakingFrame(),
+        SleepFrame(sleep=0.02),
+        VADUserStoppedSpeakingFrame(),
+        SleepFrame(sleep=0.02),
+        TranscriptionFrame("hello", "callee", "2024-01-01T00:00:00Z"),
+        SleepFrame(sleep=0.02),
+        BotStartedSpeakingFrame(),  # audio with no new brain text is not this turn's reply
+        SleepFrame(sleep=0.02),
+    ]
+    assert await _timings(frames) == []
