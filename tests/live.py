@@ -5,6 +5,7 @@ tests/conftest.py), so the `live` fixture serves every folder that needs it."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,12 +15,14 @@ import pytest
 from fastapi import FastAPI
 
 from callwright.calls.domain import Calls
+from callwright.calls.events import LIVE_CAPTION
 from callwright.calls.flows import CallFlows
 from callwright.calls.service import CallOrder
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.models import Call
+from callwright.realtime.server import ADMIN_ROOM
 from callwright.sandbox.network import SandboxCall
 from callwright.speech import tts
 
@@ -36,6 +39,7 @@ class Live:
     app: FastAPI
     url: str
     published: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    captions: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
     finished: dict[str, SandboxCall] = field(default_factory=dict)
 
     @property
@@ -76,6 +80,10 @@ class Live:
             await asyncio.sleep(0.1)
         raise AssertionError("the sandbox never reported the call")
 
+    def captions_for(self, call_id: str) -> list[tuple[float, dict[str, Any]]]:
+        """The call's `transcript-live` messages to the admins, with when each was sent."""
+        return [(at, d) for at, d in self.captions if d["callId"] == call_id]
+
     def events_for(self, call_id: str, room: str = "admin") -> list[dict[str, Any]]:
         return [
             d
@@ -101,6 +109,8 @@ async def live(migrated: Settings) -> AsyncIterator[Live]:
 
     async def publish(room: str, event: str, data: dict[str, Any]) -> None:
         live.published.append((room, event, data))
+        if event == LIVE_CAPTION and room == ADMIN_ROOM:
+            live.captions.append((time.time(), data))
         await real_publish(room, event, data)
 
     app.state.calls.events.publish = publish

@@ -208,7 +208,7 @@ async def test_another_users_calls_are_out_of_reach(app: FastAPI) -> None:
             assert call.id not in response.text
         report = await intruder_client.api("POST", f"call/{call.id}/report", json={"reason": "x"})
         assert report.status_code == 404
-        for path in ("calls", "stats", "analysis"):
+        for path in ("calls", "stats", "analysis", "live-calls"):
             response = await intruder_client.api("GET", f"user/{owner.id}/{path}")
             assert response.status_code == 403, path
             assert call.id not in response.text
@@ -479,3 +479,53 @@ async def test_a_stop_during_the_dial_wins(app: FastAPI, monkeypatch: pytest.Mon
     assert done.status == "canceled"
     assert done.end_reason == "stopped"
     assert await balance_of(app, user.id) == 1000, "a stopped call costs nothing"
+
+
+async def test_live_calls_bring_back_a_call_in_progress(app: FastAPI) -> None:
+    """Send Call picks up the user's calls still going on, with their settings, the answer time
+    and the transcript so far in the order spoken; ended calls are not live."""
+    client, user = await signed_in(app, "live@example.com", balance_cents=5000)
+    answered = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+    live = await queued_call(app, user.id, temperature=0.4, wait_for_greeting=True)
+    done = await queued_call(app, user.id)
+    async with app.state.db.sessionmaker() as session:
+        call = await session.get(Call, live.id)
+        assert call is not None
+        call.status, call.answered_at = "in-progress", answered
+        ended = await session.get(Call, done.id)
+        assert ended is not None
+        ended.status = "completed"
+        # Kept out of order (the callee's answer before the agent's longer sentence ended).
+        session.add_all(
+            [
+                TranscriptEntry(
+                    call_id=live.id,
+                    seq=1,
+                    speaker="user",
+                    text="Yes?",
+                    created_at=answered + timedelta(seconds=6),
+                ),
+                TranscriptEntry(
+                    call_id=live.id,
+                    seq=2,
+                    speaker="assistant",
+                    text="Hi, this is Sam.",
+                    created_at=answered + timedelta(seconds=1),
+                ),
+            ]
+        )
+        await session.commit()
+    async with client:
+        response = await client.api("GET", f"user/{user.id}/live-calls")
+    assert response.status_code == 200
+    [data] = response.json()["data"]
+    assert data["call_id"] == live.id
+    assert data["status"] == "in-progress"
+    assert data["prompt"].startswith("You are Sam")
+    assert data["temperature"] == 0.4
+    assert data["wait_for_greeting"] is True
+    assert datetime.fromisoformat(data["answered_at"]) == answered
+    assert [(t["user"], t["text"], t["seq"]) for t in data["transcripts"]] == [
+        ("assistant", "Hi, this is Sam.", 2),
+        ("user", "Yes?", 1),
+    ]

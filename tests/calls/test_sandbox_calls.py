@@ -3,6 +3,7 @@ Streams, the Pipecat pipeline, recording) against the simulated callees of docs/
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from callwright.calls import repository as calls
 from callwright.calls.events import CLOSING, CONNECTED
 from callwright.voice_agent.contract import CallPlan
-from tests.live import Live, decode_mp3
+from tests.live import TEST_SPEED, Live, decode_mp3
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -76,6 +77,27 @@ async def test_a_whole_conversation(live: Live) -> None:
 
     async for session in live.app.state.db.session():
         assert len(await calls.latencies(session, call_id)) >= 2
+
+    # Live captions: every kept line was shown while it was spoken, under the line's key; the
+    # agent's words one by one, its last caption being the line itself.
+    captions = live.captions_for(call_id)
+    finals = [e for e in live.events_for(call_id) if e.get("final")]
+    assert [(e["speaker"], e["text"]) for e in sorted(finals, key=lambda e: e["at"])] == lines
+    for final in finals:
+        shown = [c["text"] for _, c in captions if c["key"] == final["key"]]
+        assert shown, f"{final['key']} was never shown in flight"
+        if final["speaker"] == "assistant":
+            assert len(shown) >= 2, shown
+            assert all(b.startswith(a) for a, b in itertools.pairwise(shown)), shown
+            assert final["text"].startswith(shown[-1]), (shown[-1], final["text"])
+    # The greeting is shown as the callee starts to hear it, not when it has been said (it
+    # lasts several seconds): the first caption and the first heard audio are close in time.
+    heard_at = (
+        report.started_at
+        + next(s.start for s in report.segments if s.speaker == "agent") / TEST_SPEED
+    )
+    shown_at = next(at for at, c in captions if c["key"] == "a1")
+    assert -0.5 < shown_at - heard_at < 1.0, shown_at - heard_at
 
 
 @pytest.mark.parametrize(

@@ -873,6 +873,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/{user_id}/live-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * User Live Calls
+         * @description The user's calls still going on (queued, ringing or connected), with their transcript
+         *     so far: Send Call and the dashboard pick them up on load, from any tab.
+         */
+        get: operations["user_live_calls_api_v1_user__user_id__live_calls_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/{user_id}/stats": {
         parameters: {
             query?: never;
@@ -1348,6 +1369,55 @@ export interface components {
             fact: string;
             /** Lines */
             lines: number[];
+        };
+        /**
+         * LiveCall
+         * @description A call that has not ended, with what Send Call needs to pick it up again: its settings,
+         *     when it was answered (the timer) and its transcript so far.
+         */
+        LiveCall: {
+            /** Answered At */
+            answered_at: string | null;
+            /**
+             * Background Audio
+             * @enum {string}
+             */
+            background_audio: "null" | "office" | "cafe" | "restaurant" | "none";
+            /** Call Id */
+            call_id: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Interruption Threshold */
+            interruption_threshold: number;
+            /** Max Duration */
+            max_duration: number;
+            /** Prompt */
+            prompt: string;
+            /** Status */
+            status: string;
+            /** Temperature */
+            temperature: number;
+            /** To */
+            to: string;
+            /** Transcripts */
+            transcripts: components["schemas"]["TranscriptLine"][];
+            /** Voice */
+            voice: string;
+            /** Wait For Greeting */
+            wait_for_greeting: boolean;
+        };
+        /** LiveCallsOut */
+        LiveCallsOut: {
+            /** Data */
+            data: components["schemas"]["LiveCall"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /** LoginIn */
         LoginIn: {
@@ -1854,6 +1924,8 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** Seq */
+            seq: number;
             /** Text */
             text: string;
             /**
@@ -2055,6 +2127,8 @@ export type SchemaHttpValidationError = components['schemas']['HTTPValidationErr
 export type SchemaHourPoint = components['schemas']['HourPoint'];
 export type SchemaInboxPage = components['schemas']['InboxPage'];
 export type SchemaKeyFactOut = components['schemas']['KeyFactOut'];
+export type SchemaLiveCall = components['schemas']['LiveCall'];
+export type SchemaLiveCallsOut = components['schemas']['LiveCallsOut'];
 export type SchemaLoginIn = components['schemas']['LoginIn'];
 export type SchemaLoginOut = components['schemas']['LoginOut'];
 export type SchemaMessage = components['schemas']['Message'];
@@ -3668,6 +3742,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CallsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    user_live_calls_api_v1_user__user_id__live_calls_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveCallsOut"];
                 };
             };
             /** @description Validation Error */

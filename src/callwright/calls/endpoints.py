@@ -26,6 +26,8 @@ from callwright.calls.schemas import (
     CallDetailsOut,
     CallRecord,
     CallsPage,
+    LiveCall,
+    LiveCallsOut,
     ReportIn,
     SendCallIn,
     SendCallOut,
@@ -75,7 +77,9 @@ def _check_user(user: User, user_id: int) -> None:
 
 
 def _line(entry: TranscriptEntry | Row[*tuple[Any, ...]]) -> TranscriptLine:
-    return TranscriptLine(user=entry.speaker, text=entry.text, created_at=entry.created_at)
+    return TranscriptLine(
+        user=entry.speaker, text=entry.text, created_at=entry.created_at, seq=entry.seq
+    )
 
 
 async def _owned_row(session: SessionDep, user: User, call_id: str) -> Row[*tuple[Any, ...]]:
@@ -192,6 +196,36 @@ async def user_calls(
         data=[CallRecord.model_validate(_record(c)) for c in rows],
         pagination=paging.pagination(total),
     )
+
+
+@router.get("/user/{user_id}/live-calls")
+async def user_live_calls(user_id: PathId, user: CurrentUser, session: SessionDep) -> LiveCallsOut:
+    """The user's calls still going on (queued, ringing or connected), with their transcript
+    so far: Send Call and the dashboard pick them up on load, from any tab."""
+    _check_user(user, user_id)
+    live = []
+    for call in await calls.live_for_user(session, user_id):
+        lines = await calls.transcript_lines(session, call.id)
+        live.append(
+            LiveCall.model_validate(
+                {
+                    "call_id": call.id,
+                    "status": call.status,
+                    "to": call.to_number,
+                    "prompt": call.prompt,
+                    "voice": call.voice,
+                    "temperature": call.temperature,
+                    "interruption_threshold": call.interruption_threshold,
+                    "background_audio": call.background_audio,
+                    "max_duration": call.max_duration,
+                    "wait_for_greeting": call.wait_for_greeting,
+                    "created_at": call.created_at,
+                    "answered_at": call.answered_at,
+                    "transcripts": [_line(e) for e in lines],
+                }
+            )
+        )
+    return LiveCallsOut(data=live)
 
 
 @router.get("/user/{user_id}/stats")

@@ -15,6 +15,8 @@ from callwright.realtime.server import ADMIN_ROOM, Publisher, user_room
 
 CONNECTED = "Call connected"
 CLOSING = "Closing call stream"
+#: The socket event for a line in flight (see CallEvents.caption).
+LIVE_CAPTION = "transcript-live"
 
 
 class CallEvents:
@@ -40,10 +42,20 @@ class CallEvents:
             "completed": completed,
             **extra,
         }
-        rooms = [ADMIN_ROOM] + ([user_room(call.user_id)] if call.user_id is not None else [])
+        rooms = self.rooms(call.user_id)
 
         async def send() -> None:
             for room in rooms:
                 await self.publish(room, "webhook-event", data)
 
         on_commit(session, send)
+
+    def rooms(self, user_id: int | None) -> list[str]:
+        """Who watches a call: the admins and its owner."""
+        return [ADMIN_ROOM] + ([user_room(user_id)] if user_id is not None else [])
+
+    async def caption(self, call_id: str, user_id: int | None, data: dict[str, Any]) -> None:
+        """Words being spoken on a call (`transcript-live`): published at once, not stored
+        (the line's final form is a stored event)."""
+        for room in self.rooms(user_id):
+            await self.publish(room, LIVE_CAPTION, {"callId": call_id, **data})

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
 
 from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
@@ -20,11 +20,15 @@ from callwright.models import TurnLatency
 from callwright.speech.audio import mp3_bytes
 from callwright.telephony.base import CarrierError
 from callwright.telephony.state import TERMINAL, CallStatus
-from callwright.voice_agent.contract import CallHooks, CallPlan, Recording, TurnTiming
+from callwright.voice_agent.contract import CallHooks, CallPlan, Recording, Speaker, TurnTiming
 
 log = logging.getLogger(__name__)
 
 SECONDS_PER_MINUTE = 60
+
+
+def _iso(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, UTC).isoformat().replace("+00:00", "Z")
 
 
 class CallMedia:
@@ -85,6 +89,8 @@ class MediaHooks(CallHooks):
         self.recordings = media.recordings
         self.call_id = call_id
         self._hung_up = False
+        self._owner_id: int | None = None
+        self._owner_known = False
         # Lines are numbered max(seq)+1: the callee's and the agent's lines can end at the same
         # moment, so they are written (and published) one at a time, in order.
         self._lines = asyncio.Lock()
@@ -100,13 +106,30 @@ class MediaHooks(CallHooks):
                 )
             await self.events.record(session, call, CONNECTED, "call")
 
-    async def line(self, speaker: Literal["assistant", "user"], text: str) -> None:
+    async def _owner(self) -> int | None:
+        if not self._owner_known:
+            async for session in self.db.session():
+                call = await calls.get(session, self.call_id)
+                self._owner_id = call.user_id if call is not None else None
+            self._owner_known = True
+        return self._owner_id
+
+    async def caption(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
+        async with self._lines:
+            await self.events.caption(
+                self.call_id,
+                await self._owner(),
+                {"speaker": speaker, "key": key, "text": text, "at": _iso(at), "final": False},
+            )
+
+    async def line(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
         async with self._lines:
             async for session in self.db.session():
                 call = await calls.get(session, self.call_id)
                 if call is None:
                     return
-                entry = await calls.add_line(session, self.call_id, speaker, text, utcnow())
+                started = datetime.fromtimestamp(at, UTC)
+                entry = await calls.add_line(session, self.call_id, speaker, text, started)
                 label = "Assistant" if speaker == "assistant" else "User"
                 await self.events.record(
                     session,
@@ -116,6 +139,9 @@ class MediaHooks(CallHooks):
                     speaker=speaker,
                     text=text,
                     seq=entry.seq,
+                    key=key,
+                    at=_iso(at),
+                    final=True,
                 )
 
     async def latency(self, timing: TurnTiming) -> None:

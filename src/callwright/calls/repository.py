@@ -153,11 +153,19 @@ async def transcript_lines(session: AsyncSession, call_id: str) -> Sequence[Row[
 
 
 _BY_CALL = TranscriptEntry.call_id == bindparam("call_id")
-_TRANSCRIPT = select(TranscriptEntry).where(_BY_CALL).order_by(TranscriptEntry.seq)
+#: Lines in the order they were spoken: each line's time is when it began (a callee's short
+#: answer can be kept before the agent's long sentence it followed has finished playing).
+_SPOKEN = (TranscriptEntry.created_at, TranscriptEntry.seq)
+_TRANSCRIPT = select(TranscriptEntry).where(_BY_CALL).order_by(*_SPOKEN)
 _LINES = (
-    select(TranscriptEntry.speaker, TranscriptEntry.text, TranscriptEntry.created_at)
+    select(
+        TranscriptEntry.speaker,
+        TranscriptEntry.text,
+        TranscriptEntry.created_at,
+        TranscriptEntry.seq,
+    )
     .where(_BY_CALL)
-    .order_by(TranscriptEntry.seq)
+    .order_by(*_SPOKEN)
 )
 
 
@@ -225,6 +233,16 @@ LOG_COLUMNS = (
 
 #: What a call's details answer shows besides its log row.
 DETAIL_COLUMNS = (*LOG_COLUMNS, Call.user_id, Call.prompt, Call.end_reason, Call.analysis)
+
+
+async def live_for_user(session: AsyncSession, user_id: int) -> Sequence[Call]:
+    """A user's calls that have not ended, oldest first (a live call is the user's until then)."""
+    rows = await session.scalars(
+        select(Call)
+        .where(Call.user_id == user_id, Call.status.not_in([s.value for s in TERMINAL]))
+        .order_by(Call.created_at, Call.id)
+    )
+    return rows.all()
 
 
 async def details_row(session: AsyncSession, call_id: str) -> Row[*tuple[Any, ...]] | None:

@@ -48,7 +48,10 @@ class SendCallOut(Envelope):
 class TranscriptLine(BaseModel):
     user: Literal["assistant", "user"]
     text: str
+    #: When the line began to be spoken; lines come in that order.
     created_at: datetime
+    #: The line's number in the call (the order it was kept in; the live events carry it too).
+    seq: int
 
 
 class HasRecording(Protocol):
@@ -98,6 +101,29 @@ class CallDetailsOut(Ok[CallDetails]):
 
 
 class TranscriptOut(Ok[list[TranscriptLine]]):
+    pass
+
+
+class LiveCall(BaseModel):
+    """A call that has not ended, with what Send Call needs to pick it up again: its settings,
+    when it was answered (the timer) and its transcript so far."""
+
+    call_id: str
+    status: str
+    to: str
+    prompt: str
+    voice: str
+    temperature: float
+    interruption_threshold: int
+    background_audio: BackgroundAudio
+    max_duration: int
+    wait_for_greeting: bool
+    created_at: datetime
+    answered_at: datetime | None
+    transcripts: list[TranscriptLine]
+
+
+class LiveCallsOut(Ok[list[LiveCall]]):
     pass
 
 

@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -62,6 +63,8 @@ class CalleeReport:
     duration: float
     marks_echoed: int = 0
     clears: int = 0
+    #: Wall-clock time (epoch s) of call time 0: call time t happened at started_at + t / speed.
+    started_at: float = 0.0
 
 
 @dataclass
@@ -98,6 +101,7 @@ class SimulatedCallee:
         self._hangup = asyncio.Event()
         self._closed_by_agent = False
         self._interrupted = False
+        self.started_at = 0.0
 
     def hang_up_from_network(self) -> None:
         """The agent side ended the call through the REST API."""
@@ -153,6 +157,7 @@ class SimulatedCallee:
             duration=duration,
             marks_echoed=counters["marks"],
             clears=counters["clears"],
+            started_at=self.started_at,
         )
 
     def _start_message(self) -> dict[str, Any]:
@@ -215,6 +220,7 @@ class SimulatedCallee:
         vad = EnergyVAD()
         loop = asyncio.get_running_loop()
         started = loop.time()
+        self.started_at = time.time()
         tick = 0
         mic: list[bytes] = []  # frames still to say
         saying = ""

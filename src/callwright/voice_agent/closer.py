@@ -89,6 +89,11 @@ class CallCloser(FrameProcessor):
         if self._fallback_task is None:
             self._fallback_task = self.create_task(fallback())
 
+    @property
+    def played_out(self) -> bool:
+        """The goodbye was heard to its end (the call is being hung up by the agent)."""
+        return self._done
+
     async def cleanup(self) -> None:
         if self._fallback_task is not None:
             await self.cancel_task(self._fallback_task)

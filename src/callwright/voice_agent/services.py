@@ -26,6 +26,7 @@ from pipecat.utils.time import time_now_iso8601
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
 from callwright.speech.vad import EnergyVAD
+from callwright.voice_agent.frames import SpeechStartFrame
 
 #: Quiet (by energy) this long inside a VAD segment starts a speculative transcription.
 SPECULATE_AFTER_SECS = 0.12
@@ -148,12 +149,16 @@ class LocalTTSService(TTSService):
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame | None, None]:
         rate = self.sample_rate
 
-        async def chunks() -> AsyncIterator[bytes]:
-            pcm = await asyncio.to_thread(tts.synthesize, self._voice, text, rate)
-            yield pcm.tobytes()
-
         try:
             await self.start_tts_usage_metrics(text)
+            pcm = await asyncio.to_thread(tts.synthesize, self._voice, text, rate)
+            # Ahead of the audio, through the output transport: the live captions learn when
+            # this sentence starts playing and how long it lasts.
+            yield SpeechStartFrame(text=text, seconds=len(pcm) / rate)
+
+            async def chunks() -> AsyncIterator[bytes]:
+                yield pcm.tobytes()
+
             async for frame in self._stream_audio_frames_from_iterator(
                 chunks(), in_sample_rate=rate, context_id=context_id
             ):

@@ -46,6 +46,7 @@ from callwright.speech import tts
 from callwright.speech.stt import Transcriber
 from callwright.voice_agent.ambience import AmbienceMixer
 from callwright.voice_agent.brain import LLMConfig, OfflineBrain, brain_context, llm_brain
+from callwright.voice_agent.captions import AgentCaptions, CalleeCaptions, CaptionSink
 from callwright.voice_agent.closer import CallCloser
 from callwright.voice_agent.contract import CallHooks, CallPlan, Recording
 from callwright.voice_agent.frames import FinalReplyFrame
@@ -102,15 +103,24 @@ class CallSession:
         self._hung_up = False
         self._spoke_first = False
         self._timers: list[asyncio.Task[None]] = []
-        #: Transcript lines being written (see _write_line).
-        self._writes: list[asyncio.Task[None]] = []
+        #: Captions and transcript lines being reported (see _write).
+        self._writes: list[asyncio.Future[None]] = []
         self._audio = b""
         self._rate = RATE
         self.transport = self._build_transport(websocket, stream_sid)
         self.user_turns, self.assistant_turns = self._build_turns()
         self.recorder = AudioBufferProcessor(num_channels=2)
+        self.closer = CallCloser(
+            self._hang_up, stream_sid=stream_sid, on_reopened=self.policy.reopen
+        )
+        self.agent_captions = AgentCaptions(
+            self._caption_sink("assistant"),
+            speed=speed,
+            played_out=lambda: self.closer.played_out,
+        )
+        self.callee_captions = CalleeCaptions(self._caption_sink("user"))
         self.worker = PipelineWorker(
-            self._build_pipeline(stream_sid),
+            self._build_pipeline(),
             params=PipelineParams(
                 audio_in_sample_rate=RATE, audio_out_sample_rate=RATE, enable_metrics=True
             ),
@@ -171,19 +181,19 @@ class CallSession:
             self.policy, voicemail_message=self.plan.voicemail == "message", speed=self.speed
         )
 
-    def _build_pipeline(self, stream_sid: str) -> Pipeline:
+    def _build_pipeline(self) -> Pipeline:
         voice = tts.find(self.plan.voice) or tts.default_voice()
-        brain = self._build_brain()
-        closer = CallCloser(self._hang_up, stream_sid=stream_sid, on_reopened=self.policy.reopen)
         return Pipeline(
             [
                 self.transport.input(),
                 WhisperSTTService(self.engines.transcriber),
+                self.callee_captions,
                 self.user_turns,
-                brain,
+                self._build_brain(),
                 LocalTTSService(voice),
-                closer,
+                self.closer,
                 self.transport.output(),
+                self.agent_captions,
                 self.recorder,
                 self.assistant_turns,
             ]
@@ -215,16 +225,14 @@ class CallSession:
 
     async def _on_user_turn(self, _aggregator: Any, _strategy: Any, message: Any) -> None:
         self._spoke_first = True
-        if message.content:
-            self._write_line("user", message.content)
+        self.callee_captions.close_turn(message.content or "")
 
     async def _on_assistant_turn(self, _aggregator: Any, message: Any) -> None:
         policy = self.policy
         if message.interrupted and policy.greeted and policy.turns == 0:
             # The callee talked over the greeting (a "Hello?"): greet again on their turn.
             policy.reset_greeting()
-        if message.content:
-            self._write_line("assistant", message.content)
+        # The agent's line is written by its captions, as heard (cut where the callee cut in).
 
     # What the session does on its own ------------------------------------------------------
 
@@ -274,11 +282,23 @@ class CallSession:
 
         self._timers.append(asyncio.create_task(later()))
 
-    def _write_line(self, speaker: Literal["assistant", "user"], text: str) -> None:
-        """Transcript lines are written by tasks of our own, in order (hooks.line serialises
-        them), and all of them land before the call is finished: a goodbye that ends the
-        pipeline is still written, whatever Pipecat does with its handler tasks at shutdown."""
-        self._writes.append(asyncio.create_task(self.hooks.line(speaker, text)))
+    def _caption_sink(self, speaker: Literal["assistant", "user"]) -> CaptionSink:
+        """Where a side's captions go: words in flight are shown, a final line is written."""
+
+        def sink(key: str, text: str, started: float, final: bool) -> None:
+            if final:
+                self._write(self.hooks.line(speaker, text, key=key, at=started))
+            else:
+                self._write(self.hooks.caption(speaker, text, key=key, at=started))
+
+        return sink
+
+    def _write(self, report: Awaitable[None]) -> None:
+        """Captions and lines are reported by tasks of our own (the pipeline never waits on a
+        database write), in order (the hooks serialise them), and all of them land before the
+        call is finished: a goodbye that ends the pipeline is still written, whatever Pipecat
+        does with its handler tasks at shutdown."""
+        self._writes.append(asyncio.ensure_future(report))
 
     # Running and finishing -----------------------------------------------------------------
 
