@@ -10,6 +10,26 @@ export interface WebhookEvent {
   message: string
   category: string
   completed: boolean
+  /** A kept transcript line ("Assistant: …" / "User: …") carries the line itself. */
+  speaker?: 'assistant' | 'user'
+  text?: string
+  seq?: number
+  /** The line's key: its captions in flight (transcript-live) came under the same key. */
+  key?: string
+  /** When the line began (ISO 8601). */
+  at?: string
+  final?: boolean
+}
+
+/** A line being spoken right now: its words so far (the agent's as they are heard, the
+ * callee's as soon as transcribed). Its kept form follows as a webhook-event with the same key. */
+export interface CaptionEvent {
+  callId: string
+  speaker: 'assistant' | 'user'
+  key: string
+  text: string
+  at: string
+  final: false
 }
 
 export interface BalanceUpdate {
@@ -19,6 +39,7 @@ export interface BalanceUpdate {
 
 interface Handlers {
   onWebhookEvent?: (event: WebhookEvent) => void
+  onCaption?: (event: CaptionEvent) => void
   onBalanceUpdate?: (event: BalanceUpdate) => void
   onError?: (kind: 'webhook' | 'balance') => void
 }
@@ -72,12 +93,21 @@ export function useRealtime(handlers: Handlers): void {
         ref.current.onError?.('balance')
       }
     }
+    const onCaption = (event: CaptionEvent) => {
+      try {
+        ref.current.onCaption?.(event)
+      } catch {
+        ref.current.onError?.('webhook')
+      }
+    }
     const onConnectError = () => ref.current.onError?.('webhook')
     socket.on('webhook-event', onWebhook)
+    socket.on('transcript-live', onCaption)
     socket.on('balance-update', onBalance)
     socket.io.on('reconnect_failed', onConnectError)
     return () => {
       socket.off('webhook-event', onWebhook)
+      socket.off('transcript-live', onCaption)
       socket.off('balance-update', onBalance)
       socket.io.off('reconnect_failed', onConnectError)
       release()

@@ -11,7 +11,18 @@ export type TranscriptLine = components['schemas']['TranscriptLine']
 export const callKeys = {
   calls: (userId: number) => ['calls', userId] as const,
   stats: (userId: number) => ['stats', userId] as const,
+  live: (userId: number) => ['live-calls', userId] as const,
 }
+
+export type LiveCall = components['schemas']['LiveCall']
+
+/** The user's calls still going on, with their transcript so far (picked up on load). */
+export const liveCallsQuery = (userId: number) =>
+  queryOptions({
+    queryKey: callKeys.live(userId),
+    queryFn: async () =>
+      (await unwrap(api.GET('/api/v1/user/{user_id}/live-calls', { params: { path: { user_id: userId } } }), 'Failed to fetch user calls')).data,
+  })
 
 export const statsQuery = (userId: number) =>
   queryOptions({

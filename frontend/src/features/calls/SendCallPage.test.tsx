@@ -4,24 +4,10 @@ import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { calls, server, url } from '@/testing/msw'
+import { socket } from '@/testing/fakeSocket'
 import { renderApp } from '@/testing/render'
 
-/** A stand-in for socket.io's client: the page subscribes, the test emits what the server would. */
-const socket = vi.hoisted(() => {
-  type Listener = (payload: unknown) => void
-  const listeners = new Map<string, Set<Listener>>()
-  const on = (event: string, fn: Listener) => {
-    if (!listeners.has(event)) listeners.set(event, new Set())
-    listeners.get(event)?.add(fn)
-  }
-  const off = (event: string, fn: Listener) => listeners.get(event)?.delete(fn)
-  return {
-    listeners,
-    emit: (event: string, payload: unknown) => listeners.get(event)?.forEach((fn) => fn(payload)),
-    fake: { on, off, disconnect: () => listeners.clear(), io: { on, off } },
-  }
-})
-vi.mock('socket.io-client', () => ({ io: () => socket.fake }))
+vi.mock('socket.io-client', () => import('@/testing/fakeSocket'))
 
 const VOICES = [
   { name: 'joe', description: 'American male', engine: 'piper', gender: 'male', recording_url: '/api/v1/voices/joe/sample.mp3' },
@@ -40,8 +26,8 @@ function fakeApi(balance: number) {
         data: {
           call_id: 'c1',
           transcripts: [
-            { user: 'assistant', text: 'Hi, this is Sarah from Bright Dental.', created_at: '2026-11-21T10:00:01Z' },
-            { user: 'user', text: 'Oh hello, yes?', created_at: '2026-11-21T10:00:04Z' },
+            { user: 'assistant', text: 'Hi, this is Sarah from Bright Dental.', created_at: '2026-11-21T10:00:01Z', seq: 1 },
+            { user: 'user', text: 'Oh hello, yes?', created_at: '2026-11-21T10:00:04Z', seq: 2 },
           ],
           completed: false,
         },
@@ -56,6 +42,23 @@ async function fillForm(user: ReturnType<typeof userEvent.setup>, phone: string,
 }
 
 const webhook = (message: string, category = 'call', callId = 'c1') => act(() => socket.emit('webhook-event', { callId, message, category, completed: false }))
+const caption = (key: string, speaker: 'assistant' | 'user', text: string, at: string, callId = 'c1') =>
+  act(() => socket.emit('transcript-live', { callId, key, speaker, text, at, final: false }))
+const kept = (key: string, seq: number, speaker: 'assistant' | 'user', text: string, at: string, callId = 'c1') =>
+  act(() =>
+    socket.emit('webhook-event', {
+      callId,
+      message: `${speaker === 'assistant' ? 'Assistant' : 'User'}: ${text}`,
+      category: 'call',
+      completed: false,
+      speaker,
+      text,
+      seq,
+      key,
+      at,
+      final: true,
+    }),
+  )
 
 beforeEach(() => saveSession('1|x', { id: 1, name: 'Grace', email: 'g@example.com', role: 'user' }))
 afterEach(() => socket.listeners.clear())
@@ -181,6 +184,80 @@ describe('Send call', () => {
     await fillForm(user, '+15551234567', 'Confirm the appointment please')
     await user.click(screen.getByRole('button', { name: 'Send Call' }))
     expect(await screen.findByText('Carrier unavailable')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Send Call' })).toBeEnabled()
+  })
+
+  it('shows the words as they are spoken, in the order the lines began, and keeps each line once', async () => {
+    fakeApi(100)
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await screen.findByRole('radio', { name: /amy/ })
+    await fillForm(user, '+15551234567', 'Confirm tomorrow at 3 pm')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    expect(await screen.findByText('Calling…')).toBeInTheDocument()
+    webhook('Call connected')
+    const transcript = screen.getByTestId('live-transcript')
+    caption('a1', 'assistant', 'Hi,', '2026-11-21T10:00:01Z')
+    caption('a1', 'assistant', 'Hi, this is', '2026-11-21T10:00:01Z')
+    caption('a1', 'assistant', 'Hi, this is', '2026-11-21T10:00:01Z', 'someone-elses-call')
+    expect(within(transcript).getByText('Hi, this is')).toBeInTheDocument()
+    expect(transcript.querySelector('[data-in-flight]')).toHaveAttribute('data-speaker', 'agent')
+    // The callee's short answer is kept before the agent's sentence it began after.
+    caption('u1', 'user', 'Yes?', '2026-11-21T10:00:04Z')
+    kept('u1', 1, 'user', 'Yes?', '2026-11-21T10:00:04Z')
+    caption('a1', 'assistant', 'Hi, this is Sarah.', '2026-11-21T10:00:01Z')
+    kept('a1', 2, 'assistant', 'Hi, this is Sarah.', '2026-11-21T10:00:01Z')
+    caption('a1', 'assistant', 'Hi, this is', '2026-11-21T10:00:01Z') // late: ignored
+    const bubbles = [...transcript.querySelectorAll('[data-speaker]')]
+    expect(bubbles.map((b) => b.getAttribute('data-speaker'))).toEqual(['agent', 'user'])
+    expect(bubbles[0]).toHaveTextContent('Hi, this is Sarah.')
+    expect(transcript.querySelector('[data-in-flight]')).toBeNull()
+    expect(within(transcript).getByText('Hi, this is Sarah.').closest('[data-speaker]')?.querySelector('time')).toHaveAttribute('datetime', '2026-11-21T10:00:01Z')
+    expect(calls.filter((c) => c.path === 'call-details/c1')).toHaveLength(0) // the lines came with the events
+  })
+
+  it('picks up a call still going on after a reload: its settings, timer and transcript, and stops it', async () => {
+    fakeApi(100)
+    const answered = new Date(Date.now() - 65_000).toISOString()
+    server.use(
+      http.get(url('user/1/live-calls'), () =>
+        HttpResponse.json({
+          success: true,
+          data: [
+            {
+              call_id: 'c1',
+              status: 'in-progress',
+              to: '+15551234567',
+              prompt: 'Confirm tomorrow at 3 pm',
+              voice: 'amy',
+              temperature: 0.4,
+              interruption_threshold: 120,
+              background_audio: 'office',
+              max_duration: 5,
+              wait_for_greeting: true,
+              created_at: answered,
+              answered_at: answered,
+              transcripts: [{ user: 'assistant', text: 'Hi, this is Sarah from Bright Dental.', created_at: answered, seq: 1 }],
+            },
+          ],
+        }),
+      ),
+    )
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    expect(await screen.findByText('Your call to +15551234567 is still in progress.')).toBeInTheDocument()
+    const transcript = screen.getByTestId('live-transcript')
+    expect(within(transcript).getByText('Hi, this is Sarah from Bright Dental.')).toBeInTheDocument()
+    expect(screen.getByLabelText('What should the agent do?')).toHaveValue('Confirm tomorrow at 3 pm')
+    expect(screen.getByLabelText('Phone number')).toHaveValue('+15551234567')
+    expect(screen.getByLabelText('Phone number')).toBeDisabled()
+    expect(screen.getByTestId('call-timer')).toHaveTextContent(/01:0[5-9]/)
+    // The socket carries on from there.
+    kept('u1', 2, 'user', 'Who is this?', new Date().toISOString())
+    expect(within(transcript).getByText('Who is this?')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Stop Call' }))
+    expect(await screen.findByText('Call stopped successfully')).toBeInTheDocument()
+    expect(calls.some((c) => c.path === 'stop-call/c1')).toBe(true)
     expect(screen.getByRole('button', { name: 'Send Call' })).toBeEnabled()
   })
 })

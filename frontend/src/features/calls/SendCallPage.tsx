@@ -1,21 +1,22 @@
 /** Send-call screen (spec sections 2, 4, 5, 8): prompt and voice settings, the live transcript,
  * call settings with the balance, and the 2 latest calls. */
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Eraser, Pause, Phone, PhoneOff, Play, Timer } from 'lucide-react'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useForm, useWatch, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form'
 import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
 import { cn } from '@/lib/cn'
-import { balanceTextClass, formatCurrency, formatTimer, parseDurationMessage, requiredBalance } from '@/lib/format'
+import { balanceTextClass, formatClock, formatCurrency, formatTimer, requiredBalance } from '@/lib/format'
 import { messageOf } from '@/lib/api'
-import { useRealtime, type WebhookEvent } from '@/lib/realtime'
+import { useRealtime } from '@/lib/realtime'
 import { getUser } from '@/lib/session'
 import { sendCallPhoneProblem } from '@/lib/validation'
 import { notify } from '@/lib/toast'
-import { callKeys, callsApi, statsQuery, voicesQuery, type TranscriptLine } from './api'
+import { callsApi, statsQuery, voicesQuery } from './api'
+import { useLiveCall } from './useLiveCall'
 import { RecentCalls } from '@/components/calls/RecentCalls'
 
 const DEFAULT_VOICE = 'tanner-british'
@@ -53,24 +54,13 @@ const DEFAULTS: SendCallForm = {
   maxDuration: 30,
   waitGreeting: false,
 }
-/** Realtime messages that are bookkeeping, not transcript changes. */
-const HOUSEKEEPING = ['Call connected', 'Closing call stream', 'Call duration & price', 'Webhook Response', 'Ringing']
-
-interface Line {
-  key: string
-  text: string
-  isAgent: boolean
-  timestamp: string
-}
-
 export function SendCallPage() {
   const user = getUser()
   const userId = user?.id ?? 0
-  const queryClient = useQueryClient()
   const voices = useQuery(voicesQuery)
   const stats = useQuery(statsQuery(userId))
 
-  const { register, handleSubmit, setValue, control } = useForm<SendCallForm>({ resolver: zodResolver(schema), defaultValues: DEFAULTS })
+  const { register, handleSubmit, setValue, control, reset } = useForm<SendCallForm>({ resolver: zodResolver(schema), defaultValues: DEFAULTS })
   const [prompt, voice, temperature, interruption, phone, maxDuration] = useWatch({
     control,
     name: ['prompt', 'voice', 'temperature', 'interruption', 'phone', 'maxDuration'],
@@ -78,17 +68,26 @@ export function SendCallPage() {
   const setVoice = (name: string) => setValue('voice', name)
   const [balance, setBalance] = useState<number | null>(null)
   const [sending, setSending] = useState(false)
-  const [activeCalls, setActiveCalls] = useState<string[]>([])
-  const [inCall, setInCall] = useState(false)
-  const [lines, setLines] = useState<Line[]>([])
-  const [elapsed, setElapsed] = useState(0)
-  const [finalDuration, setFinalDuration] = useState<string | null>(null)
-  const startedAt = useRef<number | null>(null)
-  const seen = useRef(new Set<string>())
+  const call = useLiveCall(userId, {
+    onPickedUp: (live) => {
+      // The call is the user's again: its settings show, locked, as when it was placed.
+      reset({
+        phone: live.to,
+        prompt: live.prompt,
+        voice: live.voice,
+        temperature: live.temperature,
+        interruption: live.interruption_threshold,
+        background: live.background_audio,
+        maxDuration: live.max_duration,
+        waitGreeting: live.wait_for_greeting,
+      })
+      notify.info(`Your call to ${live.to} is still in progress.`)
+    },
+  })
+  const { active, inCall, lines } = call
 
   const chosenVoice = voice ?? voices.data?.[0]?.name ?? DEFAULT_VOICE
   const shownBalance = balance ?? stats.data?.balance ?? null
-  const active = activeCalls.length > 0
 
   useEffect(() => {
     if (voices.isError) notify.error(voices.error.message || 'Failed to load voices')
@@ -97,85 +96,13 @@ export function SendCallPage() {
     if (stats.isError) notify.error('Failed to fetch your balance')
   }, [stats.isError])
 
-  // The live timer runs from "Call connected" to the end of the call.
-  useEffect(() => {
-    if (!inCall) return
-    const id = window.setInterval(() => {
-      if (startedAt.current !== null) setElapsed((Date.now() - startedAt.current) / 1000)
-    }, 1000)
-    return () => window.clearInterval(id)
-  }, [inCall])
-
-  const clearConversation = useCallback(() => {
-    setLines([])
-    seen.current = new Set()
-    setElapsed(0)
-    setFinalDuration(null)
-    startedAt.current = null
-  }, [])
-
-  const fetchTranscript = useCallback(async (callId: string) => {
-    try {
-      const details = await callsApi.details(callId)
-      const fresh: Line[] = []
-      details.transcripts.forEach((entry: TranscriptLine, index: number) => {
-        const key = `${callId}:${index}`
-        if (seen.current.has(key)) return
-        seen.current.add(key)
-        fresh.push({ key, text: entry.text, isAgent: entry.user === 'assistant', timestamp: entry.created_at })
-      })
-      if (fresh.length) setLines((current) => [...current, ...fresh])
-    } catch {
-      notify.error(`Failed to fetch call status for ${callId}`)
-    }
-  }, [])
-
-  const endCall = useCallback(
-    (callId: string) => {
-      setActiveCalls((current) => current.filter((id) => id !== callId))
-      setInCall(false)
-      notify.info('The call has completed. You can now start a new call.')
-      void queryClient.invalidateQueries({ queryKey: callKeys.calls(userId) })
-      void queryClient.invalidateQueries({ queryKey: callKeys.stats(userId) })
-    },
-    [queryClient, userId],
-  )
-
-  const onWebhookEvent = (event: WebhookEvent) => {
-    if (!activeCalls.includes(event.callId)) return
-    const message = event.message ?? ''
-    if (message === 'Call connected' && event.category === 'call') {
-      startedAt.current = Date.now()
-      setElapsed(0)
-      setInCall(true)
-      return
-    }
-    if (message.startsWith('Call duration & price')) {
-      const secs = parseDurationMessage(message)
-      if (secs === null) {
-        notify.warning('Could not parse call duration from server')
-      } else {
-        setFinalDuration(formatTimer(secs))
-        notify.info(`Call duration updated: ${formatTimer(secs)}`)
-      }
-      return
-    }
-    if (message.startsWith('Closing call stream') || message.startsWith('Webhook Response: 200')) {
-      void fetchTranscript(event.callId).finally(() => endCall(event.callId))
-      return
-    }
-    if (event.category === 'call' && !HOUSEKEEPING.some((h) => message.startsWith(h))) {
-      void fetchTranscript(event.callId)
-    }
-  }
-
   useRealtime({
-    onWebhookEvent,
     onBalanceUpdate: (event) => {
       if (event.userId === userId) setBalance(event.newBalance)
     },
-    onError: (kind) =>
-      notify.error(kind === 'balance' ? 'Failed to receive balance updates' : 'Failed to receive call updates', 'Socket Error'),
+    onError: (kind) => {
+      if (kind === 'balance') notify.error('Failed to receive balance updates', 'Socket Error')
+    },
   })
 
   const refuse = (errors: FieldErrors<SendCallForm>) => {
@@ -192,7 +119,7 @@ export function SendCallPage() {
         'Balance Error',
       )
     }
-    clearConversation()
+    call.clear()
     setSending(true)
     try {
       const result = await callsApi.send({
@@ -210,12 +137,11 @@ export function SendCallPage() {
         notify.error('Failed to track call status')
         return
       }
-      setActiveCalls((current) => [...current, result.callId])
+      call.started(result.callId)
       setBalance(result.balance)
       const projected = available - required
       if (projected < 1) notify.warning(`Your balance is low after this call: $${projected.toFixed(2)}. Consider adding funds.`)
       else notify.info(`Balance sufficient: $${projected.toFixed(2)} available.`)
-      void queryClient.invalidateQueries({ queryKey: callKeys.calls(userId) })
     } catch (error) {
       notify.error(messageOf(error, 'Failed to initiate call'))
     } finally {
@@ -224,15 +150,12 @@ export function SendCallPage() {
   }
 
   const stop = async () => {
-    const callId = activeCalls[activeCalls.length - 1]
+    const callId = call.activeCalls[call.activeCalls.length - 1]
     if (!callId) return notify.warning('No active call to stop')
     try {
       await callsApi.stop(callId)
       notify.success('Call stopped successfully')
-      setActiveCalls((current) => current.filter((id) => id !== callId))
-      setInCall(false)
-      clearConversation()
-      void queryClient.invalidateQueries({ queryKey: callKeys.calls(userId) })
+      call.stopped(callId)
     } catch (error) {
       notify.error(messageOf(error, 'Failed to stop call'))
     }
@@ -298,9 +221,9 @@ export function SendCallPage() {
             <div className="flex flex-wrap items-center gap-2">
               <span className={cn('inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-sm font-semibold tabular-nums', inCall ? 'bg-emerald-50 text-emerald-700' : 'bg-slate-100 text-slate-600')} data-testid="call-timer">
                 <Timer className="h-4 w-4" aria-hidden />
-                {finalDuration ?? formatTimer(elapsed)}
+                {call.finalDuration ?? formatTimer(call.elapsed)}
               </span>
-              <Button variant="ghost" size="sm" onClick={clearConversation}>
+              <Button variant="ghost" size="sm" onClick={call.clear}>
                 <Eraser className="h-4 w-4" aria-hidden /> Clear conversation
               </Button>
             </div>
@@ -310,10 +233,22 @@ export function SendCallPage() {
               <p className="py-10 text-center text-sm text-slate-500">{active ? (inCall ? 'Listening…' : 'Calling…') : 'The conversation appears here during a call.'}</p>
             ) : (
               lines.map((line) => (
-                <div key={line.key} className={cn('flex', line.isAgent ? 'justify-end' : 'justify-start')}>
-                  <div className={cn('max-w-[85%] rounded-2xl px-4 py-2 text-sm', line.isAgent ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-900')} data-speaker={line.isAgent ? 'agent' : 'user'}>
-                    <p className="text-[11px] font-semibold uppercase tracking-wide opacity-75">{line.isAgent ? 'Agent' : 'User'}</p>
-                    <p>{line.text}</p>
+                <div key={line.id} className={cn('flex', line.isAgent ? 'justify-end' : 'justify-start')}>
+                  <div
+                    className={cn('max-w-[85%] rounded-2xl px-4 py-2 text-sm', line.isAgent ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-900')}
+                    data-speaker={line.isAgent ? 'agent' : 'user'}
+                    data-in-flight={line.inFlight || undefined}
+                  >
+                    <p className="flex items-center justify-between gap-3 text-[11px] font-semibold uppercase tracking-wide opacity-75">
+                      <span>{line.isAgent ? 'Agent' : 'User'}</span>
+                      <time dateTime={line.timestamp} className="font-normal normal-case tabular-nums">
+                        {formatClock(line.timestamp)}
+                      </time>
+                    </p>
+                    <p>
+                      {line.text}
+                      {line.inFlight && <span className="ml-0.5 inline-block animate-pulse motion-reduce:animate-none" aria-hidden>…</span>}
+                    </p>
                   </div>
                 </div>
               ))

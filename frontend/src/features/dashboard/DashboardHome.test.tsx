@@ -1,9 +1,13 @@
-import { screen, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
+import { socket } from '@/testing/fakeSocket'
 import { server, url } from '@/testing/msw'
 import { renderApp } from '@/testing/render'
+
+vi.mock('socket.io-client', () => import('@/testing/fakeSocket'))
+afterEach(() => socket.listeners.clear())
 
 const call = (id: string, to: string, seconds: number, status: string) => ({
   call_id: id,
@@ -64,5 +68,34 @@ describe('Dashboard home', () => {
     server.use(http.get(url('user/1/calls'), () => HttpResponse.json({ success: false, message: 'Database unavailable', errors: {} }, { status: 500 })))
     renderApp('/dashboard')
     expect(await screen.findByText('Failed to load recent calls: Database unavailable')).toBeInTheDocument()
+  })
+
+  it('shows a call still going on with a way back to it, and follows the calls as they move, without a reload', async () => {
+    saveSession('1|x', { id: 1, name: 'grace', email: 'g@example.com', role: 'user' })
+    let live = true
+    let listed = [call('c0', '+15550000000', 30, 'completed')]
+    server.use(
+      http.get(url('user/1/live-calls'), () =>
+        HttpResponse.json({
+          success: true,
+          data: live
+            ? [{ call_id: 'c1', status: 'in-progress', to: '+15551234567', prompt: 'Confirm the visit', voice: 'joe', temperature: 0.7, interruption_threshold: 100, background_audio: 'null', max_duration: 2, wait_for_greeting: false, created_at: '2026-11-16T10:00:00Z', answered_at: '2026-11-16T10:00:03Z', transcripts: [] }]
+            : [],
+        }),
+      ),
+      http.get(url('user/1/calls'), () => HttpResponse.json({ success: true, data: listed, pagination: { current_page: 1, last_page: 1, per_page: 5, total: listed.length } })),
+    )
+    renderApp('/dashboard')
+    const banner = await screen.findByRole('status', { name: 'Calls in progress' })
+    expect(banner).toHaveTextContent('Call to +15551234567 in progress: Connected')
+    expect(within(banner).getByRole('link', { name: 'Open live call' })).toHaveAttribute('href', '/dashboard/send-call')
+    expect(await screen.findByText('+15550000000')).toBeInTheDocument()
+
+    // The call ends: the socket says so, the banner goes and Recent Calls shows it.
+    live = false
+    listed = [call('c1', '+15551234567', 42, 'completed'), ...listed]
+    act(() => socket.emit('webhook-event', { callId: 'c1', message: 'Closing call stream', category: 'call', completed: true }))
+    expect(await screen.findByText('+15551234567')).toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByRole('status', { name: 'Calls in progress' })).toBeNull())
   })
 })

@@ -4,6 +4,7 @@ import { useEffect } from 'react'
 import { StatCard } from '@/components/StatCard'
 import { Skeleton } from '@/components/ui/card'
 import { statsQuery } from '@/components/calls/api'
+import { LiveCallBanner } from '@/components/calls/LiveCallBanner'
 import { RecentCalls } from '@/components/calls/RecentCalls'
 import { cn } from '@/lib/cn'
 import { balanceTextClass, formatCurrency } from '@/lib/format'
@@ -26,6 +27,7 @@ export function DashboardHome() {
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Welcome, {name}</h1>
         <p className="mt-1 text-sm text-slate-500">Your calls and balance at a glance.</p>
       </header>
+      <LiveCallBanner userId={userId} />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         <StatCard label="Current Balance" icon={Wallet}>
           {stats.isPending ? (

@@ -1,0 +1,80 @@
+/** The live transcript of one call, built from what the socket brings: captions of lines being
+ * spoken (transcript-live, under a key), kept lines (webhook-event with the line, its key and
+ * its number) and, on load or at the end, the stored transcript. Lines are shown in the order
+ * they began; a kept line replaces its captions. */
+import type { CaptionEvent, WebhookEvent } from '@/lib/realtime'
+import type { TranscriptLine } from './api'
+
+export interface LiveLine {
+  id: string
+  isAgent: boolean
+  text: string
+  /** When the line began (ISO 8601). */
+  timestamp: string
+  /** Still being spoken: words may be added. */
+  inFlight: boolean
+}
+
+export interface LiveTranscript {
+  lines: Record<string, LiveLine>
+  /** Keys whose kept form has arrived: late captions for them are ignored. */
+  kept: Record<string, true>
+}
+
+export type TranscriptAction =
+  | { type: 'caption'; event: CaptionEvent }
+  | { type: 'kept'; event: WebhookEvent }
+  | { type: 'stored'; entries: TranscriptLine[]; ended?: boolean }
+  | { type: 'clear' }
+
+export const EMPTY_TRANSCRIPT: LiveTranscript = { lines: {}, kept: {} }
+
+const storedId = (seq: number) => `line-${seq}`
+const captionId = (key: string) => `caption-${key}`
+
+/** Whether a webhook-event carries a kept transcript line. */
+export function isKeptLine(event: WebhookEvent): boolean {
+  return event.final === true && typeof event.seq === 'number' && typeof event.text === 'string' && !!event.speaker
+}
+
+export function transcriptReducer(state: LiveTranscript, action: TranscriptAction): LiveTranscript {
+  switch (action.type) {
+    case 'caption': {
+      const { key, text, at, speaker } = action.event
+      if (state.kept[key]) return state
+      const line: LiveLine = { id: captionId(key), isAgent: speaker === 'assistant', text, timestamp: at, inFlight: true }
+      return { ...state, lines: { ...state.lines, [line.id]: line } }
+    }
+    case 'kept': {
+      const { key, seq, text, at, speaker } = action.event
+      if (typeof seq !== 'number' || text === undefined) return state
+      const lines = { ...state.lines }
+      if (key) delete lines[captionId(key)]
+      const timestamp = at ?? lines[storedId(seq)]?.timestamp ?? new Date().toISOString()
+      lines[storedId(seq)] = { id: storedId(seq), isAgent: speaker === 'assistant', text, timestamp, inFlight: false }
+      return { lines, kept: key ? { ...state.kept, [key]: true } : state.kept }
+    }
+    case 'stored': {
+      // The stored transcript is the truth for kept lines; captions still in flight stay
+      // while the call goes on.
+      const lines: Record<string, LiveLine> = {}
+      if (!action.ended) for (const line of Object.values(state.lines)) if (line.inFlight) lines[line.id] = line
+      for (const entry of action.entries) {
+        const id = storedId(entry.seq)
+        lines[id] = { id, isAgent: entry.user === 'assistant', text: entry.text, timestamp: entry.created_at, inFlight: false }
+      }
+      return { ...state, lines }
+    }
+    case 'clear':
+      return EMPTY_TRANSCRIPT
+  }
+}
+
+/** The lines in the order they began (ties: kept lines in their order, then captions). */
+export function orderedLines(state: LiveTranscript): LiveLine[] {
+  return Object.values(state.lines).sort((a, b) => {
+    const byTime = Date.parse(a.timestamp) - Date.parse(b.timestamp)
+    if (byTime !== 0) return byTime
+    return a.id.localeCompare(b.id, undefined, { numeric: true })
+  })
+}

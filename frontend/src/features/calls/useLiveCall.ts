@@ -1,0 +1,163 @@
+/** The user's live call on Send Call (spec section 8, and issue 16's "never lost"): the active
+ * calls, the timer from the answer, and the transcript as it is spoken. On load it picks up the
+ * user's calls still going on (from any tab, after a reload), replays their transcript so far and
+ * lets the socket carry on from there. */
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { formatTimer, parseDurationMessage } from '@/lib/format'
+import { useRealtime, type WebhookEvent } from '@/lib/realtime'
+import { notify } from '@/lib/toast'
+import { callKeys, callsApi } from './api'
+import { liveCallsQuery, type LiveCall } from '@/components/calls/api'
+import { useCallListUpdates } from '@/components/calls/useCallListUpdates'
+import { EMPTY_TRANSCRIPT, isKeptLine, orderedLines, transcriptReducer } from './liveTranscript'
+
+/** Realtime messages that are bookkeeping, not transcript changes. */
+const HOUSEKEEPING = ['Call connected', 'Closing call stream', 'Call duration & price', 'Webhook Response', 'Ringing']
+
+interface Options {
+  /** A call still going on was found on load: the page shows its settings. */
+  onPickedUp?: (call: LiveCall) => void
+}
+
+export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
+  const queryClient = useQueryClient()
+  const [activeCalls, setActiveCalls] = useState<string[]>([])
+  const [connectedAt, setConnectedAt] = useState<number | null>(null)
+  const [now, setNow] = useState(() => Date.now())
+  const [finalDuration, setFinalDuration] = useState<string | null>(null)
+  const [transcript, dispatch] = useReducer(transcriptReducer, EMPTY_TRANSCRIPT)
+  const pickUp = useRef(onPickedUp)
+  useEffect(() => {
+    pickUp.current = onPickedUp
+  })
+
+  const inCall = connectedAt !== null
+  const lines = useMemo(() => orderedLines(transcript), [transcript])
+  const elapsed = inCall ? Math.max(0, (now - connectedAt) / 1000) : 0
+
+  // The timer runs from the answer to the end of the call.
+  useEffect(() => {
+    if (!inCall) return
+    const id = window.setInterval(() => setNow(Date.now()), 1000)
+    return () => window.clearInterval(id)
+  }, [inCall])
+
+  // On load: the user's newest call still going on is theirs again, with its transcript so far.
+  useEffect(() => {
+    if (userId <= 0) return
+    let cancelled = false
+    queryClient
+      .fetchQuery(liveCallsQuery(userId))
+      .then((calls) => {
+        const call = calls[calls.length - 1]
+        if (cancelled || !call) return
+        setActiveCalls(calls.map((c) => c.call_id))
+        setConnectedAt(call.answered_at ? Date.parse(call.answered_at) : null)
+        setNow(Date.now())
+        dispatch({ type: 'stored', entries: call.transcripts })
+        pickUp.current?.(call)
+      })
+      .catch(() => {
+        if (!cancelled) notify.error('Failed to fetch user calls')
+      })
+    return () => {
+      cancelled = true
+    }
+  }, [queryClient, userId])
+
+  const refreshLists = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: callKeys.calls(userId) })
+    void queryClient.invalidateQueries({ queryKey: callKeys.stats(userId) })
+  }, [queryClient, userId])
+
+  const clear = useCallback(() => {
+    dispatch({ type: 'clear' })
+    setFinalDuration(null)
+  }, [])
+
+  const fetchTranscript = useCallback(async (callId: string, ended = false) => {
+    try {
+      const details = await callsApi.details(callId)
+      dispatch({ type: 'stored', entries: details.transcripts, ended })
+    } catch {
+      notify.error(`Failed to fetch call status for ${callId}`)
+    }
+  }, [])
+
+  const endCall = useCallback(
+    (callId: string) => {
+      setActiveCalls((current) => current.filter((id) => id !== callId))
+      setConnectedAt(null)
+      notify.info('The call has completed. You can now start a new call.')
+      refreshLists()
+    },
+    [refreshLists],
+  )
+
+  const onWebhookEvent = (event: WebhookEvent) => {
+    const message = event.message ?? ''
+    if (!activeCalls.includes(event.callId)) return
+    if (message === 'Call connected' && event.category === 'call') {
+      setConnectedAt(Date.now())
+      setNow(Date.now())
+      return
+    }
+    if (message.startsWith('Call duration & price')) {
+      const secs = parseDurationMessage(message)
+      if (secs === null) {
+        notify.warning('Could not parse call duration from server')
+      } else {
+        setFinalDuration(formatTimer(secs))
+        notify.info(`Call duration updated: ${formatTimer(secs)}`)
+      }
+      return
+    }
+    if (message.startsWith('Closing call stream') || message.startsWith('Webhook Response: 200')) {
+      void fetchTranscript(event.callId, true).finally(() => endCall(event.callId))
+      return
+    }
+    if (isKeptLine(event)) {
+      dispatch({ type: 'kept', event })
+    } else if (event.category === 'call' && !HOUSEKEEPING.some((h) => message.startsWith(h))) {
+      void fetchTranscript(event.callId)
+    }
+  }
+
+  // Recent Calls follow every call of the user's as it moves (ringing, answered, ended).
+  useCallListUpdates(userId)
+  useRealtime({
+    onWebhookEvent,
+    onCaption: (event) => {
+      if (activeCalls.includes(event.callId)) dispatch({ type: 'caption', event })
+    },
+    onError: (kind) =>
+      notify.error(kind === 'balance' ? 'Failed to receive balance updates' : 'Failed to receive call updates', 'Socket Error'),
+  })
+
+  return {
+    activeCalls,
+    active: activeCalls.length > 0,
+    inCall,
+    lines,
+    elapsed,
+    finalDuration,
+    /** A new call was placed: it is the one followed now. */
+    started: (callId: string) => {
+      dispatch({ type: 'clear' })
+      setFinalDuration(null)
+      setConnectedAt(null)
+      setActiveCalls((current) => [...current, callId])
+      refreshLists()
+    },
+    /** The user stopped the call: it is no longer followed and its transcript is cleared. */
+    stopped: (callId: string) => {
+      setActiveCalls((current) => current.filter((id) => id !== callId))
+      setConnectedAt(null)
+      dispatch({ type: 'clear' })
+      setFinalDuration(null)
+      refreshLists()
+    },
+    clear,
+  }
+}
