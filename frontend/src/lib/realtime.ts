@@ -10,6 +10,10 @@ export interface WebhookEvent {
   message: string
   category: string
   completed: boolean
+  /** On "Closing call stream": how the call ended (lib/outcomes), who answered, in words. */
+  outcome?: string | null
+  answeredBy?: string | null
+  outcomeText?: string
 }
 
 export interface BalanceUpdate {

@@ -15,6 +15,7 @@ import { useRealtime, type WebhookEvent } from '@/lib/realtime'
 import { getUser } from '@/lib/session'
 import { sendCallPhoneProblem } from '@/lib/validation'
 import { notify } from '@/lib/toast'
+import { closingToast } from '@/lib/outcomes'
 import { callKeys, callsApi, statsQuery, voicesQuery, type TranscriptLine } from './api'
 import { RecentCalls } from '@/components/calls/RecentCalls'
 
@@ -131,10 +132,10 @@ export function SendCallPage() {
   }, [])
 
   const endCall = useCallback(
-    (callId: string) => {
+    (callId: string, closing: WebhookEvent) => {
       setActiveCalls((current) => current.filter((id) => id !== callId))
       setInCall(false)
-      notify.info('The call has completed. You can now start a new call.')
+      notify.info(closingToast(closing))
       void queryClient.invalidateQueries({ queryKey: callKeys.calls(userId) })
       void queryClient.invalidateQueries({ queryKey: callKeys.stats(userId) })
     },
@@ -161,7 +162,7 @@ export function SendCallPage() {
       return
     }
     if (message.startsWith('Closing call stream') || message.startsWith('Webhook Response: 200')) {
-      void fetchTranscript(event.callId).finally(() => endCall(event.callId))
+      void fetchTranscript(event.callId).finally(() => endCall(event.callId, event))
       return
     }
     if (event.category === 'call' && !HOUSEKEEPING.some((h) => message.startsWith(h))) {
