@@ -44,6 +44,7 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/api/v1/call/{call_id}/transcript"): "user",
     ("GET", "/api/v1/user/{user_id}/calls"): "user",
     ("GET", "/api/v1/user/{user_id}/stats"): "user",
+    ("GET", "/api/v1/user/{user_id}/live-calls"): "user",
     ("GET", "/api/v1/user/{user_id}/analysis"): "user",
     ("GET", "/api/v1/download-recording/{call_id}"): "user",
     ("GET", "/api/v1/play-recording/{call_id}"): "user",

@@ -191,10 +191,10 @@ test('the admin edits the test-call prompt and sees the counters', async ({ page
   await expect(page.getByLabel('Prompt')).toHaveValue(text)
   await page.screenshot({ path: 'test-results/admin-test-call-prompt.png', fullPage: true })
 
-  // The analytics page shows the eight statistics and the nine charts.
+  // The analytics page shows the eight statistics and the nine charts, plus the calls per outcome.
   await page.goto('/admin/analysis')
   await expect(page.getByTestId('overall-stats').locator('> div')).toHaveCount(8)
-  await expect(page.locator('[data-testid^="chart-"]')).toHaveCount(9)
+  await expect(page.locator('[data-testid^="chart-"]')).toHaveCount(10)
   await expect(page.getByTestId('chart-Calls by Hour of Day').locator('tr')).toHaveCount(24)
   await page.screenshot({ path: 'test-results/admin-analysis.png', fullPage: true })
 })

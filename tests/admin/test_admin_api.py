@@ -265,26 +265,47 @@ async def test_stats_and_charts_agree_with_the_calls_before_and_after_the_rollup
     b = await add_user(app, email="b@example.com")
     await _calls(
         app,
-        {"user_id": a.id, "duration_seconds": 30, "cost_cents": 49, "recording_path": "x.wav"},
-        {"user_id": a.id, "duration_seconds": 150, "cost_cents": 147, "recording_path": "y.wav"},
+        {
+            "user_id": a.id,
+            "duration_seconds": 30,
+            "cost_cents": 49,
+            "recording_path": "x.wav",
+            "end_reason": "voicemail",
+        },
+        {
+            "user_id": a.id,
+            "duration_seconds": 150,
+            "cost_cents": 147,
+            "recording_path": "y.wav",
+            "end_reason": "completed",
+        },
         {
             "user_id": a.id,
             "duration_seconds": 5000,
             "cost_cents": 1470,
             "created_at": _hours_ago(100),
+            "end_reason": "time-limit",
         },
         {
             "user_id": b.id,
             "status": "failed",
             "duration_seconds": None,
             "created_at": _hours_ago(24 * 40),
+            "end_reason": "failed",
         },
-        {"user_id": None, "kind": "test", "status": "no-answer", "duration_seconds": 0},
+        {
+            "user_id": None,
+            "kind": "test",
+            "status": "no-answer",
+            "duration_seconds": 0,
+            "end_reason": "no-answer",
+        },
         {
             "user_id": b.id,
             "duration_seconds": 700,
             "cost_cents": 588,
             "created_at": _hours_ago(0.01),
+            "end_reason": "stopped",
         },
     )
     async with app.state.db.sessionmaker() as session:
@@ -315,6 +336,15 @@ async def test_stats_and_charts_agree_with_the_calls_before_and_after_the_rollup
         "completed": 4,
         "failed": 1,
         "no-answer": 1,
+    }
+    # How they ended, rolled up or live (a voicemail is a completed status, not a success story).
+    assert {o["outcome"]: o["calls"] for o in charts["outcomes"]} == {
+        "voicemail": 1,
+        "completed": 1,
+        "time-limit": 1,
+        "failed": 1,
+        "no-answer": 1,
+        "stopped": 1,
     }
     assert charts["recording"] == {"recorded": 2, "not_recorded": 4}
     assert len(charts["daily"]) == 30

@@ -179,6 +179,11 @@ async def test_send_call_holds_then_a_failed_dial_releases(app: FastAPI) -> None
         details = (await client.api("GET", f"call-details/{call_id}")).json()["data"]
         assert details["completed"] is True
         assert details["status"] == "failed"
+        assert (details["outcome"], details["answered_by"]) == ("failed", None)
+        assert details["error"], "a failure says its reason"
+        assert call.error == details["error"]
+        page = (await client.api("GET", f"user/{user.id}/calls")).json()["data"]
+        assert [(c["call_id"], c["outcome"]) for c in page] == [(call_id, "failed")]
     async with app.state.db.sessionmaker() as session:
         kinds = [
             (e.kind, e.amount_cents, e.balance_after_cents)

@@ -3,6 +3,7 @@ Streams, the Pipecat pipeline, recording) against the simulated callees of docs/
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from dataclasses import replace
 
@@ -27,6 +28,7 @@ async def test_a_whole_conversation(live: Live) -> None:
     call_id = await live.place("+15551230000")  # digits sum to 22: the "busy now, call back" person
     call = await live.wait_finalized(call_id)
     assert call.status == "completed"
+    assert (call.end_reason, call.answered_by) == ("completed", "human"), "the agent closed it"
     assert call.answered_at is not None
     assert call.ended_at is not None
 
@@ -45,7 +47,10 @@ async def test_a_whole_conversation(live: Live) -> None:
     assert messages[0] == CONNECTED
     assert messages[-2] == f"Call duration & price: {call.duration_seconds}s"
     assert messages[-1] == CLOSING
-    assert live.events_for(call_id)[-1]["completed"] is True
+    closing = live.events_for(call_id)[-1]
+    assert closing["completed"] is True
+    assert (closing["outcome"], closing["answeredBy"]) == ("completed", "human")
+    assert closing["outcomeText"] == "The call has completed"
     assert len([m for m in messages if m.startswith(("Assistant: ", "User: "))]) == len(lines)
     assert live.events_for(call_id, room="user:999") == [], "nobody else's room"
 
@@ -101,13 +106,19 @@ async def test_a_whole_conversation(live: Live) -> None:
 
 
 @pytest.mark.parametrize(
-    ("number", "status"),
-    [("+15005550001", "no-answer"), ("+15005550002", "busy"), ("+15005550003", "failed")],
+    ("number", "status", "words"),
+    [
+        ("+15005550001", "no-answer", "No answer"),
+        ("+15005550002", "busy", "The line was busy"),
+        ("+15005550003", "failed", "The call failed: the carrier could not connect it"),
+    ],
 )
-async def test_calls_that_never_connect(live: Live, number: str, status: str) -> None:
+async def test_calls_that_never_connect(live: Live, number: str, status: str, words: str) -> None:
     call_id = await live.place(number)
     call = await live.wait_finalized(call_id, within=30)
     assert call.status == status
+    assert (call.end_reason, call.answered_by) == (status, None)
+    assert live.events_for(call_id)[-1]["outcomeText"] == words
     assert call.answered_at is None
     assert call.recording_path is None
     assert call.duration_seconds == 0
@@ -120,6 +131,12 @@ async def test_voicemail_gets_a_short_message(live: Live) -> None:
     call_id = await live.place("+15005550004")
     call = await live.wait_finalized(call_id)
     assert call.status == "completed"
+    assert (call.end_reason, call.answered_by) == ("voicemail", "voicemail")
+    # The greeting stays the callee's line, marked as the voicemail's on the live socket.
+    greeting = [e for e in live.events_for(call_id) if e.get("speaker") == "user"]
+    assert greeting
+    assert all(e["answeredBy"] == "voicemail" for e in greeting)
+    assert live.events_for(call_id)[-1]["outcomeText"] == "Voicemail reached"
     lines = await _lines(live, call_id)
     user = " ".join(t.lower() for s, t in lines if s == "user")
     assert "message" in user or "reached" in user
@@ -137,7 +154,8 @@ async def test_callee_hangs_up(live: Live) -> None:
     sandbox = await live.sandbox_call(call)
     assert sandbox.report is not None
     assert sandbox.report.hung_up_by == "callee"
-    assert call.end_reason == "hangup-by-callee"
+    assert (call.end_reason, call.answered_by) == ("callee-hung-up", "human")
+    assert live.events_for(call_id)[-1]["outcomeText"] == "The callee hung up"
     assert call.recording_path
 
 
@@ -181,8 +199,31 @@ async def test_max_duration_ends_with_a_goodbye(
     call = await live.wait_finalized(call_id)
     lines = await _lines(live, call_id)
     assert "time limit" in lines[-1][1]
+    assert (call.end_reason, call.answered_by) == ("time-limit", "unknown"), "never heard"
     sandbox = await live.sandbox_call(call)
     assert sandbox.report is not None
     assert sandbox.report.hung_up_by == "agent"
     assert call.duration_seconds is not None
     assert call.duration_seconds < 30
+
+
+async def test_a_call_the_user_stops_says_stopped(live: Live) -> None:
+    """Stopped mid-conversation: the carrier reports a completed call and the media ends as if
+    the callee hung up, yet it ends as the user's stop (and is billed from answer to stop)."""
+    call_id = await live.place("+15551230000")
+    for _ in range(200):
+        if any(e["message"] == CONNECTED for e in live.events_for(call_id)):
+            break
+        await asyncio.sleep(0.1)
+    async for session in live.app.state.db.session():
+        call = await calls.get(session, call_id)
+        assert call is not None
+        assert await live.engine.stop(session, call)
+    call = await live.wait_finalized(call_id)
+    assert call.status == "completed"
+    assert call.end_reason == "stopped"
+    assert call.answered_at is not None
+    assert live.events_for(call_id)[-1]["outcomeText"] == "You stopped the call"
+    sandbox = await live.sandbox_call(call)
+    assert sandbox.report is not None
+    assert sandbox.report.hung_up_by == "agent", "hung up from our side"

@@ -11,8 +11,10 @@ from sqlalchemy import update
 
 from callwright.calls import repository as calls
 from callwright.calls.events import CLOSING
+from callwright.kit.time import utcnow
 from callwright.models import Call, User
 from callwright.telephony import signature
+from callwright.telephony.state import AnsweredBy, CallOutcome
 from tests.factories import ApiClient
 
 pytestmark = pytest.mark.asyncio
@@ -128,7 +130,6 @@ async def test_reconciler_ends_calls_cut_by_a_fault_and_bills_their_real_length(
 
     from callwright.billing.service import COST_PER_MINUTE_CENTS
     from callwright.calls.flows import CUT_BY_FAULT, CUT_BY_FAULT_ERROR
-    from callwright.kit.time import utcnow
     from tests.factories import add_user
 
     user = await add_user(app, email="cut@example.com", balance_cents=1000)
@@ -167,7 +168,7 @@ async def test_reconciler_ends_calls_cut_by_a_fault_and_bills_their_real_length(
         done = await calls.get(s, stale)
         assert done is not None
         assert done.status == "failed"
-        assert done.end_reason == CUT_BY_FAULT
+        assert done.end_reason == CUT_BY_FAULT == "cut-by-fault"
         assert done.error == CUT_BY_FAULT_ERROR
         assert done.finalized_at is not None
         assert done.duration_seconds == 9
@@ -182,3 +183,112 @@ async def test_reconciler_ends_calls_cut_by_a_fault_and_bills_their_real_length(
         assert untouched is not None
         assert untouched.status == "in-progress", "a call within its max duration is left alone"
     assert await app.state.calls.flows.reconcile() == 0, "nothing left to do"
+
+
+class Closing:
+    """Keeps the published events; `event` is the closing one of the call."""
+
+    def __init__(self, app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.published: list[dict[str, Any]] = []
+        monkeypatch.setattr(app.state.calls.events, "publish", self.keep)
+
+    async def keep(self, room: str, event: str, data: dict[str, Any]) -> None:
+        if room == "admin":
+            self.published.append(data)
+
+    @property
+    def event(self) -> dict[str, Any]:
+        closing = [d for d in self.published if d["message"] == CLOSING]
+        assert len(closing) == 1, self.published
+        return closing[0]
+
+
+async def _answered(app: FastAPI, **values: Any) -> str:
+    """A call in progress whose media has ended (so its end is processed at once)."""
+    now = utcnow()
+    values = {"answered_at": now, "media_ended_at": now, "answered_by": "unknown"} | values
+    return await _call(app, status="in-progress", **values)
+
+
+@pytest.mark.parametrize(
+    ("status", "extra", "outcome", "words"),
+    [
+        ("busy", {}, "busy", "The line was busy"),
+        ("no-answer", {}, "no-answer", "No answer"),
+        ("failed", {}, "failed", "The call failed: the carrier could not connect it"),
+        ("failed", {"SipResponseCode": "404"}, "failed", "The call failed: 404"),
+        ("canceled", {}, "stopped", "You stopped the call"),
+    ],
+)
+async def test_a_call_that_never_connects_says_why(
+    app: FastAPI,
+    client: ApiClient,
+    monkeypatch: pytest.MonkeyPatch,
+    status: str,
+    extra: dict[str, Any],
+    outcome: str,
+    words: str,
+) -> None:
+    closing = Closing(app, monkeypatch)
+    call_id = await _call(app, status="ringing")
+    assert await _post(client, app, status, **extra) == 204
+    call = await app.state.calls.flows.wait_finalized(call_id, within=10, poll=0.05)
+    assert (call.status, call.end_reason, call.answered_by) == (status, outcome, None)
+    event = closing.event
+    assert (event["outcome"], event["answeredBy"], event["outcomeText"]) == (outcome, None, words)
+
+
+@pytest.mark.parametrize(
+    ("claimed", "answered_by", "outcome", "words"),
+    [
+        (None, "human", "callee-hung-up", "The callee hung up"),
+        ("completed", "human", "completed", "The call has completed"),
+        ("completed", "voicemail", "voicemail", "Voicemail reached"),
+        (None, "voicemail", "voicemail", "Voicemail reached"),
+        ("time-limit", "human", "time-limit", "The call reached its time limit"),
+        ("stopped", "voicemail", "stopped", "You stopped the call"),
+    ],
+)
+async def test_an_answered_call_ends_as_claimed_before_the_carrier_said_so(
+    app: FastAPI,
+    client: ApiClient,
+    monkeypatch: pytest.MonkeyPatch,
+    claimed: str | None,
+    answered_by: str,
+    outcome: str,
+    words: str,
+) -> None:
+    """Our side says why it hangs up before the carrier reports the end (the agent's close, its
+    time limit, the user's stop); with no claim the callee hung up. A voicemail's end is
+    voicemail unless stopped or timed out."""
+    closing = Closing(app, monkeypatch)
+    call_id = await _answered(app, answered_by=answered_by)
+    if claimed:
+        async with app.state.db.sessionmaker() as s:
+            assert await calls.claim_outcome(s, call_id, CallOutcome(claimed))
+            assert not await calls.claim_outcome(s, call_id, CallOutcome.STOPPED), "first wins"
+            await s.commit()
+    assert await _post(client, app, "completed", CallDuration="12") == 204
+    call = await app.state.calls.flows.wait_finalized(call_id, within=10, poll=0.05)
+    assert (call.status, call.end_reason, call.answered_by) == ("completed", outcome, answered_by)
+    assert call.duration_seconds == 12
+    event = closing.event
+    assert (event["outcome"], event["answeredBy"], event["outcomeText"]) == (
+        outcome,
+        answered_by,
+        words,
+    )
+
+
+async def test_the_answer_marks_who_answered_unknown_until_heard(
+    app: FastAPI, client: ApiClient
+) -> None:
+    call_id = await _call(app, status="ringing")
+    assert await _post(client, app, "in-progress") == 204
+    async with app.state.db.sessionmaker() as s:
+        call = await calls.get(s, call_id)
+        assert call is not None
+        assert (call.answered_by, call.end_reason) == ("unknown", None)
+        assert await calls.set_answered_by(s, call_id, AnsweredBy.VOICEMAIL)
+        assert not await calls.set_answered_by(s, call_id, AnsweredBy.HUMAN), "decided once"
+        await s.commit()

@@ -971,6 +971,7 @@ export interface components {
         };
         /** AdminCall */
         AdminCall: {
+            answered_by: components["schemas"]["AnsweredBy"] | null;
             /** Call Id */
             call_id: string;
             /** Call Length */
@@ -986,6 +987,7 @@ export interface components {
             from: string;
             /** Kind */
             kind: string;
+            outcome: components["schemas"]["CallOutcome"] | null;
             /** Record Url */
             record_url: string | null;
             /** Recording Url */
@@ -1098,6 +1100,12 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * AnsweredBy
+         * @description Who picked up (Bland's `answered_by`): unknown from the answer until the callee is heard.
+         * @enum {string}
+         */
+        AnsweredBy: "human" | "voicemail" | "unknown";
         /** BalanceData */
         BalanceData: {
             /** Added */
@@ -1133,6 +1141,7 @@ export interface components {
         /** CallDetails */
         CallDetails: {
             analysis?: components["schemas"]["AnalysisOut"] | null;
+            answered_by: components["schemas"]["AnsweredBy"] | null;
             /** Call Id */
             call_id: string;
             /** Call Length */
@@ -1148,12 +1157,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** End Reason */
-            end_reason: string | null;
+            /** Error */
+            error: string | null;
             /** From */
             from: string;
             /** Max Duration */
             max_duration: number;
+            outcome: components["schemas"]["CallOutcome"] | null;
             /** Prompt */
             prompt: string;
             /** Record Url */
@@ -1176,8 +1186,16 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * CallOutcome
+         * @description How a call ended: one vocabulary for the API, the live messages, the screens, the
+         *     analytics and webhooks (stored in `calls.end_reason`). `status` stays the carrier's.
+         * @enum {string}
+         */
+        CallOutcome: "completed" | "voicemail" | "busy" | "no-answer" | "failed" | "stopped" | "time-limit" | "callee-hung-up" | "cut-by-fault";
         /** CallRecord */
         CallRecord: {
+            answered_by: components["schemas"]["AnsweredBy"] | null;
             /** Call Id */
             call_id: string;
             /** Call Length */
@@ -1197,6 +1215,7 @@ export interface components {
             from: string;
             /** Max Duration */
             max_duration: number;
+            outcome: components["schemas"]["CallOutcome"] | null;
             /** Record Url */
             record_url: string | null;
             /** Status */
@@ -1234,6 +1253,8 @@ export interface components {
             duration_buckets: components["schemas"]["Bucket"][];
             /** Hours */
             hours: components["schemas"]["HourPoint"][];
+            /** Outcomes */
+            outcomes: components["schemas"]["OutcomeCount"][];
             recording: components["schemas"]["Recording"];
             /** Statuses */
             statuses: components["schemas"]["StatusCount"][];
@@ -1485,6 +1506,12 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** OutcomeCount */
+        OutcomeCount: {
+            /** Calls */
+            calls: number;
+            outcome: components["schemas"]["CallOutcome"];
         };
         /** Pagination */
         Pagination: {
@@ -2106,12 +2133,14 @@ export type SchemaAnalysisByDayOut = components['schemas']['AnalysisByDayOut'];
 export type SchemaAnalysisOut = components['schemas']['AnalysisOut'];
 export type SchemaAnalyzeIn = components['schemas']['AnalyzeIn'];
 export type SchemaAnalyzeOut = components['schemas']['AnalyzeOut'];
+export type SchemaAnsweredBy = components['schemas']['AnsweredBy'];
 export type SchemaBalanceData = components['schemas']['BalanceData'];
 export type SchemaBalanceIn = components['schemas']['BalanceIn'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
 export type SchemaBucket = components['schemas']['Bucket'];
 export type SchemaCallDetails = components['schemas']['CallDetails'];
 export type SchemaCallDetailsOut = components['schemas']['CallDetailsOut'];
+export type SchemaCallOutcome = components['schemas']['CallOutcome'];
 export type SchemaCallRecord = components['schemas']['CallRecord'];
 export type SchemaCallUser = components['schemas']['CallUser'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
@@ -2134,6 +2163,7 @@ export type SchemaLoginOut = components['schemas']['LoginOut'];
 export type SchemaMessage = components['schemas']['Message'];
 export type SchemaOutboxMessage = components['schemas']['OutboxMessage'];
 export type SchemaOutboxPage = components['schemas']['OutboxPage'];
+export type SchemaOutcomeCount = components['schemas']['OutcomeCount'];
 export type SchemaPagination = components['schemas']['Pagination'];
 export type SchemaPasswordChange = components['schemas']['PasswordChange'];
 export type SchemaPostIn = components['schemas']['PostIn'];

@@ -19,6 +19,10 @@ export interface WebhookEvent {
   /** When the line began (ISO 8601). */
   at?: string
   final?: boolean
+  /** On "Closing call stream": how the call ended (lib/outcomes), who answered, in words. */
+  outcome?: string | null
+  answeredBy?: string | null
+  outcomeText?: string
 }
 
 /** A line being spoken right now: its words so far (the agent's as they are heard, the

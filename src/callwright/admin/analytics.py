@@ -1,6 +1,7 @@
 """The admin statistics and charts, computed in SQL over an hourly rollup.
 
-Finished hours are summed once into `call_stats_hourly` (one row per UTC hour and status); a
+Finished hours are summed once into `call_stats_hourly` (one row per UTC hour, status and
+outcome); a
 query reads those rows before the high-water mark and aggregates the live calls after it. The
 mark is the start of the oldest hour that still has an unfinalised call (or the current hour),
 so a rolled-up row never changes: everything a chart shows (status, duration, cost, recording)
@@ -17,6 +18,7 @@ from sqlalchemy import Select, and_, case, func, literal, select, union_all
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from callwright.calls.outcomes import outcome_of
 from callwright.content import repository as content
 from callwright.kit.db import UTCDateTime
 from callwright.kit.sqltime import WEEKDAYS, LocalTime, hour_floor, is_postgres
@@ -59,16 +61,18 @@ def _aggregate(
         if index < len(DURATION_BUCKETS) - 1:  # the last bucket takes every longer call
             inside = and_(inside, seconds < upper)
         buckets.append(func.sum(case((inside, 1), else_=0)).label(f"d{index}"))
+    outcome = func.coalesce(Call.end_reason, "")
     query = select(
         hour.label("hour"),
         Call.status.label("status"),
+        outcome.label("outcome"),
         func.count().label("calls"),
         func.sum(case((Call.recording_path.is_not(None), 1), else_=0)).label("recorded"),
         func.sum(case((seconds > 0, 1), else_=0)).label("connected"),
         func.sum(seconds).label("duration_seconds"),
         func.sum(func.coalesce(Call.cost_cents, 0)).label("cost_cents"),
         *buckets,
-    ).group_by(hour, Call.status)
+    ).group_by(hour, Call.status, outcome)
     if since is not None:
         query = query.where(Call.created_at >= since)
     if until is not None:
@@ -99,6 +103,7 @@ async def refresh(sessionmaker: async_sessionmaker[AsyncSession]) -> datetime | 
             {
                 **{name: int(row[name] or 0) for name in COUNTERS},
                 "status": row["status"],
+                "outcome": row["outcome"],
                 "hour": row["hour"]
                 if isinstance(row["hour"], datetime)
                 else datetime.fromisoformat(row["hour"]),
@@ -114,13 +119,15 @@ async def refresh(sessionmaker: async_sessionmaker[AsyncSession]) -> datetime | 
 
 
 def _facts(session: AsyncSession, mark: datetime | None) -> Any:
-    """Rolled-up hours before the mark, plus live calls from it: one row per hour and status."""
+    """Rolled-up hours before the mark, plus live calls from it: one row per hour, status and
+    outcome."""
     live = _aggregate(session, mark, None)
     if mark is None:
         return live.subquery("facts")
     rolled = select(
         CallStatsHourly.hour,
         CallStatsHourly.status,
+        CallStatsHourly.outcome,
         *(getattr(CallStatsHourly, name) for name in COUNTERS),
     ).where(CallStatsHourly.hour < mark)
     return union_all(rolled, live).subquery("facts")
@@ -230,6 +237,14 @@ async def charts(
             .order_by(func.sum(facts.c.calls).desc(), facts.c.status)
         )
     ).all()
+    outcomes = (
+        await session.execute(
+            select(facts.c.outcome, func.sum(facts.c.calls))
+            .where(facts.c.outcome != "")
+            .group_by(facts.c.outcome)
+            .order_by(func.sum(facts.c.calls).desc(), facts.c.outcome)
+        )
+    ).all()
     weekday = local.weekday()
     weekdays = {
         int(r[0]): r
@@ -252,6 +267,9 @@ async def charts(
             {"label": label, "calls": int(totals[2 + i])} for i, label in enumerate(BUCKET_LABELS)
         ],
         "statuses": [{"status": r[0] or "unknown", "calls": int(r[1] or 0)} for r in statuses],
+        "outcomes": [
+            {"outcome": r[0], "calls": int(r[1] or 0)} for r in outcomes if outcome_of(r[0])
+        ],
         "recording": {"recorded": recorded, "not_recorded": calls - recorded},
         "weekdays": [
             {

@@ -37,6 +37,7 @@ from callwright.auth import tokens
 from callwright.auth.deps import AdminUser, CurrentTokenId
 from callwright.auth.schemas import Message
 from callwright.billing.service import Billing
+from callwright.calls.outcomes import outcome_of
 from callwright.calls.schemas import play_url
 from callwright.kit.bounds import PageRequest, PathId, page_params
 from callwright.kit.db import Database, SessionDep
@@ -256,6 +257,8 @@ def _call_out(call: Call, user: User | None) -> AdminCall:
         from_=call.from_number,
         to=call.to_number,
         status=call.status,
+        outcome=outcome_of(call.end_reason),
+        answered_by=call.answered_by,
         call_length=call.duration_seconds or 0,
         created_at=call.created_at,
         cost=dollars(call.cost_cents) if call.cost_cents is not None else None,

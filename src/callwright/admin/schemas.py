@@ -15,6 +15,7 @@ from callwright.kit.money import dollars
 from callwright.kit.pagination import Pagination
 from callwright.kit.validation import Email, Name
 from callwright.models import User
+from callwright.telephony.state import AnsweredBy, CallOutcome
 
 #: The admin password policy. The spec's pattern asks for 6+ characters, its message for 8; we
 #: enforce the message (the stricter reading): 8 to 256 characters with a lower-case letter, an
@@ -180,6 +181,11 @@ class StatusCount(BaseModel):
     calls: int
 
 
+class OutcomeCount(BaseModel):
+    outcome: CallOutcome
+    calls: int
+
+
 class Recording(BaseModel):
     recorded: int
     not_recorded: int
@@ -200,6 +206,8 @@ class Charts(BaseModel):
     daily: list[DailyPoint]
     duration_buckets: list[Bucket]
     statuses: list[StatusCount]
+    #: Ended calls per outcome (live calls have none yet).
+    outcomes: list[OutcomeCount]
     recording: Recording
     weekdays: list[WeekdayPoint]
     hours: list[HourPoint]
@@ -222,6 +230,8 @@ class AdminCall(BaseModel):
     from_: str = Field(alias="from")
     to: str
     status: str
+    outcome: CallOutcome | None
+    answered_by: AnsweredBy | None
     call_length: int
     created_at: datetime
     cost: float | None

@@ -132,6 +132,11 @@ def _mmss(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+def _ended(call: Call) -> str:
+    """How the call ended, for the summary: its outcome, else its status."""
+    return f"ended: {call.end_reason}" if call.end_reason else f"status {call.status}"
+
+
 def analyze_offline(call: Call, lines: Sequence[TranscriptEntry]) -> Analysis:
     """Line numbers are 1-based positions in the transcript."""
     numbered = list(enumerate(lines, 1))
@@ -156,7 +161,7 @@ def analyze_offline(call: Call, lines: Sequence[TranscriptEntry]) -> Analysis:
     purpose = re.split(r"(?<=[.!?])\s", call.prompt.strip(), maxsplit=1)[0].rstrip(".")
     duration = call.duration_seconds or 0
     summary = (
-        f"Call to {call.to_number} ({_mmss(duration)}, status {call.status}). "
+        f"Call to {call.to_number} ({_mmss(duration)}, {_ended(call)}). "
         f"Agent's brief: {purpose}. "
         f"{len(callee)} callee line(s), {len(lines) - len(callee)} agent line(s). "
         f"Outcome: {outcome}; the callee's tone was {sentiment}."
@@ -193,7 +198,7 @@ async def analyze_with_llm(
             {"role": "system", "content": _INSTRUCTION},
             {
                 "role": "user",
-                "content": f"The agent's brief: {call.prompt}\nCall status: {call.status}\n\n{transcript}",
+                "content": f"The agent's brief: {call.prompt}\nCall status: {_ended(call)}\n\n{transcript}",
             },
         ],
     }

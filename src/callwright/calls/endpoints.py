@@ -17,6 +17,7 @@ from callwright.auth.schemas import Message
 from callwright.calls import analysis as analysing
 from callwright.calls import repository as calls
 from callwright.calls.domain import Calls
+from callwright.calls.outcomes import outcome_of
 from callwright.calls.schemas import (
     AnalysisByDayOut,
     AnalysisOut,
@@ -101,6 +102,8 @@ def _record(call: Call | Row[*tuple[Any, ...]]) -> dict[str, object]:
         "to": call.to_number,
         "created_at": call.created_at,
         "status": call.status,
+        "outcome": outcome_of(call.end_reason),
+        "answered_by": call.answered_by,
         "corrected_duration": call.duration_seconds or 0,
         "call_length": length,
         "record_url": play_url(call),
@@ -160,7 +163,7 @@ async def _details(session: SessionDep, call: Row[*tuple[Any, ...]]) -> CallDeta
         _record(call)
         | {
             "prompt": call.prompt,
-            "end_reason": call.end_reason,
+            "error": call.error,
             "transcripts": [_line(e) for e in lines],
             "analysis": AnalysisOut.model_validate(stored, from_attributes=True)
             if stored

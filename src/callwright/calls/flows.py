@@ -15,21 +15,24 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from callwright.billing.service import Billing
 from callwright.calls import repository as calls
 from callwright.calls.events import CLOSING, CallEvents
+from callwright.calls.outcomes import outcome_of, sentence, settled
 from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
 from callwright.kit.security import random_token, sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import Call
 from callwright.telephony.base import Carrier, CarrierError, DialRequest, StatusUpdate
-from callwright.telephony.state import TERMINAL, CallStatus
+from callwright.telephony.state import TERMINAL, CallOutcome, CallStatus
 
 log = logging.getLogger(__name__)
 
 #: After max duration, how long to wait for a call's end before the reconciler closes it.
 RECONCILE_GRACE = timedelta(minutes=2)
 #: How a call cut short by a fault (its end never reported) ends.
-CUT_BY_FAULT = "cut-by-fault"
+CUT_BY_FAULT = CallOutcome.CUT_BY_FAULT
 CUT_BY_FAULT_ERROR = "The call was cut off by a fault; it is billed up to its last activity."
+#: Why a call failed when the carrier gives no reason.
+NO_REASON = "the carrier could not connect it"
 
 _STATUS_MESSAGES = {
     CallStatus.RINGING: "Ringing",
@@ -78,7 +81,11 @@ class CallFlows:
                 session,
                 call.id,
                 CallStatus.CANCELED,
-                {"ended_at": utcnow(), "end_reason": "stopped", "duration_seconds": 0},
+                {
+                    "ended_at": utcnow(),
+                    "end_reason": CallOutcome.STOPPED.value,
+                    "duration_seconds": 0,
+                },
                 Call.carrier_call_id.is_(None),
             )
             if moved:
@@ -93,6 +100,9 @@ class CallFlows:
             if call.status in TERMINAL or not call.carrier_call_id:
                 return call.status not in TERMINAL
         assert call.carrier_call_id is not None
+        # Claimed before the carrier is asked, so the end it reports (and anything the agent
+        # says about it meanwhile) finds the call stopped; a carrier error rolls it back.
+        await calls.claim_outcome(session, call.id, CallOutcome.STOPPED)
         await self.carrier.hang_up(call.carrier_call_id)
         await self.events.record(session, call, "Call stopped by the user", "call")
         return True
@@ -123,7 +133,11 @@ class CallFlows:
                     session,
                     call_id,
                     CallStatus.FAILED,
-                    {"ended_at": utcnow(), "error": str(exc), "end_reason": "carrier-error"},
+                    {
+                        "ended_at": utcnow(),
+                        "error": str(exc),
+                        "end_reason": CallOutcome.FAILED.value,
+                    },
                 )
                 call = await calls.get(session, call_id)
                 if call:
@@ -140,8 +154,11 @@ class CallFlows:
             except CarrierError as exc:
                 log.warning("hang-up of the stopped call %s failed: %s", call_id, exc)
 
-    async def hang_up(self, call_id: str) -> None:
+    async def hang_up(self, call_id: str, outcome: CallOutcome | None = None) -> None:
+        """End a live call from our side; `outcome` says why (first claim wins)."""
         async for session in self.db.session():
+            if outcome is not None:
+                await calls.claim_outcome(session, call_id, outcome)
             call = await calls.get(session, call_id)
         if call is None or call.status in TERMINAL or not call.carrier_call_id:
             if (
@@ -175,9 +192,12 @@ class CallFlows:
             values["ringing_at"] = at
         elif update.status is CallStatus.IN_PROGRESS:
             values["answered_at"] = at
+            values["answered_by"] = calls.answered_unknown()
         elif update.status in TERMINAL:
             values["ended_at"] = at
-            values["end_reason"] = update.reason or update.status.value
+            values["end_reason"] = calls.ended_outcome(update.status)
+            if update.status is CallStatus.FAILED:
+                values["error"] = calls.error_or(update.reason or NO_REASON)
         async for session in self.db.session():
             moved = await calls.move_status(session, call_id, update.status, values)
             if not moved:
@@ -222,10 +242,22 @@ class CallFlows:
                 return  # the recording is still being written; finished() comes back here
             if not await calls.mark_finalized(session, call_id, utcnow()):
                 return
+            # Who answered is known by now (the media's lines are all written).
+            outcome = settled(outcome_of(call.end_reason), call.answered_by)
+            call.end_reason = outcome.value if outcome else call.end_reason
             seconds = call.duration_seconds or 0
             await self.billing.settle(session, call)
             await self.events.record(session, call, f"Call duration & price: {seconds}s", "call")
-            await self.events.record(session, call, CLOSING, "call", completed=True)
+            await self.events.record(
+                session,
+                call,
+                CLOSING,
+                "call",
+                completed=True,
+                outcome=outcome,
+                answeredBy=call.answered_by,
+                outcomeText=sentence(outcome, call.error),
+            )
 
     async def reconcile(self) -> int:
         """Finish calls whose end never arrived (max duration plus a grace period)."""
@@ -264,7 +296,7 @@ class CallFlows:
             session,
             call.id,
             CallStatus.FAILED,
-            {"ended_at": ended, "end_reason": CUT_BY_FAULT, "error": CUT_BY_FAULT_ERROR},
+            {"ended_at": ended, "end_reason": CUT_BY_FAULT.value, "error": CUT_BY_FAULT_ERROR},
         )
         await session.refresh(call)
         call.duration_seconds = _duration(call, StatusUpdate("", CallStatus.FAILED))

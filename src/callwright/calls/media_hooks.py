@@ -8,6 +8,7 @@ import logging
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
@@ -19,8 +20,16 @@ from callwright.kit.time import utcnow
 from callwright.models import TurnLatency
 from callwright.speech.audio import mp3_bytes
 from callwright.telephony.base import CarrierError
-from callwright.telephony.state import TERMINAL, CallStatus
-from callwright.voice_agent.contract import CallHooks, CallPlan, Recording, Speaker, TurnTiming
+from callwright.telephony.state import TERMINAL, AnsweredBy, CallOutcome, CallStatus
+from callwright.voice_agent.contract import (
+    AgentEnding,
+    Answerer,
+    CallHooks,
+    CallPlan,
+    Recording,
+    Speaker,
+    TurnTiming,
+)
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +100,7 @@ class MediaHooks(CallHooks):
         self._hung_up = False
         self._owner_id: int | None = None
         self._owner_known = False
+        self._answerer: Answerer | None = None
         # Lines are numbered max(seq)+1: the callee's and the agent's lines can end at the same
         # moment, so they are written (and published) one at a time, in order.
         self._lines = asyncio.Lock()
@@ -102,7 +112,10 @@ class MediaHooks(CallHooks):
                 return
             if call.status != CallStatus.IN_PROGRESS.value:
                 await calls.move_status(
-                    session, self.call_id, CallStatus.IN_PROGRESS, {"answered_at": utcnow()}
+                    session,
+                    self.call_id,
+                    CallStatus.IN_PROGRESS,
+                    {"answered_at": utcnow(), "answered_by": calls.answered_unknown()},
                 )
             await self.events.record(session, call, CONNECTED, "call")
 
@@ -122,6 +135,13 @@ class MediaHooks(CallHooks):
                 {"speaker": speaker, "key": key, "text": text, "at": _iso(at), "final": False},
             )
 
+    async def answered_by(self, who: Answerer) -> None:
+        # In line with the transcript lines, so the callee's line that told is labelled by it.
+        async with self._lines:
+            self._answerer = who
+            async for session in self.db.session():
+                await calls.set_answered_by(session, self.call_id, AnsweredBy(who))
+
     async def line(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
         async with self._lines:
             async for session in self.db.session():
@@ -131,6 +151,10 @@ class MediaHooks(CallHooks):
                 started = datetime.fromtimestamp(at, UTC)
                 entry = await calls.add_line(session, self.call_id, speaker, text, started)
                 label = "Assistant" if speaker == "assistant" else "User"
+                # A voicemail's greeting stays the callee's line, marked as the voicemail's.
+                marked: dict[str, Any] = {}
+                if speaker == "user" and self._answerer == "voicemail":
+                    marked["answeredBy"] = "voicemail"
                 await self.events.record(
                     session,
                     call,
@@ -142,6 +166,7 @@ class MediaHooks(CallHooks):
                     key=key,
                     at=_iso(at),
                     final=True,
+                    **marked,
                 )
 
     async def latency(self, timing: TurnTiming) -> None:
@@ -159,12 +184,12 @@ class MediaHooks(CallHooks):
                 ),
             )
 
-    async def hang_up(self) -> None:
+    async def hang_up(self, ending: AgentEnding = "completed") -> None:
         if self._hung_up:
             return
         self._hung_up = True
         try:
-            await self.flows.hang_up(self.call_id)
+            await self.flows.hang_up(self.call_id, CallOutcome(ending))
         except CarrierError as exc:
             log.warning("hang-up of %s failed: %s", self.call_id, exc)
 

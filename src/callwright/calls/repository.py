@@ -6,14 +6,30 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, bindparam, case, func, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Row,
+    bindparam,
+    case,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from callwright.billing.service import COST_PER_MINUTE_CENTS
 from callwright.kit.pagination import skipped
 from callwright.kit.sqltime import LocalTime
 from callwright.models import Call, CallEvent, TranscriptEntry, TurnLatency
-from callwright.telephony.state import TERMINAL, CallStatus, predecessors
+from callwright.telephony.state import (
+    STATUS_OUTCOMES,
+    TERMINAL,
+    AnsweredBy,
+    CallOutcome,
+    CallStatus,
+    predecessors,
+)
 
 
 async def get(session: AsyncSession, call_id: str) -> Call | None:
@@ -47,6 +63,44 @@ async def move_status(
         return False
     return await _update_one(
         session, call_id, values | {"status": status.value}, Call.status.in_(allowed), *only_if
+    )
+
+
+def ended_outcome(status: CallStatus) -> ColumnElement[str]:
+    """The outcome a terminal status writes: the one claimed earlier (the user's stop, the
+    agent's close, its time limit), else what the status means (`STATUS_OUTCOMES`)."""
+    return func.coalesce(Call.end_reason, STATUS_OUTCOMES[status].value)
+
+
+def answered_unknown() -> ColumnElement[str]:
+    """answered_by at the answer: unknown until the callee is heard (kept if already known)."""
+    return func.coalesce(Call.answered_by, AnsweredBy.UNKNOWN.value)
+
+
+def error_or(reason: str) -> ColumnElement[str]:
+    """The call's error, or `reason` when it has none."""
+    return func.coalesce(Call.error, reason)
+
+
+async def claim_outcome(session: AsyncSession, call_id: str, outcome: CallOutcome) -> bool:
+    """Say how a live call is ending before asking the carrier to end it: the first claim wins
+    (a stop and the agent's goodbye at the same moment), and the terminal status keeps it."""
+    return await _update_one(
+        session,
+        call_id,
+        {"end_reason": outcome.value},
+        Call.end_reason.is_(None),
+        Call.status.not_in([s.value for s in TERMINAL]),
+    )
+
+
+async def set_answered_by(session: AsyncSession, call_id: str, who: AnsweredBy) -> bool:
+    """Who answered, once known (the first callee turn decides; unknown until then)."""
+    return await _update_one(
+        session,
+        call_id,
+        {"answered_by": who.value},
+        or_(Call.answered_by.is_(None), Call.answered_by == AnsweredBy.UNKNOWN.value),
     )
 
 
@@ -223,6 +277,8 @@ LOG_COLUMNS = (
     Call.ended_at,
     Call.finalized_at,
     Call.status,
+    Call.end_reason,
+    Call.answered_by,
     Call.duration_seconds,
     Call.recording_path,
     Call.cost_cents,
@@ -232,7 +288,7 @@ LOG_COLUMNS = (
 
 
 #: What a call's details answer shows besides its log row.
-DETAIL_COLUMNS = (*LOG_COLUMNS, Call.user_id, Call.prompt, Call.end_reason, Call.analysis)
+DETAIL_COLUMNS = (*LOG_COLUMNS, Call.user_id, Call.prompt, Call.error, Call.analysis)
 
 
 async def live_for_user(session: AsyncSession, user_id: int) -> Sequence[Call]:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from callwright.kit.bounds import BodyId
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
+from callwright.telephony.state import AnsweredBy, CallOutcome
 
 PROMPT_MIN = 10
 BackgroundAudio = Literal["null", "office", "cafe", "restaurant", "none"]
@@ -72,6 +73,10 @@ class CallRecord(BaseModel):
     to: str
     created_at: datetime
     status: str
+    #: How the call ended; null while it is live.
+    outcome: CallOutcome | None
+    #: Who picked up: null before the answer, "unknown" until the callee is heard.
+    answered_by: AnsweredBy | None
     #: Seconds from answer to end (what is billed).
     corrected_duration: int
     #: Seconds from the send to the end, ringing included.
@@ -87,7 +92,8 @@ class CallRecord(BaseModel):
 
 class CallDetails(CallRecord):
     prompt: str
-    end_reason: str | None
+    #: Why it failed (the carrier's words), or how a fault cut it; null otherwise.
+    error: str | None
     transcripts: list[TranscriptLine]
     analysis: AnalysisOut | None = None
 

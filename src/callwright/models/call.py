@@ -80,7 +80,10 @@ class Call(Base):
     #: Set once, when the end of the call has been processed (events, billing).
     finalized_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     duration_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: How the call ended (telephony.state.CallOutcome); null while it is live.
     end_reason: Mapped[str | None] = mapped_column(String(32), default=None)
+    #: Who picked up (telephony.state.AnsweredBy): null before the answer, unknown until heard.
+    answered_by: Mapped[str | None] = mapped_column(String(16), default=None)
     recording_path: Mapped[str | None] = mapped_column(String(255), default=None)
     error: Mapped[str | None] = mapped_column(Text, default=None)
     #: Billing: the hold placed at send (max_duration x 49 cents) and the settled charge.

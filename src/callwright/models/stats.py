@@ -1,4 +1,4 @@
-"""The analytics rollup: calls per UTC hour and status, so the admin charts read a few thousand
+"""The analytics rollup: calls per UTC hour, status and outcome, so the admin charts read a few thousand
 rows instead of every call (see callwright.admin.analytics)."""
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ BUCKET_LABELS = ("0-1", "1-2", "2-5", "5-10", "10-20", "20-30", "30-60")
 
 
 class CallStatsHourly(Base):
-    """Finished calls created in one UTC hour with one status. Rows are written once, for hours
+    """Finished calls created in one UTC hour with one status and outcome. Rows are written once, for hours
     whose calls have all been finalised, and never change afterwards."""
 
     __tablename__ = "call_stats_hourly"
 
     hour: Mapped[datetime] = mapped_column(UTCDateTime(), primary_key=True)
     status: Mapped[str] = mapped_column(String(16), primary_key=True)
+    #: How the calls ended (telephony.state.CallOutcome; "" for a call without one).
+    outcome: Mapped[str] = mapped_column(String(32), primary_key=True)
     calls: Mapped[int] = mapped_column(Integer)
     #: Calls with a recording.
     recorded: Mapped[int] = mapped_column(Integer)

@@ -56,3 +56,36 @@ def can_move(current: CallStatus, incoming: CallStatus) -> bool:
 def predecessors(incoming: CallStatus) -> list[str]:
     """The stored statuses from which `incoming` may be applied (for a conditional UPDATE)."""
     return [s.value for s in CallStatus if can_move(s, incoming)]
+
+
+class CallOutcome(StrEnum):
+    """How a call ended: one vocabulary for the API, the live messages, the screens, the
+    analytics and webhooks (stored in `calls.end_reason`). `status` stays the carrier's."""
+
+    COMPLETED = "completed"  # the agent closed the conversation
+    VOICEMAIL = "voicemail"  # a voicemail answered (a message left, or hung up on it)
+    BUSY = "busy"
+    NO_ANSWER = "no-answer"
+    FAILED = "failed"  # the carrier could not place it; the reason is in `error`
+    STOPPED = "stopped"  # the user stopped it
+    TIME_LIMIT = "time-limit"  # its max duration ran out
+    CALLEE_HUNG_UP = "callee-hung-up"
+    CUT_BY_FAULT = "cut-by-fault"  # its end never arrived; the reconciler closed it
+
+
+class AnsweredBy(StrEnum):
+    """Who picked up (Bland's `answered_by`): unknown from the answer until the callee is heard."""
+
+    HUMAN = "human"
+    VOICEMAIL = "voicemail"
+    UNKNOWN = "unknown"
+
+
+#: The outcome a terminal status means when nobody on our side ended the call first.
+STATUS_OUTCOMES = {
+    CallStatus.COMPLETED: CallOutcome.CALLEE_HUNG_UP,
+    CallStatus.NO_ANSWER: CallOutcome.NO_ANSWER,
+    CallStatus.BUSY: CallOutcome.BUSY,
+    CallStatus.FAILED: CallOutcome.FAILED,
+    CallStatus.CANCELED: CallOutcome.STOPPED,
+}

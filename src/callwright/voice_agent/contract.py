@@ -43,6 +43,12 @@ class TurnTiming:
 
 Speaker = Literal["assistant", "user"]
 
+#: Why the agent ends a call: its conversation is over (a voicemail message left included; the
+#: calls side tells a voicemail by `answered_by`), or the call's time limit ran out.
+AgentEnding = Literal["completed", "time-limit"]
+#: Who the agent heard pick up, from the callee's first words.
+Answerer = Literal["human", "voicemail"]
+
 
 class CallHooks(Protocol):
     async def answered(self) -> None: ...
@@ -55,8 +61,9 @@ class CallHooks(Protocol):
         """A line's final form, to keep in the transcript."""
         ...
 
+    async def answered_by(self, who: Answerer) -> None: ...
     async def latency(self, timing: TurnTiming) -> None: ...
-    async def hang_up(self) -> None: ...
+    async def hang_up(self, ending: AgentEnding = "completed") -> None: ...
     async def finished(self, recording: Recording | None) -> None: ...
 
 

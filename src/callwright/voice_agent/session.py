@@ -48,10 +48,10 @@ from callwright.voice_agent.ambience import AmbienceMixer
 from callwright.voice_agent.brain import LLMConfig, OfflineBrain, brain_context, llm_brain
 from callwright.voice_agent.captions import AgentCaptions, CalleeCaptions, CaptionSink
 from callwright.voice_agent.closer import CallCloser
-from callwright.voice_agent.contract import CallHooks, CallPlan, Recording
+from callwright.voice_agent.contract import AgentEnding, Answerer, CallHooks, CallPlan, Recording
 from callwright.voice_agent.frames import FinalReplyFrame
 from callwright.voice_agent.logs import quiet_pipecat
-from callwright.voice_agent.policy import OfflinePolicy, Reply
+from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify
 from callwright.voice_agent.services import LocalTTSService, WhisperSTTService
 from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
 from callwright.voice_agent.turn_timer import TurnTimer
@@ -102,6 +102,9 @@ class CallSession:
         self.policy = OfflinePolicy(plan.prompt)
         self._hung_up = False
         self._spoke_first = False
+        #: Who answered (the callee's first words tell), and why the agent will hang up.
+        self._answerer: Answerer | None = None
+        self._ending: AgentEnding = "completed"
         self._timers: list[asyncio.Task[None]] = []
         #: Captions and transcript lines being reported (see _write).
         self._writes: list[asyncio.Future[None]] = []
@@ -225,6 +228,11 @@ class CallSession:
 
     async def _on_user_turn(self, _aggregator: Any, _strategy: Any, message: Any) -> None:
         self._spoke_first = True
+        if message.content and self._answerer is None:
+            # Told before the line is kept, so the line can say whose it is.
+            voicemail = classify(message.content) is Intent.VOICEMAIL
+            self._answerer = "voicemail" if voicemail else "human"
+            self._write(self.hooks.answered_by(self._answerer))
         self.callee_captions.close_turn(message.content or "")
 
     async def _on_assistant_turn(self, _aggregator: Any, message: Any) -> None:
@@ -239,7 +247,7 @@ class CallSession:
     async def _hang_up(self) -> None:
         if not self._hung_up:
             self._hung_up = True
-            await self.hooks.hang_up()
+            await self.hooks.hang_up(self._ending)
 
     async def _say(self, reply: Reply) -> None:
         """Speak as the brain does (an LLM response), so the turn is recorded like any other."""
@@ -271,6 +279,7 @@ class CallSession:
 
     async def _time_up(self) -> None:
         if not self.policy.ended:
+            self._ending = "time-limit"
             await self._say(self.policy.time_up())
 
     def _after(self, seconds: float, action: Callable[[], Awaitable[None]]) -> None:

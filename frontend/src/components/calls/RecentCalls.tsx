@@ -43,7 +43,7 @@ export function RecentCalls({ userId, limit, viewAllTo, title = 'Recent Call His
               <span className="tabular-nums text-slate-600">{formatCallDuration(call.corrected_duration)}</span>
               <span className="tabular-nums text-slate-600">{formatCurrency(callCost(call.corrected_duration))}</span>
               <span className="ml-auto">
-                <StatusBadge status={call.status} />
+                <StatusBadge status={call.status} outcome={call.outcome} />
               </span>
             </li>
           ))}

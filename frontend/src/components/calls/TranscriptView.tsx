@@ -4,7 +4,10 @@ import { cn } from '@/lib/cn'
 import { formatClock } from '@/lib/format'
 import type { TranscriptLine } from './api'
 
-export function TranscriptView({ lines, loading }: { lines: TranscriptLine[] | undefined; loading?: boolean }) {
+/** `answeredBy` "voicemail" labels the callee's lines as the voicemail's (its greeting). */
+export function TranscriptView({ lines, loading, answeredBy }: { lines: TranscriptLine[] | undefined; loading?: boolean; answeredBy?: string | null }) {
+  const callee = answeredBy === 'voicemail' ? 'Voicemail' : 'User'
+
   if (loading) return <Spinner className="mx-auto my-6 h-6 w-6" />
   if (!lines || lines.length === 0) return <p className="py-6 text-center text-sm text-slate-500">No transcript available.</p>
   return (
@@ -15,7 +18,7 @@ export function TranscriptView({ lines, loading }: { lines: TranscriptLine[] | u
           <li key={i} className={cn('flex', agent ? 'justify-end' : 'justify-start')}>
             <div className={cn('max-w-[80%] rounded-2xl px-4 py-2 text-sm', agent ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-900')}>
               <p className="text-[11px] font-semibold uppercase tracking-wide opacity-75">
-                {agent ? 'Agent' : 'User'} · {formatClock(line.created_at)}
+                {agent ? 'Agent' : callee} · {formatClock(line.created_at)}
               </p>
               <p>{line.text}</p>
             </div>

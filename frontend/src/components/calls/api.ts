@@ -6,6 +6,8 @@ import type { components } from '@/lib/api-schema'
 
 export type CallRecord = components['schemas']['CallRecord']
 export type TranscriptLine = components['schemas']['TranscriptLine']
+export type CallDetails = components['schemas']['CallDetails']
+export type CallAnalysis = components['schemas']['AnalysisOut']
 
 /** A user's calls and stats: the keys their queries start from (invalidate these). */
 export const callKeys = {
@@ -47,3 +49,11 @@ export const fetchTranscript = async (callId: string) =>
 /** Where the recording is downloaded from (the browser sends the session cookie). */
 export const downloadUrl = (callId: string) => `/api/v1/download-recording/${encodeURIComponent(callId)}`
 export const playUrl = (callId: string) => `/api/v1/play-recording/${encodeURIComponent(callId)}`
+
+/** A call with its transcript, how it ended, who answered and its stored analysis. */
+export const fetchCallDetails = async (callId: string) =>
+  (await unwrap(api.GET('/api/v1/call-details/{call_id}', { params: { path: { call_id: callId } } }), 'Failed to fetch call details')).data
+
+/** The call's summary, outcome, sentiment and key facts (computed once, then stored). */
+export const analyzeCall = async (callId: string) =>
+  (await unwrap(api.POST('/api/v1/analyze-call/{call_id}', { params: { path: { call_id: callId } } }), 'Failed to analyse the call')).data

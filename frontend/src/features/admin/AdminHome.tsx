@@ -84,7 +84,7 @@ export function AdminHome() {
             c.user?.name ?? (c.kind === 'test' ? 'Test call' : 'Deleted user'),
             c.to,
             new Date(c.created_at).toLocaleDateString(undefined, { dateStyle: 'short' }),
-            <StatusBadge key="s" status={c.status} />,
+            <StatusBadge key="s" status={c.status} outcome={c.outcome} />,
           ])}
         />
         <HomeTable

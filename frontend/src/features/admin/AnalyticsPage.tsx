@@ -1,10 +1,11 @@
 /** Admin Analysis (spec section 2): the eight overall statistics and the nine Call Analysis
- * charts. Every figure is computed in SQL on the server (GET admin/stats, GET admin/analytics). */
+ * charts, plus the calls per outcome. Every figure is computed in SQL on the server (GET admin/stats, GET admin/analytics). */
 import { useQuery } from '@tanstack/react-query'
 import { ArcElement, BarElement, CategoryScale, Chart as ChartJS, Legend, LinearScale, LineElement, PointElement, Tooltip, type ChartOptions } from 'chart.js'
 import { useEffect, type ReactNode } from 'react'
 import { Bar, Line, Pie } from 'react-chartjs-2'
 import { Card, Skeleton } from '@/components/ui/card'
+import { OUTCOMES } from '@/lib/outcomes'
 import { notify } from '@/lib/toast'
 import { chartsQuery, statsQuery, type AdminStats, type Charts } from './api'
 import { PageHeader } from '@/components/kit'
@@ -59,6 +60,19 @@ function charts(c: Charts): { title: string; chart: ReactNode; table: [string, n
         />
       ),
       table: c.statuses.map((s) => [s.status, s.calls]),
+    },
+    {
+      title: 'Call Outcomes',
+      chart: (
+        <Pie
+          data={{
+            labels: c.outcomes.map((o) => OUTCOMES[o.outcome].label),
+            datasets: [{ data: c.outcomes.map((o) => o.calls), backgroundColor: c.outcomes.map((o) => OUTCOMES[o.outcome].color) }],
+          }}
+          options={pieOptions}
+        />
+      ),
+      table: c.outcomes.map((o) => [OUTCOMES[o.outcome].label, o.calls]),
     },
     {
       title: 'Call Disposition',

@@ -10,6 +10,7 @@ import { Card } from '@/components/ui/card'
 import { Modal } from '@/components/Modal'
 import { RecordingPlayer } from '@/components/calls/RecordingPlayer'
 import { StatusBadge } from '@/components/StatusBadge'
+import { CallSummary } from '@/components/calls/CallSummary'
 import { TranscriptView } from '@/components/calls/TranscriptView'
 import { saveRecording } from '@/components/calls/recording'
 import { useOneAudioAtATime } from '@/components/calls/useOneAudioAtATime'
@@ -128,7 +129,7 @@ export function AdminCallLogsPage() {
                     <td className={`${TD} tabular-nums`}>{formatLength(call.call_length)}</td>
                     <td className={`${TD} text-xs`}>{formatDateTime(call.created_at)}</td>
                     <td className={TD}>
-                      <StatusBadge status={call.status} />
+                      <StatusBadge status={call.status} outcome={call.outcome} />
                     </td>
                     <td className={`${TD} tabular-nums`}>{formatCurrency(call.cost ?? 0)}</td>
                     <td className={TD}>
@@ -153,7 +154,8 @@ export function AdminCallLogsPage() {
         <Pager page={page} lastPage={calls.data?.pagination.last_page ?? 1} onPage={setPage} busy={calls.isFetching} />
       </Card>
       <Modal open={transcript.transcript !== null} onOpenChange={(open) => !open && transcript.close()} title="Call Transcript">
-        <TranscriptView lines={transcript.transcript?.lines} />
+        {transcript.transcript && <CallSummary call={transcript.transcript.call} onAnalysed={transcript.analysed} />}
+        <TranscriptView lines={transcript.transcript?.lines} answeredBy={transcript.transcript?.call.answered_by} />
       </Modal>
     </div>
   )

@@ -31,6 +31,18 @@ const record = (n: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 })
 
+/** A call's details (call-details/{id}): its record, transcript and how it ended. */
+const details = (n: number, transcripts: unknown[], extra: Record<string, unknown> = {}) => ({
+  ...record(n),
+  outcome: 'completed',
+  answered_by: 'human',
+  prompt: 'You are Sarah from Bright Dental.',
+  error: null,
+  transcripts,
+  analysis: null,
+  ...extra,
+})
+
 /** Two pages: 7 calls, then 2 (the second page's first has no recording). */
 function fakeLogs() {
   const asked: string[] = []
@@ -90,33 +102,78 @@ describe('Call logs', () => {
     setViewport(true)
     fakeLogs()
     server.use(
-      http.get(url('call/call-2/transcript'), () =>
+      http.get(url('call-details/call-2'), () =>
         HttpResponse.json({
           success: true,
-          data: [
+          data: details(2, [
             { user: 'assistant', text: 'Hello, this is Sarah.', created_at: '2026-11-16T10:00:01Z' },
             { user: 'user', text: 'Hi Sarah.', created_at: '2026-11-16T10:00:03Z' },
-          ],
+          ]),
         }),
       ),
-      http.get(url('call/call-3/transcript'), () => HttpResponse.json({ success: true, data: [] })),
+      http.get(url('call-details/call-3'), () => HttpResponse.json({ success: true, data: details(3, []) })),
     )
     const user = userEvent.setup()
     renderApp('/dashboard/call-logs')
     const rows = within(await screen.findByTestId('calls-table')).getAllByRole('row').slice(1)
     await user.click(within(rows[1] as HTMLElement).getByRole('button', { name: 'View transcript' }))
     const dialog = await screen.findByRole('dialog', { name: 'Call Transcript' })
-    const lines = within(dialog).getAllByRole('listitem')
+    const lines = within(within(dialog).getByTestId('transcript-lines')).getAllByRole('listitem')
     expect(lines[0]).toHaveTextContent('Agent')
     expect(lines[0]).toHaveTextContent('Hello, this is Sarah.')
     expect(lines[0]).toHaveClass('justify-end')
     expect(lines[1]).toHaveTextContent('User')
     expect(lines[1]).toHaveClass('justify-start')
+    expect(within(dialog).getByTestId('call-outcome')).toHaveTextContent('The call has completed')
+    expect(within(dialog).getByTestId('call-answered-by')).toHaveTextContent('A person')
     await user.click(within(dialog).getByRole('button', { name: 'Close' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
 
     await user.click(within(rows[2] as HTMLElement).getByRole('button', { name: 'View transcript' }))
     expect(await screen.findByText('No transcripts available for this call')).toBeInTheDocument()
+  })
+
+  it('shows how a call ended in its status and its page: a voicemail, its greeting, the analysis on request', async () => {
+    setViewport(true)
+    server.use(
+      http.get(url('user/1/calls'), () =>
+        HttpResponse.json({
+          success: true,
+          data: [record(1, { outcome: 'voicemail', answered_by: 'voicemail' }), record(2, { status: 'busy', outcome: 'busy', answered_by: null, corrected_duration: 0 })],
+          pagination: { current_page: 1, last_page: 1, per_page: 7, total: 2 },
+        }),
+      ),
+      http.get(url('call-details/call-1'), () =>
+        HttpResponse.json({
+          success: true,
+          data: details(1, [{ user: 'user', text: 'Hi, you have reached Alex. Please leave a message.', created_at: '2026-11-16T10:00:01Z' }], {
+            outcome: 'voicemail',
+            answered_by: 'voicemail',
+          }),
+        }),
+      ),
+      http.post(url('analyze-call/call-1'), () =>
+        HttpResponse.json({
+          success: true,
+          data: { summary: 'A voicemail greeting; the agent left a message.', outcome: 'voicemail', sentiment: 'neutral', key_facts: [], method: 'offline' },
+        }),
+      ),
+    )
+    const user = userEvent.setup()
+    renderApp('/dashboard/call-logs')
+    const rows = within(await screen.findByTestId('calls-table')).getAllByRole('row').slice(1)
+    expect(rows[0]).toHaveTextContent('Voicemail')
+    expect(rows[0]).not.toHaveTextContent('completed')
+    expect(rows[1]).toHaveTextContent('Busy')
+
+    await user.click(within(rows[0] as HTMLElement).getByRole('button', { name: 'View transcript' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Call Transcript' })
+    expect(within(dialog).getByTestId('call-outcome')).toHaveTextContent('Voicemail reached')
+    expect(within(dialog).getByTestId('call-answered-by')).toHaveTextContent('Voicemail')
+    expect(within(within(dialog).getByTestId('transcript-lines')).getByRole('listitem')).toHaveTextContent('Voicemail ·')
+    await user.click(within(dialog).getByRole('button', { name: 'Analyse call' }))
+    expect(await within(dialog).findByTestId('call-analysis-summary')).toHaveTextContent('A voicemail greeting; the agent left a message.')
+    expect(calls.some((c) => c.method === 'POST' && c.path === 'analyze-call/call-1')).toBe(true)
   })
 
   it('plays one recording at a time inline', async () => {

@@ -14,6 +14,7 @@ import { CALL_LOGS_PAGE_SIZE, callsApi, callsQuery, type CallRecord } from './ap
 import { Modal } from '@/components/Modal'
 import { RecordingPlayer } from '@/components/calls/RecordingPlayer'
 import { StatusBadge } from '@/components/StatusBadge'
+import { CallSummary } from '@/components/calls/CallSummary'
 import { TranscriptView } from '@/components/calls/TranscriptView'
 import { useMediaQuery } from './useMediaQuery'
 import { saveRecording } from '@/components/calls/recording'
@@ -87,7 +88,7 @@ export function CallLogsPage() {
                     <td className="px-4 py-3 tabular-nums">{formatCallDuration(call.corrected_duration)}</td>
                     <td className="px-4 py-3 tabular-nums">{formatCurrency(callCost(call.corrected_duration))}</td>
                     <td className="px-4 py-3">
-                      <StatusBadge status={call.status} />
+                      <StatusBadge status={call.status} outcome={call.outcome} />
                     </td>
                     <td className="px-4 py-3">
                       <Actions call={call} playing={playing.has(call.call_id)} loadingTranscript={transcript.loadingId === call.call_id} onTranscript={transcript.open} onPlay={play} onDownload={download} onReport={setReporting} />
@@ -102,7 +103,7 @@ export function CallLogsPage() {
                 <li key={call.call_id} className="space-y-2 px-4 py-4 text-sm">
                   <div className="flex items-center justify-between">
                     <span className="font-semibold text-slate-900">{call.to}</span>
-                    <StatusBadge status={call.status} />
+                    <StatusBadge status={call.status} outcome={call.outcome} />
                   </div>
                   <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-slate-600">
                     <dt>From</dt>
@@ -123,7 +124,8 @@ export function CallLogsPage() {
       </Card>
 
       <Modal open={transcript.transcript !== null} onOpenChange={(open) => !open && transcript.close()} title="Call Transcript">
-        <TranscriptView lines={transcript.transcript?.lines} />
+        {transcript.transcript && <CallSummary call={transcript.transcript.call} onAnalysed={transcript.analysed} />}
+        <TranscriptView lines={transcript.transcript?.lines} answeredBy={transcript.transcript?.call.answered_by} />
       </Modal>
       <ReportModal callId={reporting} onClose={() => setReporting(null)} />
     </div>

@@ -2,11 +2,11 @@
 import { queryOptions } from '@tanstack/react-query'
 import { api, unwrap } from '@/lib/api'
 import type { components } from '@/lib/api-schema'
-import { fetchTranscript } from '@/components/calls/api'
+import { fetchCallDetails, fetchTranscript } from '@/components/calls/api'
 
 export { callKeys, callsQuery, downloadUrl, playUrl, statsQuery, type CallRecord, type TranscriptLine } from '@/components/calls/api'
 
-export type CallDetails = components['schemas']['CallDetails']
+export type { CallDetails } from '@/components/calls/api'
 export type Voice = components['schemas']['VoiceOut']
 export type SendCallBody = components['schemas']['SendCallIn']
 export type WeekdayStats = components['schemas']['WeekdayStats']
@@ -36,8 +36,7 @@ export const analysisQuery = (userId: number) =>
 export const callsApi = {
   send: (body: SendCallBody) => unwrap(api.POST('/api/v1/send-call', { body }), 'Failed to send call'),
   stop: (callId: string) => unwrap(api.POST('/api/v1/stop-call/{call_id}', { params: { path: { call_id: callId } } }), 'Failed to stop call'),
-  details: async (callId: string) =>
-    (await unwrap(api.GET('/api/v1/call-details/{call_id}', { params: { path: { call_id: callId } } }), 'Failed to fetch call details')).data,
+  details: fetchCallDetails,
   transcript: fetchTranscript,
   report: (callId: string, reason: string) =>
     unwrap(api.POST('/api/v1/call/{call_id}/report', { params: { path: { call_id: callId } }, body: { reason } }), 'Failed to report call'),

@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react'
 import { formatTimer, parseDurationMessage } from '@/lib/format'
 import { useRealtime, type WebhookEvent } from '@/lib/realtime'
+import { closingToast } from '@/lib/outcomes'
 import { notify } from '@/lib/toast'
 import { callKeys, callsApi } from './api'
 import { liveCallsQuery, type LiveCall } from '@/components/calls/api'
@@ -86,10 +87,10 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
   }, [])
 
   const endCall = useCallback(
-    (callId: string) => {
+    (callId: string, closing: WebhookEvent) => {
       setActiveCalls((current) => current.filter((id) => id !== callId))
       setConnectedAt(null)
-      notify.info('The call has completed. You can now start a new call.')
+      notify.info(closingToast(closing))
       refreshLists()
     },
     [refreshLists],
@@ -114,7 +115,7 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
       return
     }
     if (message.startsWith('Closing call stream') || message.startsWith('Webhook Response: 200')) {
-      void fetchTranscript(event.callId, true).finally(() => endCall(event.callId))
+      void fetchTranscript(event.callId, true).finally(() => endCall(event.callId, event))
       return
     }
     if (isKeptLine(event)) {
