@@ -41,9 +41,12 @@ async def _visitor(server: Server, call_id: str, secret: str) -> Socket:
 
 
 async def _refused(server: Server, auth: dict[str, Any] | None) -> None:
-    with pytest.raises(socketio.exceptions.ConnectionError):
+    try:
         s = await open_socket(server, auth)
-        await close(s)
+    except socketio.exceptions.ConnectionError:
+        return
+    await close(s)
+    raise AssertionError(f"a socket with {auth!r} was admitted")
 
 
 async def _record(server: Server, call: Call, message: str, **extra: Any) -> None:
@@ -89,8 +92,29 @@ async def test_a_visitor_sees_its_own_test_call_and_nothing_else(server: Server)
         assert [(e, d["callId"]) for e, d in them.events] == [("webhook-event", theirs.id)]
         # The state so far is its own call's.
         state = await _state(me)
-        assert state["callId"] == mine.id and state["status"] == "queued"
-        assert state["answered"] is False and state["finalized"] is False
+        assert state["callId"] == mine.id
+        assert state["status"] == "queued"
+        assert state["answered"] is False
+        assert state["finalized"] is False
+        assert state["connectedSeconds"] is None
+        assert state["lines"] == []
+        async with server.app.state.db.sessionmaker() as session:
+            await session.execute(
+                update(Call)
+                .where(Call.id == mine.id)
+                .values(status="in-progress", answered_at=utcnow() - timedelta(seconds=12))
+            )
+            await calls.add_line(session, mine.id, "assistant", "Hi, this is Callwright.", utcnow())
+            await calls.add_line(session, theirs.id, "assistant", "Not yours.", utcnow())
+            await calls.add_line(session, mine.id, "user", "Who is calling?", utcnow())
+            await session.commit()
+        state = await _state(me)
+        assert state["answered"] is True
+        assert 12 <= state["connectedSeconds"] <= 14
+        assert state["lines"] == [
+            {"seq": 1, "speaker": "assistant", "text": "Hi, this is Callwright."},
+            {"seq": 2, "speaker": "user", "text": "Who is calling?"},
+        ]
     finally:
         await close(me, them)
 
@@ -156,7 +180,8 @@ async def test_the_secret_ends_when_the_call_is_finalised(server: Server) -> Non
         await _refused(server, {"visitor": secret, "callId": call.id})  # spent
         async with server.app.state.db.sessionmaker() as session:
             row = await calls.get(session, call.id)
-            assert row is not None and row.viewer_token_hash is None
+            assert row is not None
+            assert row.viewer_token_hash is None
             # Past the linger, the re-check ends the socket.
             await session.execute(
                 update(Call)

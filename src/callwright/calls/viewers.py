@@ -71,6 +71,12 @@ class CallViewers:
             "callId": call.id,
             "status": call.status,
             "answered": call.answered_at is not None,
+            # By the server's clock, so the browser's timer needs no agreement between clocks.
+            "connectedSeconds": (
+                None
+                if call.answered_at is None
+                else max(0, int((utcnow() - call.answered_at).total_seconds()))
+            ),
             "finalized": call.finalized_at is not None,
             "lines": [{"seq": e.seq, "speaker": e.speaker, "text": e.text} for e in lines],
         }
