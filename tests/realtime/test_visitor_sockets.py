@@ -18,7 +18,7 @@ from callwright.calls.viewers import issue_secret
 from callwright.kit.security import sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import Call
-from callwright.realtime.server import ADMIN_ROOM, user_room
+from callwright.realtime.server import ADMIN_ROOM, MAX_STATE_REQUESTS, user_room
 from tests.factories import add_user, queued_call
 from tests.realtime.conftest import Server, Socket, close, open_socket
 
@@ -115,6 +115,11 @@ async def test_a_visitor_sees_its_own_test_call_and_nothing_else(server: Server)
             {"seq": 1, "speaker": "assistant", "text": "Hi, this is Callwright."},
             {"seq": 2, "speaker": "user", "text": "Who is calling?"},
         ]
+        # A socket cannot make the database answer without end.
+        for _ in range(MAX_STATE_REQUESTS - 2):
+            assert await _state(me) is not None
+        assert await _state(me) is None
+        assert (await _state(them))["callId"] == theirs.id
     finally:
         await close(me, them)
 

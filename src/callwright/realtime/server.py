@@ -69,6 +69,9 @@ RECHECK_SECONDS = 60.0
 #: The longest call id and visitor secret a handshake may bring (ids are UUIDs, secrets 43
 #: characters): anything longer is refused before the database is asked.
 MAX_VISITOR_FIELD = 128
+#: How many times one visitor socket may ask `call-state` (its client asks once per connection;
+#: each answer reads the database, so a socket cannot make it read without end).
+MAX_STATE_REQUESTS = 5
 
 
 class Visitors(Protocol):
@@ -138,6 +141,7 @@ class Realtime:
         self._sockets: dict[str, Identity] = {}
         #: This process's visitor sockets and the call each watches.
         self._watching: dict[str, str] = {}
+        self._state_requests: dict[str, int] = {}
         self._expiry: dict[str, asyncio.TimerHandle] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[None]] = set()
@@ -181,6 +185,10 @@ class Realtime:
         call_id = self._watching.get(sid)
         if call_id is None or self._visitors is None:
             return None
+        asked = self._state_requests.get(sid, 0) + 1
+        self._state_requests[sid] = asked
+        if asked > MAX_STATE_REQUESTS:
+            return None
         return await self._visitors.state(call_id)
 
     def _expire_at(self, sid: str, at: datetime) -> None:
@@ -190,6 +198,7 @@ class Realtime:
     async def _disconnected(self, sid: str, *_reason: Any) -> None:
         self._sockets.pop(sid, None)
         self._watching.pop(sid, None)
+        self._state_requests.pop(sid, None)
         timer = self._expiry.pop(sid, None)
         if timer is not None:
             timer.cancel()
@@ -271,6 +280,7 @@ class Realtime:
         self._expiry.clear()
         self._sockets.clear()
         self._watching.clear()
+        self._state_requests.clear()
         if self._redis is not None:
             await self._redis.aclose()
             self._redis = None
