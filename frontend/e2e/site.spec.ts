@@ -68,8 +68,9 @@ test.describe('public site', () => {
     await expect(progress).toHaveAttribute('data-phase', 'connected', { timeout: 60_000 })
     await expect(status).toHaveText(/^Connected \d\d:\d\d$/)
     const transcript = mockup.getByRole('log', { name: 'Call transcript' })
-    await expect(transcript.locator('[data-speaker="assistant"]').first()).toBeVisible({ timeout: 60_000 })
-    await expect(transcript.locator('[data-speaker="user"]').first()).toBeVisible({ timeout: 60_000 })
+    // Kept lines from both sides (captions in flight carry data-in-flight).
+    await expect(transcript.locator('[data-speaker="assistant"]:not([data-in-flight])').first()).toBeVisible({ timeout: 60_000 })
+    await expect(transcript.locator('[data-speaker="user"]:not([data-in-flight])').first()).toBeVisible({ timeout: 60_000 })
     // The timer runs while connected.
     const first = await status.textContent()
     await expect(status).not.toHaveText(first ?? '', { timeout: 5_000 })
@@ -77,6 +78,7 @@ test.describe('public site', () => {
     await expect(status).toHaveText('Call ended')
     await expect(mockup.getByTestId('call-outcome')).toContainText(/Duration \d\d:\d\d/)
     expect(await transcript.locator('[data-speaker="assistant"]').count()).toBeGreaterThan(1)
+    await expect(transcript.locator('[data-in-flight]')).toHaveCount(0)
     // The mockup followed the call on a socket opened for it.
     expect(handshakes.some((u) => u.includes('/socket.io/'))).toBe(true)
     await page.screenshot({ path: 'test-results/landing-test-call-ended.png' })

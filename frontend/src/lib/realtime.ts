@@ -7,6 +7,7 @@
  * lazily, when the call starts, so socket.io stays out of its first load. */
 import { useEffect, useRef } from 'react'
 import { io, type Socket } from 'socket.io-client'
+import type { components } from './api-schema'
 import { getToken } from './session'
 
 export interface WebhookEvent {
@@ -120,13 +121,6 @@ export function useRealtime(handlers: Handlers): void {
   }, [])
 }
 
-/** One line of a call's transcript; `seq` orders the lines and names one across updates. */
-export interface CallLine {
-  seq: number
-  speaker: 'assistant' | 'user'
-  text: string
-}
-
 /** A test call so far, for a socket that joined after it started (the server's `call-state`). */
 export interface CallState {
   callId: string
@@ -135,22 +129,28 @@ export interface CallState {
   /** Seconds since it was answered, by the server's clock; null before. */
   connectedSeconds: number | null
   finalized: boolean
-  lines: CallLine[]
+  /** The transcript so far, as `GET call/{id}/transcript` gives it. */
+  lines: components['schemas']['TranscriptLine'][]
 }
 
 interface VisitorHandlers {
   onWebhookEvent: (event: WebhookEvent & Record<string, unknown>) => void
+  onCaption: (event: CaptionEvent) => void
   onState: (state: CallState) => void
   /** The socket could not be opened (refused, or the server unreachable after the retries). */
   onError: () => void
 }
 
 /** Watch one public test call with the visitor secret its placing returned: this call's
- * webhook-events only, and its state so far on every (re)connection. Returns the unsubscribe. */
+ * webhook-events and captions only, and its state so far on every (re)connection. Returns the
+ * unsubscribe. */
 export function watchTestCall(callId: string, secret: string, handlers: VisitorHandlers): () => void {
   const socket = io({ ...OPTIONS, auth: { visitor: secret, callId } })
   socket.on('webhook-event', (event: WebhookEvent & Record<string, unknown>) => {
     if (event.callId === callId) handlers.onWebhookEvent(event)
+  })
+  socket.on('transcript-live', (event: CaptionEvent) => {
+    if (event.callId === callId) handlers.onCaption(event)
   })
   socket.on('connect', () => {
     socket

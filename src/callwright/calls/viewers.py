@@ -11,6 +11,7 @@ from typing import Any
 
 from callwright.calls import repository as calls
 from callwright.calls.flows import RECONCILE_GRACE
+from callwright.calls.schemas import TranscriptLine
 from callwright.kit.db import Database
 from callwright.kit.security import constant_time_equals, random_token, sha256_hex
 from callwright.kit.time import utcnow
@@ -60,13 +61,13 @@ class CallViewers:
         return {call.id: until for call in rows if (until := _until(call)) > now}
 
     async def state(self, call_id: str) -> dict[str, Any] | None:
-        """The call so far, for a socket that joined late: its status, whether it was answered,
-        and its transcript (lines carry `seq`, as their live events do)."""
+        """The call so far, for a socket that joined late: its status, whether (and how long
+        ago) it was answered, and its transcript as `GET call/{id}/transcript` gives it."""
         async with self.db.sessionmaker() as session:
             call = await calls.get(session, call_id)
             if call is None:
                 return None
-            lines = await calls.transcript(session, call_id)
+            lines = await calls.transcript_lines(session, call_id)
         return {
             "callId": call.id,
             "status": call.status,
@@ -78,5 +79,10 @@ class CallViewers:
                 else max(0, int((utcnow() - call.answered_at).total_seconds()))
             ),
             "finalized": call.finalized_at is not None,
-            "lines": [{"seq": e.seq, "speaker": e.speaker, "text": e.text} for e in lines],
+            "lines": [
+                TranscriptLine(
+                    user=row.speaker, text=row.text, created_at=row.created_at, seq=row.seq
+                ).model_dump(mode="json")
+                for row in lines
+            ],
         }

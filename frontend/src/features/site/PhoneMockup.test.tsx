@@ -60,6 +60,10 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers())
 
 const event = (message: string, extra: Record<string, unknown> = {}) => ({ callId: 'c9', message, category: 'call', completed: false, ...extra })
+/** A kept line's event, as calls/media_hooks.py publishes it. */
+const kept = (seq: number, speaker: 'assistant' | 'user', text: string, at: string) =>
+  event(`${speaker === 'assistant' ? 'Assistant' : 'User'}: ${text}`, { speaker, text, seq, key: `k${seq}`, at, final: true })
+const caption = (key: string, speaker: 'assistant' | 'user', text: string, at: string) => ({ callId: 'c9', speaker, key, text, at, final: false })
 
 async function placeCall() {
   const user = userEvent.setup()
@@ -74,7 +78,7 @@ async function placeCall() {
 }
 
 const phone = () => within(screen.getByTestId('phone-mockup'))
-const bubbles = () => phone().getAllByRole('listitem').map((li) => [li.dataset.speaker, li.textContent])
+const bubbles = () => phone().queryAllByRole('listitem', { hidden: true }).map((li) => [li.dataset.speaker, li.textContent])
 
 describe('the landing phone mockup', () => {
   it('opens a visitor socket for the call it placed, then shows ringing, connected, both sides and the end', async () => {
@@ -91,16 +95,22 @@ describe('the landing phone mockup', () => {
     expect(phone().getByTestId('call-status')).toHaveTextContent(/^Connected 00:0\d$/)
     expect(phone().getByText('Listening...')).toBeInTheDocument()
 
-    act(() => sockets.emit(socket, 'webhook-event', event('Assistant: Hi, this is Callwright.', { speaker: 'assistant', text: 'Hi, this is Callwright.', seq: 1 })))
-    act(() => sockets.emit(socket, 'webhook-event', event('User: Who is calling?', { speaker: 'user', text: 'Who is calling?', seq: 2 })))
+    // The agent's words as they are heard, then the kept line in their place.
+    act(() => sockets.emit(socket, 'transcript-live', caption('a1', 'assistant', 'Hi, this', '2026-11-23T10:00:01Z')))
+    expect(bubbles()).toEqual([['assistant', 'Agent: Hi, this']])
+    expect(phone().getAllByRole('listitem', { hidden: true })[0]).toHaveAttribute('aria-hidden', 'true') // announced once kept
+    act(() => sockets.emit(socket, 'webhook-event', { ...kept(1, 'assistant', 'Hi, this is Callwright.', '2026-11-23T10:00:01Z'), key: 'a1' }))
+    act(() => sockets.emit(socket, 'webhook-event', kept(2, 'user', 'Who is calling?', '2026-11-23T10:00:04Z')))
     // Another call's events never show, even if they arrived.
-    act(() => sockets.emit(socket, 'webhook-event', { ...event('Assistant: Not yours.', { speaker: 'assistant', text: 'Not yours.', seq: 3 }), callId: 'other' }))
+    act(() => sockets.emit(socket, 'webhook-event', { ...kept(3, 'assistant', 'Not yours.', '2026-11-23T10:00:05Z'), callId: 'other' }))
+    act(() => sockets.emit(socket, 'transcript-live', { ...caption('x', 'assistant', 'Not yours either', '2026-11-23T10:00:06Z'), callId: 'other' }))
     const log = phone().getByRole('log', { name: 'Call transcript' })
     expect(log).toHaveAttribute('aria-live', 'polite')
     expect(bubbles()).toEqual([
       ['assistant', 'Agent: Hi, this is Callwright.'],
       ['user', 'You: Who is calling?'],
     ])
+    expect(log.querySelector('[data-in-flight]')).toBeNull()
 
     act(() => sockets.emit(socket, 'webhook-event', event('Call duration & price: 23s')))
     act(() => sockets.emit(socket, 'webhook-event', event('Closing call stream', { completed: true, outcome: 'The callee hung up' })))
@@ -117,7 +127,7 @@ describe('the landing phone mockup', () => {
 
   it('catches up from the call state when the socket joins late, without repeating lines', async () => {
     const { socket } = await placeCall()
-    act(() => sockets.emit(socket, 'webhook-event', event('User: Yes, speaking.', { speaker: 'user', text: 'Yes, speaking.', seq: 2 })))
+    act(() => sockets.emit(socket, 'webhook-event', kept(2, 'user', 'Yes, speaking.', '2026-11-23T10:00:04Z')))
     await act(async () =>
       socket.acks[0]({
         callId: 'c9',
@@ -126,8 +136,8 @@ describe('the landing phone mockup', () => {
         connectedSeconds: 12,
         finalized: false,
         lines: [
-          { seq: 1, speaker: 'assistant', text: 'Hello, this is Sarah.' },
-          { seq: 2, speaker: 'user', text: 'Yes, speaking.' },
+          { seq: 1, user: 'assistant', text: 'Hello, this is Sarah.', created_at: '2026-11-23T10:00:01Z' },
+          { seq: 2, user: 'user', text: 'Yes, speaking.', created_at: '2026-11-23T10:00:04Z' },
         ],
       }),
     )

@@ -1,7 +1,8 @@
 /** The visitor's test call as it happens, inside the landing's phone mockup: ringing, connected
  * with a timer, the transcript as chat bubbles, ended with how. Loaded (with socket.io) only when
  * a test call starts, so the landing page's first load carries none of it. */
-import { useEffect, useReducer, useRef, useState } from 'react'
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { orderedLines } from '@/components/calls/liveTranscript'
 import { cn } from '@/lib/cn'
 import { formatTimer } from '@/lib/format'
 import { watchTestCall } from '@/lib/realtime'
@@ -28,6 +29,7 @@ function useTestCall(callId: string, secret: string): CallView {
     if (!live) return
     return watchTestCall(callId, secret, {
       onWebhookEvent: (event) => dispatch({ type: 'event', event, now: Date.now() }),
+      onCaption: (event) => dispatch({ type: 'caption', event, now: Date.now() }),
       onState: (state) => dispatch({ type: 'state', state, now: Date.now() }),
       onError: () => dispatch({ type: 'lost' }),
     })
@@ -37,29 +39,34 @@ function useTestCall(callId: string, secret: string): CallView {
 
 function Transcript({ view }: { view: CallView }) {
   const list = useRef<HTMLOListElement>(null)
+  const lines = useMemo(() => orderedLines(view.transcript), [view.transcript])
   useEffect(() => {
     const el = list.current
     if (el) el.scrollTop = el.scrollHeight
-  }, [view.lines])
+  }, [lines])
   const empty = view.phase === 'ringing' ? 'Pick up: the agent speaks first.' : view.phase === 'connected' ? 'Listening...' : null
   return (
     <div className="mt-5 rounded-2xl bg-slate-950/30 p-3 text-left">
       <ol ref={list} role="log" aria-live="polite" aria-label="Call transcript" className="flex max-h-64 flex-col gap-2 overflow-y-auto text-sm">
-        {view.lines.map((line) => (
+        {lines.map((line) => (
           <li
-            key={line.seq}
-            data-speaker={line.speaker}
+            key={line.id}
+            data-speaker={line.isAgent ? 'assistant' : 'user'}
+            data-in-flight={line.inFlight || undefined}
+            // Words in flight are announced once kept, as a whole line, not word by word.
+            aria-hidden={line.inFlight || undefined}
             className={cn(
               'max-w-[85%] rounded-2xl px-3 py-2 leading-snug',
-              line.speaker === 'assistant' ? 'self-start rounded-bl-sm bg-white/15 text-white' : 'self-end rounded-br-sm bg-emerald-300 text-emerald-950',
+              line.isAgent ? 'self-start rounded-bl-sm bg-white/15 text-white' : 'self-end rounded-br-sm bg-emerald-300 text-emerald-950',
+              line.inFlight && 'opacity-80',
             )}
           >
-            <span className="sr-only">{line.speaker === 'assistant' ? 'Agent: ' : 'You: '}</span>
+            <span className="sr-only">{line.isAgent ? 'Agent: ' : 'You: '}</span>
             {line.text}
           </li>
         ))}
       </ol>
-      {view.lines.length === 0 && empty && <p className="py-6 text-center text-xs text-indigo-200">{empty}</p>}
+      {lines.length === 0 && empty && <p className="py-6 text-center text-xs text-indigo-200">{empty}</p>}
     </div>
   )
 }
