@@ -123,9 +123,10 @@ def in_digits(text: str, zero: int) -> str:
     return "".join(chr(zero + int(c)) if c.isascii() and c.isdigit() else c for c in text)
 
 
-async def queued_call(app: FastAPI, user_id: int, **overrides: Any) -> Call:
-    """A user's call placed through the calls service (its hold taken) and committed in a
-    session without after-commit work: it stays queued, nothing dials it."""
+async def queued_call(app: FastAPI, user_id: int | None, **overrides: Any) -> Call:
+    """A call placed through the calls service (a user's hold taken; none for a test call,
+    `user_id=None`) and committed in a session without after-commit work: it stays queued,
+    nothing dials it."""
     fields: dict[str, Any] = {
         "kind": "user",
         "user_id": user_id,

@@ -45,16 +45,45 @@ test.describe('public site', () => {
     await expect(page).toHaveURL(/\/$/)
   })
 
-  test('a free test call is refused for a bad number and placed for a good one', async ({ page }) => {
+  test('a free test call is refused for a bad number; placed, the phone mockup shows it ring, connect, talk and end', async ({ page }) => {
+    test.setTimeout(240_000)
+    const handshakes: string[] = []
+    page.on('websocket', (ws) => handshakes.push(ws.url()))
     await page.goto('/')
     const phone = page.getByLabel('Your phone number')
     await phone.fill('0123')
     await page.getByRole('button', { name: 'Try a Free Test Call' }).click()
     await expect(page.getByText('Please enter a valid phone number (e.g., +1234567890).')).toBeVisible()
     await expect(page.getByText('Please enter a valid phone number.')).toBeVisible() // the toast
-    await phone.fill('+15551230001')
+
+    // A sandbox number that answers as a talking person (src/callwright/sandbox/numbers.py).
+    expect(handshakes).toEqual([]) // the landing page opens no socket of its own
+    await phone.fill('+15551230000')
     await page.getByRole('button', { name: 'Try a Free Test Call' }).click()
     await expect(page.getByText('Test call initiated! You will receive a call shortly.')).toBeVisible()
+    const mockup = page.getByTestId('phone-mockup')
+    const status = mockup.getByTestId('call-status')
+    const progress = mockup.getByTestId('test-call-progress')
+    await expect(status).toHaveText('Ringing...')
+    await expect(progress).toHaveAttribute('data-phase', 'connected', { timeout: 60_000 })
+    await expect(status).toHaveText(/^Connected \d\d:\d\d$/)
+    const transcript = mockup.getByRole('log', { name: 'Call transcript' })
+    // Kept lines from both sides (captions in flight carry data-in-flight).
+    await expect(transcript.locator('[data-speaker="assistant"]:not([data-in-flight])').first()).toBeVisible({ timeout: 60_000 })
+    await expect(transcript.locator('[data-speaker="user"]:not([data-in-flight])').first()).toBeVisible({ timeout: 60_000 })
+    // The timer runs while connected.
+    const first = await status.textContent()
+    await expect(status).not.toHaveText(first ?? '', { timeout: 5_000 })
+    await expect(progress).toHaveAttribute('data-phase', 'ended', { timeout: 180_000 })
+    await expect(status).toHaveText('Call ended')
+    await expect(mockup.getByTestId('call-outcome')).toContainText(/Duration \d\d:\d\d/)
+    expect(await transcript.locator('[data-speaker="assistant"]').count()).toBeGreaterThan(1)
+    await expect(transcript.locator('[data-in-flight]')).toHaveCount(0)
+    // The mockup followed the call on a socket opened for it.
+    expect(handshakes.some((u) => u.includes('/socket.io/'))).toBe(true)
+    await page.screenshot({ path: 'test-results/landing-test-call-ended.png' })
+    await mockup.getByRole('button', { name: 'Start another test call' }).click()
+    await expect(phone).toBeFocused()
     await expect(phone).toHaveValue('')
   })
 

@@ -24,6 +24,7 @@ from callwright.auth.endpoints import router as auth_router
 from callwright.auth.google import build_oauth
 from callwright.auth.sockets import SocketAuth
 from callwright.calls.endpoints import router as calls_router
+from callwright.calls.viewers import CallViewers
 from callwright.calls.webhooks import router as webhooks_router
 from callwright.config import Settings, get_settings, parse_networks
 from callwright.content.endpoints import admin_router as content_admin_router
@@ -83,7 +84,9 @@ def create_app(
 
     db = Database(settings.database_url)
     socket_auth = SocketAuth(db)
-    realtime = Realtime(settings, socket_auth.authenticate, socket_auth.revalidate)
+    realtime = Realtime(
+        settings, socket_auth.authenticate, socket_auth.revalidate, visitors=CallViewers(db)
+    )
     network = (
         SandboxNetwork(settings.secret_key, speed=settings.sandbox_speed)
         if settings.carrier == "sandbox"

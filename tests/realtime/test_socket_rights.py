@@ -6,24 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
 
 import pytest
-import socketio
 from fastapi import FastAPI
 from sqlalchemy import delete, update
 
 from callwright.config import Settings
-from callwright.kit.serving import free_port, serving
 from callwright.kit.time import utcnow
-from callwright.main import create_app
 from callwright.models import ApiToken
-from callwright.realtime.server import ADMIN_ROOM, Realtime, user_room
-from tests.factories import ApiClient, add_user, make_client, outbox, query_of
+from callwright.realtime.server import ADMIN_ROOM, user_room
+from tests.factories import add_user, outbox, query_of
+from tests.realtime.conftest import Server, Socket, close, open_socket, serve
 
 pytestmark = pytest.mark.asyncio
 
@@ -31,87 +25,13 @@ REDIS_URL = os.environ.get("CALLWRIGHT_TEST_REDIS_URL", "")
 EVENT = {"callId": "x", "message": "Call connected", "category": "call", "completed": False}
 
 
-@dataclass
-class Server:
-    app: FastAPI
-    url: str
-
-    @property
-    def realtime(self) -> Realtime:
-        realtime: Realtime = self.app.state.realtime
-        return realtime
-
-    def client(self, token: str | None = None) -> ApiClient:
-        c = make_client(self.app, ip="198.51.100.77")
-        c.token = token
-        return c
-
-
-@asynccontextmanager
-async def _serve(settings: Settings, **overrides: Any) -> AsyncIterator[Server]:
-    port = free_port()
-    app = create_app(
-        settings.model_copy(
-            update={"app_url": f"http://127.0.0.1:{port}", "port": port, **overrides}
-        )
-    )
-    async with serving(app.state.realtime.wrap(app), port):
-        yield Server(app, f"http://127.0.0.1:{port}")
-
-
-@pytest.fixture
-async def server(app: FastAPI, migrated: Settings) -> AsyncIterator[Server]:
-    """A served app (sockets need a real server) on the test database; `app` wipes it first."""
-    async with _serve(migrated) as s:
-        yield s
-
-
-@dataclass
-class Socket:
-    client: socketio.AsyncClient
-    got: list[dict[str, Any]] = field(default_factory=list)
-    ended: asyncio.Event = field(default_factory=asyncio.Event)
-
-    async def ends(self, within: float = 5) -> None:
-        await asyncio.wait_for(self.ended.wait(), within)
-        assert not self.client.connected
-
-    async def stays(self, for_s: float = 0.5) -> None:
-        await asyncio.sleep(for_s)
-        assert self.client.connected
-        assert not self.ended.is_set()
-
-
 async def _socket(server: Server, token: str) -> Socket:
-    client = socketio.AsyncClient(reconnection=False)
-    socket = Socket(client)
-
-    async def on_event(data: dict[str, Any]) -> None:
-        socket.got.append(data)
-
-    async def on_disconnect(*_: Any) -> None:
-        socket.ended.set()
-
-    client.on("webhook-event", on_event)
-    client.on("disconnect", on_disconnect)
-    await client.connect(
-        server.url,
-        socketio_path="socket.io",
-        auth={"token": token},
-        transports=["websocket"],
-        wait_timeout=5,
-    )
-    return socket
+    return await open_socket(server, {"token": token})
 
 
 async def _login(server: Server, email: str) -> str:
     async with server.client() as c:
         return str((await c.login(email))["token"])
-
-
-async def _close(*sockets: Socket) -> None:
-    for s in sockets:
-        await s.client.disconnect()
 
 
 async def test_logout_ends_that_tokens_sockets_only(server: Server) -> None:
@@ -124,7 +44,7 @@ async def test_logout_ends_that_tokens_sockets_only(server: Server) -> None:
         await a.ends()
         await b.stays()
     finally:
-        await _close(a, b)
+        await close(a, b)
 
 
 async def test_a_reset_link_ends_every_socket(server: Server) -> None:
@@ -147,7 +67,7 @@ async def test_a_reset_link_ends_every_socket(server: Server) -> None:
             assert reset.status_code == 200
         await s.ends()
     finally:
-        await _close(s)
+        await close(s)
 
 
 async def test_a_password_change_ends_the_other_sessions_sockets(server: Server) -> None:
@@ -169,7 +89,7 @@ async def test_a_password_change_ends_the_other_sessions_sockets(server: Server)
         await b.ends()
         await a.stays()
     finally:
-        await _close(a, b)
+        await close(a, b)
 
 
 async def test_an_admin_password_set_ends_sessions_and_sockets(server: Server) -> None:
@@ -189,7 +109,7 @@ async def test_an_admin_password_set_ends_sessions_and_sockets(server: Server) -
             c.token = boss
             assert (await c.api("GET", "user/profile")).status_code == 200
     finally:
-        await _close(s)
+        await close(s)
 
 
 async def test_a_demoted_admin_reconnects_without_the_admin_room(server: Server) -> None:
@@ -209,9 +129,9 @@ async def test_a_demoted_admin_reconnects_without_the_admin_room(server: Server)
             await asyncio.sleep(0.3)
             assert len(again.got) == 1
         finally:
-            await _close(again)
+            await close(again)
     finally:
-        await _close(s)
+        await close(s)
 
 
 async def test_deleting_a_user_ends_their_sockets(server: Server) -> None:
@@ -224,7 +144,7 @@ async def test_deleting_a_user_ends_their_sockets(server: Server) -> None:
             assert (await c.api("DELETE", f"admin/users/{user.id}")).status_code == 200
         await s.ends()
     finally:
-        await _close(s)
+        await close(s)
 
 
 async def test_a_socket_ends_when_its_token_expires(server: Server) -> None:
@@ -241,7 +161,7 @@ async def test_a_socket_ends_when_its_token_expires(server: Server) -> None:
     try:
         await s.ends(within=5)
     finally:
-        await _close(s)
+        await close(s)
 
 
 async def test_the_recheck_ends_sockets_whose_token_vanished_unannounced(server: Server) -> None:
@@ -256,7 +176,7 @@ async def test_the_recheck_ends_sockets_whose_token_vanished_unannounced(server:
         await b.ends()
         await a.stays()
     finally:
-        await _close(a, b)
+        await close(a, b)
 
 
 async def test_logout_in_one_process_ends_the_socket_in_another(
@@ -265,8 +185,8 @@ async def test_logout_in_one_process_ends_the_socket_in_another(
     if not REDIS_URL:
         pytest.skip("set CALLWRIGHT_TEST_REDIS_URL (scripts/test.sh does)")
     async with (
-        _serve(migrated, redis_url=REDIS_URL) as one,
-        _serve(migrated, redis_url=REDIS_URL) as other,
+        serve(migrated, redis_url=REDIS_URL) as one,
+        serve(migrated, redis_url=REDIS_URL) as other,
     ):
         await add_user(one.app, email="ada@example.com")
         token = await _login(one, "ada@example.com")
@@ -277,4 +197,4 @@ async def test_logout_in_one_process_ends_the_socket_in_another(
                 assert (await c.api("POST", "logout")).status_code == 200
             await s.ends()
         finally:
-            await _close(s)
+            await close(s)

@@ -792,7 +792,8 @@ export interface paths {
         /**
          * Free Test Call
          * @description The landing page's free test call: the admins' test-call prompt, the default voice, a
-         *     short maximum length, no account and no charge.
+         *     short maximum length, no account and no charge. The answer carries a visitor secret (in
+         *     the body, for this page only) that lets this browser's socket watch the call's progress.
          */
         post: operations["free_test_call_api_v1_test_call_post"];
         delete?: never;
@@ -1886,6 +1887,8 @@ export interface components {
              * @default true
              */
             success?: boolean;
+            /** Viewertoken */
+            viewerToken: string;
         };
         /** TestCallTask */
         TestCallTask: {

@@ -1,8 +1,13 @@
 /** The realtime connection (spec section 7): socket.io at /socket.io with credentials, 5
  * reconnection attempts 1 s apart, a 20 s timeout; the bearer token authenticates the handshake.
- * One shared socket per page; components subscribe to webhook-event and balance-update. */
+ * One shared socket per page; components subscribe to webhook-event and balance-update.
+ *
+ * A visitor without an account watches the landing page's test call with `watchTestCall`, on a
+ * socket of its own that presents the call's visitor secret. The landing page imports this module
+ * lazily, when the call starts, so socket.io stays out of its first load. */
 import { useEffect, useRef } from 'react'
 import { io, type Socket } from 'socket.io-client'
+import type { components } from './api-schema'
 import { getToken } from './session'
 
 export interface WebhookEvent {
@@ -48,19 +53,20 @@ interface Handlers {
   onError?: (kind: 'webhook' | 'balance') => void
 }
 
+const OPTIONS = {
+  path: '/socket.io',
+  withCredentials: true,
+  reconnectionAttempts: 5,
+  reconnectionDelay: 1000,
+  timeout: 20000,
+} as const
+
 let shared: Socket | null = null
 let users = 0
 
 function connect(): Socket {
   if (!shared) {
-    shared = io({
-      path: '/socket.io',
-      withCredentials: true,
-      reconnectionAttempts: 5,
-      reconnectionDelay: 1000,
-      timeout: 20000,
-      auth: (cb) => cb({ token: getToken() ?? '' }),
-    })
+    shared = io({ ...OPTIONS, auth: (cb) => cb({ token: getToken() ?? '' }) })
   }
   users += 1
   return shared
@@ -117,4 +123,54 @@ export function useRealtime(handlers: Handlers): void {
       release()
     }
   }, [])
+}
+
+/** A test call so far, for a socket that joined after it started (the server's `call-state`). */
+export interface CallState {
+  callId: string
+  status: string
+  answered: boolean
+  /** Seconds since it was answered, by the server's clock; null before. */
+  connectedSeconds: number | null
+  finalized: boolean
+  /** The transcript so far, as `GET call/{id}/transcript` gives it. */
+  lines: components['schemas']['TranscriptLine'][]
+}
+
+interface VisitorHandlers {
+  onWebhookEvent: (event: WebhookEvent & Record<string, unknown>) => void
+  onCaption: (event: CaptionEvent) => void
+  onState: (state: CallState) => void
+  /** The socket could not be opened (refused, or the server unreachable after the retries). */
+  onError: () => void
+}
+
+/** Watch one public test call with the visitor secret its placing returned: this call's
+ * webhook-events and captions only, and its state so far on every (re)connection. Returns the
+ * unsubscribe. */
+export function watchTestCall(callId: string, secret: string, handlers: VisitorHandlers): () => void {
+  const socket = io({ ...OPTIONS, auth: { visitor: secret, callId } })
+  socket.on('webhook-event', (event: WebhookEvent & Record<string, unknown>) => {
+    if (event.callId === callId) handlers.onWebhookEvent(event)
+  })
+  socket.on('transcript-live', (event: CaptionEvent) => {
+    if (event.callId === callId) handlers.onCaption(event)
+  })
+  socket.on('connect', () => {
+    socket
+      .timeout(OPTIONS.timeout)
+      .emitWithAck('call-state')
+      .then((state: CallState | null) => {
+        if (state) handlers.onState(state)
+      })
+      .catch(() => undefined) // the live events still come
+  })
+  // A refused handshake is not retried by socket.io; an unreachable server is, up to the limit.
+  socket.on('connect_error', () => {
+    if (!socket.active) handlers.onError()
+  })
+  socket.io.on('reconnect_failed', handlers.onError)
+  return () => {
+    socket.disconnect()
+  }
 }

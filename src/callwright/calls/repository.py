@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -172,14 +172,21 @@ async def last_activity(session: AsyncSession, call_id: str) -> datetime | None:
 
 
 async def mark_finalized(session: AsyncSession, call_id: str, at: datetime) -> bool:
-    """Claim the end-of-call work once (True for the one caller that gets it)."""
+    """Claim the end-of-call work once (True for the one caller that gets it). The test call's
+    visitor secret ends with it."""
     return await _update_one(
         session,
         call_id,
-        {"finalized_at": at},
+        {"finalized_at": at, "viewer_token_hash": None},
         Call.finalized_at.is_(None),
         Call.status.in_([s.value for s in TERMINAL]),
     )
+
+
+async def watched(session: AsyncSession, call_ids: Collection[str]) -> Sequence[Call]:
+    """The test calls among `call_ids` (what a visitor's socket may be watching)."""
+    query = select(Call).where(Call.id.in_(list(call_ids)), Call.kind == "test")
+    return (await session.scalars(query)).all()
 
 
 async def add_line(

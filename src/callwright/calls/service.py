@@ -40,6 +40,8 @@ class CallOrder:
     wait_for_greeting: bool = False
     #: The caller id; the carrier's configured number when not given.
     from_number: str | None = None
+    #: The public test call: SHA-256 of the secret that lets the visitor's browser watch it.
+    viewer_token_hash: str | None = None
 
 
 class CallService:

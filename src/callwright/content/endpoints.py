@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from callwright.auth.deps import AdminUser
 from callwright.calls.domain import Calls
 from callwright.calls.service import CallOrder
+from callwright.calls.viewers import issue_secret
 from callwright.config import Settings
 from callwright.content import repository as content
 from callwright.content.sanitize import clean_html, plain_text
@@ -166,9 +167,11 @@ async def free_test_call(
     ip: ClientIP,
 ) -> TestCallOut:
     """The landing page's free test call: the admins' test-call prompt, the default voice, a
-    short maximum length, no account and no charge."""
+    short maximum length, no account and no charge. The answer carries a visitor secret (in
+    the body, for this page only) that lets this browser's socket watch the call's progress."""
     await _limit_test_calls(limiter, settings, ip, body.phone_number)
     domain: Calls = request.app.state.calls
+    secret, secret_hash = issue_secret()
     call = await domain.service.place(
         session,
         CallOrder(
@@ -177,10 +180,13 @@ async def free_test_call(
             prompt=await content.test_call_task(session),
             voice=tts.default_voice().name,
             max_duration=settings.test_call_max_minutes,
+            viewer_token_hash=secret_hash,
         ),
     )
     return TestCallOut(
-        message="Test call initiated! You will receive a call shortly.", callId=call.id
+        message="Test call initiated! You will receive a call shortly.",
+        callId=call.id,
+        viewerToken=secret,
     )
 
 

@@ -144,6 +144,8 @@ class Done(Envelope):
 class TestCallOut(Envelope):
     message: str
     callId: str
+    #: Lets this browser's socket watch the call (`auth: {visitor, callId}`); until it ends.
+    viewerToken: str
 
 
 class PostOut(BaseModel):

@@ -61,6 +61,9 @@ class Call(Base):
     #: SHA-256 of the single-use secret the carrier's media stream must present; cleared when
     #: the stream connects (a second connection for the call is refused).
     media_token_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    #: SHA-256 of the public test call's visitor secret (the landing page's browser that placed
+    #: it watches the call's progress with it); cleared when the call is finalised.
+    viewer_token_hash: Mapped[str | None] = mapped_column(String(64), default=None)
     from_number: Mapped[str] = mapped_column(String(20))
     to_number: Mapped[str] = mapped_column(String(20))
     prompt: Mapped[str] = mapped_column(Text)

@@ -3,6 +3,12 @@ the Authorization header) or the session cookie; each connection joins `user:{id
 (the sign-in token it came with) and, for admins, `admin`. Everything is emitted through
 publish(); in scale-out a Redis manager carries emits from worker and voice processes.
 
+A visitor without an account (the landing page's free test call) connects with
+`auth: {visitor: <secret>, callId: <id>}` instead: the secret that placing the call returned
+(`Visitors.admit` checks it). Such a socket joins `visitor:{call id}` and nothing else, so it
+receives that call's events only; it may ask `call-state` (acknowledged with the call so far),
+and it is disconnected a little after the call ends (a timer, and the re-check).
+
 A socket lives no longer than its rights (see docs/security.md, "Sockets"):
 
 - ending a room (`end`) disconnects every socket in it, in every API process: revoking a token
@@ -24,7 +30,7 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from http.cookies import SimpleCookie
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 import redis.asyncio as aioredis
 import socketio
@@ -60,6 +66,28 @@ Revalidator = Callable[[Collection[int]], Awaitable[dict[int, Identity]]]
 CONTROL_CHANNEL = "callwright:realtime-control"
 #: How often a process re-checks its sockets against the database.
 RECHECK_SECONDS = 60.0
+#: The longest call id and visitor secret a handshake may bring (ids are UUIDs, secrets 43
+#: characters): anything longer is refused before the database is asked.
+MAX_VISITOR_FIELD = 128
+#: How many times one visitor socket may ask `call-state` (its client asks once per connection;
+#: each answer reads the database, so a socket cannot make it read without end).
+MAX_STATE_REQUESTS = 5
+
+
+class Visitors(Protocol):
+    """Which test call a visitor's secret lets a socket watch (`calls.viewers.CallViewers`)."""
+
+    async def admit(self, call_id: str, secret: str) -> datetime | None:
+        """Until when the socket may stay; None refuses it."""
+        ...
+
+    async def watchable(self, call_ids: Collection[str]) -> dict[str, datetime]:
+        """The calls still watchable, with their deadlines."""
+        ...
+
+    async def state(self, call_id: str) -> dict[str, Any] | None:
+        """The call so far, for a socket that joined after it started."""
+        ...
 
 
 def user_room(user_id: int) -> str:
@@ -71,6 +99,11 @@ def token_room(token_id: int) -> str:
 
 
 ADMIN_ROOM = "admin"
+
+
+def visitor_room(call_id: str) -> str:
+    """The sockets of the visitor who placed this public test call."""
+    return f"visitor:{call_id}"
 
 
 class SocketControl(Protocol):
@@ -86,6 +119,7 @@ class Realtime:
         authenticate: Authenticator,
         revalidate: Revalidator | None = None,
         *,
+        visitors: Visitors | None = None,
         recheck_seconds: float = RECHECK_SECONDS,
     ) -> None:
         manager = socketio.AsyncRedisManager(settings.redis_url) if settings.redis_url else None
@@ -100,20 +134,28 @@ class Realtime:
         self._session_cookie = settings.session_cookie
         self._authenticate = authenticate
         self._revalidate = revalidate
+        self._visitors = visitors
         self.recheck_seconds = recheck_seconds
         self._host_id = uuid.uuid4().hex
         #: This process's sockets and whom they speak for.
         self._sockets: dict[str, Identity] = {}
+        #: This process's visitor sockets and the call each watches.
+        self._watching: dict[str, str] = {}
+        self._state_requests: dict[str, int] = {}
         self._expiry: dict[str, asyncio.TimerHandle] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[None]] = set()
         self._redis: aioredis.Redis | None = None
         self.sio.on("connect", self._connect)
         self.sio.on("disconnect", self._disconnected)
+        self.sio.on("call-state", self._call_state)
 
     # -- connections -------------------------------------------------------------------------
 
     async def _connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        if isinstance(auth, dict) and "visitor" in auth:
+            await self._connect_visitor(sid, auth)
+            return
         token = _token_from(environ, auth, self._session_cookie)
         who = await self._authenticate(token) if token else None
         if who is None:
@@ -123,11 +165,40 @@ class Realtime:
         if who.is_admin:
             await self.sio.enter_room(sid, ADMIN_ROOM)
         self._sockets[sid] = who
-        delay = max(0.0, (who.expires_at - utcnow()).total_seconds())
+        self._expire_at(sid, who.expires_at)
+
+    async def _connect_visitor(self, sid: str, auth: dict[str, Any]) -> None:
+        """A visitor's socket: one test call's room, only with that call's secret (the session
+        cookie or a token, if any, are not looked at)."""
+        call_id, secret = auth.get("callId"), auth.get("visitor")
+        if self._visitors is None or not _plain(call_id) or not _plain(secret):
+            raise socketio.exceptions.ConnectionRefusedError("Unauthenticated.")
+        until = await self._visitors.admit(call_id, secret)
+        if until is None:
+            raise socketio.exceptions.ConnectionRefusedError("Unauthenticated.")
+        await self.sio.enter_room(sid, visitor_room(call_id))
+        self._watching[sid] = call_id
+        self._expire_at(sid, until)
+
+    async def _call_state(self, sid: str, *_args: Any) -> dict[str, Any] | None:
+        """A visitor's socket asks for its call so far (acknowledged); others get nothing."""
+        call_id = self._watching.get(sid)
+        if call_id is None or self._visitors is None:
+            return None
+        asked = self._state_requests.get(sid, 0) + 1
+        self._state_requests[sid] = asked
+        if asked > MAX_STATE_REQUESTS:
+            return None
+        return await self._visitors.state(call_id)
+
+    def _expire_at(self, sid: str, at: datetime) -> None:
+        delay = max(0.0, (at - utcnow()).total_seconds())
         self._expiry[sid] = asyncio.get_running_loop().call_later(delay, self._expire, sid)
 
     async def _disconnected(self, sid: str, *_reason: Any) -> None:
         self._sockets.pop(sid, None)
+        self._watching.pop(sid, None)
+        self._state_requests.pop(sid, None)
         timer = self._expiry.pop(sid, None)
         if timer is not None:
             timer.cancel()
@@ -179,12 +250,17 @@ class Realtime:
 
     async def recheck(self) -> None:
         """Disconnect this process's sockets whose token is gone or expired, or whose user's
-        role changed since the handshake."""
-        if self._revalidate is None or not self._sockets:
-            return
-        sockets = dict(self._sockets)
-        current = await self._revalidate({who.token_id for who in sockets.values()})
-        stale = [sid for sid, who in sockets.items() if current.get(who.token_id) != who]
+        role changed since the handshake; and visitors' sockets whose call is no longer
+        watchable."""
+        stale: list[str] = []
+        if self._revalidate is not None and self._sockets:
+            sockets = dict(self._sockets)
+            current = await self._revalidate({who.token_id for who in sockets.values()})
+            stale += [sid for sid, who in sockets.items() if current.get(who.token_id) != who]
+        if self._visitors is not None and self._watching:
+            watching = dict(self._watching)
+            open_calls = await self._visitors.watchable(set(watching.values()))
+            stale += [sid for sid, call_id in watching.items() if call_id not in open_calls]
         if stale:
             await self._drop(stale)
 
@@ -203,6 +279,8 @@ class Realtime:
             timer.cancel()
         self._expiry.clear()
         self._sockets.clear()
+        self._watching.clear()
+        self._state_requests.clear()
         if self._redis is not None:
             await self._redis.aclose()
             self._redis = None
@@ -271,6 +349,11 @@ def redis_publisher(settings: Settings) -> Publisher:
         await manager.emit(event, data, room=room, namespace="/")
 
     return publish
+
+
+def _plain(value: Any) -> TypeGuard[str]:
+    """A handshake field fit to look up: a short string without NUL (PostgreSQL refuses NUL)."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_VISITOR_FIELD and "\x00" not in value
 
 
 def _token_from(environ: dict[str, Any], auth: Any, cookie: str) -> str | None:

@@ -11,7 +11,7 @@ import { notify } from '@/lib/toast'
 import { callKeys, callsApi } from './api'
 import { liveCallsQuery, type LiveCall } from '@/components/calls/api'
 import { useCallListUpdates } from '@/components/calls/useCallListUpdates'
-import { EMPTY_TRANSCRIPT, isKeptLine, orderedLines, transcriptReducer } from './liveTranscript'
+import { EMPTY_TRANSCRIPT, isKeptLine, orderedLines, transcriptReducer } from '@/components/calls/liveTranscript'
 
 /** Realtime messages that are bookkeeping, not transcript changes. */
 const HOUSEKEEPING = ['Call connected', 'Closing call stream', 'Call duration & price', 'Webhook Response', 'Ringing']

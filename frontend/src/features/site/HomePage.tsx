@@ -23,7 +23,7 @@ import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { SubscribeSection } from './SubscribeSection'
-import { TestCallForm } from './TestCallForm'
+import { PhoneMockup } from './PhoneMockup'
 import { useSectionLink } from './useSectionLink'
 import { cn } from '@/lib/cn'
 
@@ -106,33 +106,6 @@ function Hero() {
         <PhoneMockup />
       </div>
     </section>
-  )
-}
-
-function PhoneMockup() {
-  return (
-    <div className="relative mx-auto w-full max-w-[320px]" data-testid="phone-mockup">
-      <div className="relative rounded-[2.75rem] bg-slate-900 p-3 shadow-2xl ring-1 ring-slate-800">
-        <div aria-hidden className="absolute left-1/2 top-3 z-10 h-6 w-28 -translate-x-1/2 rounded-b-2xl bg-slate-900" />
-        <div className="overflow-hidden rounded-[2.2rem] bg-gradient-to-b from-indigo-600 via-indigo-700 to-slate-900 px-6 pb-8 pt-12">
-          <div className="text-center text-white">
-            <div className="mx-auto flex h-20 w-20 items-center justify-center rounded-full bg-white/15 ring-4 ring-white/10">
-              <Bot className="h-10 w-10" aria-hidden />
-            </div>
-            <p className="mt-4 text-lg font-semibold">Callwright Agent</p>
-            <p className="text-sm text-indigo-200">Ready to call you</p>
-            <div aria-hidden className="mx-auto mt-5 flex h-8 items-end justify-center gap-1">
-              {[10, 22, 14, 28, 18, 26, 12, 20, 9].map((h, i) => (
-                <span key={i} className="w-1.5 rounded-full bg-emerald-300/80" style={{ height: h }} />
-              ))}
-            </div>
-          </div>
-          <div className="mt-6">
-            <TestCallForm />
-          </div>
-        </div>
-      </div>
-    </div>
   )
 }
 

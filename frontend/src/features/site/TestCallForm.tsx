@@ -1,15 +1,28 @@
 import { PhoneCall } from 'lucide-react'
-import { useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ApiError, messageOf } from '@/lib/api'
 import { notify } from '@/lib/toast'
 import { placeTestCall } from './api'
 import { landingPhoneProblem } from './rules'
 
+interface Props {
+  /** Called as the request goes out (the mockup starts loading what it will need). */
+  onSending?: () => void
+  /** The call was placed: its id and the secret that lets this browser watch it. */
+  onPlaced?: (callId: string, viewerToken: string) => void
+  /** Put the focus in the phone field when shown (coming back from a finished call). */
+  focusOnMount?: boolean
+}
+
 /** The phone mockup's form: the free test call. */
-export function TestCallForm() {
+export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Props) {
   const [phone, setPhone] = useState('')
   const [error, setError] = useState('')
   const [sending, setSending] = useState(false)
+  const input = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (focusOnMount) input.current?.focus()
+  }, [focusOnMount])
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -20,11 +33,13 @@ export function TestCallForm() {
       return
     }
     setSending(true)
+    onSending?.()
     try {
       const res = await placeTestCall(phone.trim())
       notify.success(res.message, 'Test Call Started')
       setPhone('')
       setError('')
+      onPlaced?.(res.callId, res.viewerToken)
     } catch (err) {
       if (err instanceof ApiError && err.status === 429) {
         notify.error('Too many test call requests. Please try again later.', 'Rate Limit Exceeded')
@@ -46,6 +61,7 @@ export function TestCallForm() {
       </label>
       <input
         id="test-call-phone"
+        ref={input}
         type="tel"
         inputMode="tel"
         autoComplete="tel"
