@@ -2,7 +2,7 @@
 finalised, so the browser that placed the call can watch its progress without an account.
 
 Revision ID: 0010_test_call_viewer
-Revises: 0008
+Revises: 0009
 Create Date: 2026-11-23 11:00:00.000000
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010_test_call_viewer"
-down_revision: str | None = "0008"
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -113,7 +113,7 @@ describe('the landing phone mockup', () => {
     expect(log.querySelector('[data-in-flight]')).toBeNull()
 
     act(() => sockets.emit(socket, 'webhook-event', event('Call duration & price: 23s')))
-    act(() => sockets.emit(socket, 'webhook-event', event('Closing call stream', { completed: true, outcome: 'The callee hung up' })))
+    act(() => sockets.emit(socket, 'webhook-event', event('Closing call stream', { completed: true, outcome: 'callee-hung-up', outcomeText: 'The callee hung up' })))
     expect(phone().getByRole('status')).toHaveTextContent('Call ended')
     expect(phone().getByTestId('call-outcome')).toHaveTextContent('The callee hung up · Duration 00:23')
     expect(phone().queryByRole('timer')).not.toBeInTheDocument()
@@ -152,9 +152,9 @@ describe('the landing phone mockup', () => {
     const { socket } = await placeCall()
     act(() => sockets.emit(socket, 'webhook-event', event('Line busy', { category: 'status' })))
     act(() => sockets.emit(socket, 'webhook-event', event('Call duration & price: 0s')))
-    act(() => sockets.emit(socket, 'webhook-event', event('Closing call stream', { completed: true })))
+    act(() => sockets.emit(socket, 'webhook-event', event('Closing call stream', { completed: true, outcome: 'busy' })))
     expect(phone().getByRole('status')).toHaveTextContent('Call ended')
-    expect(phone().getByTestId('call-outcome')).toHaveTextContent('Line busy · Duration 00:00')
+    expect(phone().getByTestId('call-outcome')).toHaveTextContent('The line was busy · Duration 00:00')
     expect(phone().queryAllByRole('listitem')).toHaveLength(0)
   })
 

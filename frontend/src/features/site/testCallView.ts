@@ -3,6 +3,7 @@
  * each connection). The transcript itself is the shared live-transcript model. */
 import { EMPTY_TRANSCRIPT, isKeptLine, transcriptReducer, type LiveTranscript } from '@/components/calls/liveTranscript'
 import { parseDurationMessage } from '@/lib/format'
+import { isOutcome, outcomeSentence } from '@/lib/outcomes'
 import type { CallState, CaptionEvent, WebhookEvent } from '@/lib/realtime'
 
 export type Phase = 'ringing' | 'connected' | 'ended'
@@ -44,7 +45,8 @@ function connect(view: CallView, at: number): CallView {
 
 function onEvent(view: CallView, event: WebhookEvent & Record<string, unknown>, now: number): CallView {
   let next = view
-  if (typeof event.outcome === 'string' && event.outcome) next = { ...next, outcome: event.outcome }
+  const told = typeof event.outcomeText === 'string' && event.outcomeText ? event.outcomeText : isOutcome(event.outcome) ? outcomeSentence(event.outcome) : null
+  if (told) next = { ...next, outcome: told }
   else if ((event.category === 'status' && ENDINGS.has(event.message)) || event.category === 'error') next = { ...next, outcome: event.message }
   const seconds = parseDurationMessage(event.message)
   if (seconds !== null) next = { ...next, seconds }
