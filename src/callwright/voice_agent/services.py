@@ -21,12 +21,14 @@ from pipecat.services.settings import STTSettings, TTSSettings
 from pipecat.services.stt_service import SegmentedSTTService
 from pipecat.services.tts_service import TTSService
 from pipecat.transcriptions.language import Language
+from pipecat.utils.text.base_text_aggregator import BaseTextAggregator
 from pipecat.utils.time import time_now_iso8601
 
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
 from callwright.speech.vad import EnergyVAD
 from callwright.voice_agent.frames import SpeechStartFrame
+from callwright.voice_agent.sentences import SentenceAggregator
 
 #: Quiet (by energy) this long inside a VAD segment starts a speculative transcription.
 SPECULATE_AFTER_SECS = 0.12
@@ -134,13 +136,22 @@ class WhisperSTTService(SegmentedSTTService):
 
 
 class LocalTTSService(TTSService):
-    """Speaks with a catalogue voice (Piper, flite or espeak-ng), sentence by sentence."""
+    """Speaks with a catalogue voice (Piper, flite or espeak-ng), sentence by sentence (where
+    sentences end: `sentences.SentenceAggregator` unless another aggregator is given)."""
 
-    def __init__(self, voice: tts.Voice, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        voice: tts.Voice,
+        *,
+        text_aggregator: BaseTextAggregator | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(
             settings=TTSSettings(model=voice.engine, voice=voice.name, language=Language.EN),
             **kwargs,
         )
+        # Pipecat 1.14's TTSService takes no aggregator argument; this attribute is its splitter.
+        self._text_aggregator = text_aggregator or SentenceAggregator()  # type: ignore[assignment]
         self._voice = voice
 
     def can_generate_metrics(self) -> bool:
