@@ -18,7 +18,8 @@ from pipecat.frames.frames import (
 from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.tests.utils import SleepFrame, run_test
 
-from callwright.voice_agent.brain import OfflineBrain
+from callwright.voice_agent.brain import CUT_OFF, OfflineBrain, brain_context, keep_what_was_said
+from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.frames import FinalReplyFrame
 from callwright.voice_agent.policy import OfflinePolicy
 
@@ -140,3 +141,44 @@ async def test_on_voicemail_without_a_message_the_call_just_ends() -> None:
         expected_down_frames=[FinalReplyFrame],
     )
     assert _texts(down) == []
+
+
+GREETING = "Hi, this is Nova from Acme Travel."
+
+
+def _llm_context(*messages: dict[str, str]) -> LLMContext:
+    plan = CallPlan("c1", "You are Nova from Acme Travel.", "joe", 0.5, 100, "none", 60, False)
+    context = brain_context(plan, llm=True)
+    context.add_messages(list(messages))  # type: ignore[arg-type]
+    return context
+
+
+def test_a_reply_cut_off_is_marked_in_the_llm_context_and_explained() -> None:
+    context = _llm_context(
+        {"role": "user", "content": "Hello?"}, {"role": "assistant", "content": GREETING}
+    )
+    keep_what_was_said(OfflinePolicy(PROMPT), context, GREETING)
+    messages = context.get_messages()
+    assert messages[-1] == {"role": "assistant", "content": GREETING + CUT_OFF}
+    system = str(messages[0]["content"])  # type: ignore[index]
+    assert CUT_OFF.strip() in system
+    assert "introduce yourself only once" in system
+
+
+def test_only_the_message_that_was_cut_is_marked() -> None:
+    # Nothing said (cut before the first sentence): Pipecat adds no message, none is marked.
+    context = _llm_context(
+        {"role": "assistant", "content": GREETING}, {"role": "user", "content": "Yes."}
+    )
+    keep_what_was_said(OfflinePolicy(PROMPT), context, "")
+    keep_what_was_said(OfflinePolicy(PROMPT), context, "Something else.")
+    assert [m["content"] for m in context.get_messages()[1:]] == [GREETING, "Yes."]  # type: ignore[index]
+
+
+def test_the_offline_policy_keeps_what_was_said_of_its_greeting() -> None:
+    policy = OfflinePolicy(PROMPT)
+    policy.opening()
+    keep_what_was_said(policy, LLMContext(), "Hi, this is Sarah from Bright Dental.")
+    reply = policy.respond("Hello?")
+    assert not reply.text.startswith("Hi, this is Sarah")
+    assert reply.text.startswith("I'm calling to remind you")

@@ -110,9 +110,85 @@ def test_later_and_voicemail_and_time_up() -> None:
     assert OfflinePolicy(DENTAL).time_up().end_call
 
 
-def test_an_interrupted_greeting_is_said_again() -> None:
+INTRO = "Hi, this is Sarah from Bright Dental."
+PURPOSE = "I'm calling to remind you about your cleaning appointment tomorrow at 3 pm."
+QUESTION = "Could you tell me if the time still works for you?"
+
+
+def test_a_greeting_cut_before_a_word_was_said_is_said_whole() -> None:
     policy = OfflinePolicy(DENTAL)
     policy.opening()
-    policy.reset_greeting()
+    policy.interrupted("")
+    assert not policy.greeted
     reply = policy.respond("Hello?")
-    assert reply.text.startswith("Hi, this is Sarah from Bright Dental.")
+    assert reply.text == f"{INTRO} {PURPOSE} {QUESTION}"
+
+
+def test_a_greeting_cut_after_the_introduction_goes_on_without_repeating_it() -> None:
+    policy = OfflinePolicy(DENTAL)
+    assert policy.opening().text == f"{INTRO} {PURPOSE} {QUESTION}"
+    policy.interrupted(INTRO)  # the callee's "Hello?" talked over the rest
+    reply = policy.respond("Hello?")
+    assert reply.text == f"{PURPOSE} {QUESTION}"
+    assert "Sarah" not in reply.text
+    assert policy.pending == QUESTION
+    # ... and the conversation goes on from there: the question was asked once.
+    assert policy.respond("Yes, that works.").end_call
+
+
+def test_a_greeting_cut_during_its_question_asks_only_the_question_again() -> None:
+    policy = OfflinePolicy(DENTAL)
+    policy.opening()
+    policy.interrupted(f"{INTRO}{PURPOSE}")  # sentences as Pipecat joins them
+    reply = policy.respond("Hello?")
+    assert reply.text == f"Nice to talk to you. {QUESTION}"
+
+
+def test_a_cut_greeting_still_answers_who_is_calling_and_voicemail() -> None:
+    who = OfflinePolicy(DENTAL)
+    who.opening()
+    who.interrupted(INTRO)
+    assert (
+        who.respond("Sorry, who is this?").text
+        == f"Sorry, this is Sarah from Bright Dental. {PURPOSE} {QUESTION}"
+    )
+    voicemail = OfflinePolicy(DENTAL)
+    voicemail.opening()
+    voicemail.interrupted(INTRO)
+    assert voicemail.respond("Please leave a message after the tone.").end_call
+
+
+def test_a_question_cut_before_it_was_said_is_asked_next() -> None:
+    roof = "Could you tell me how old your roof is?"
+    policy = OfflinePolicy(SOLAR + " Ask them how old their roof is.")
+    policy.opening()
+    assert policy.respond("Yes, sure.").text == f"Great. {roof}"
+    policy.interrupted("Great.")  # cut before the question
+    assert policy.pending is None
+    assert policy.respond("Sorry, go on.").text == f"I see. {roof}"
+    # Heard whole, the same reply's question is answered and the policy moves on.
+    heard = OfflinePolicy(SOLAR + " Ask them how old their roof is.")
+    heard.opening()
+    heard.interrupted(heard.respond("Yes, sure.").text)
+    assert heard.pending == roof
+    assert heard.respond("Sorry, go on.").text == "I see. Would you like to go ahead?"
+
+
+def test_a_reply_heard_whole_is_not_taken_back() -> None:
+    policy = OfflinePolicy(DENTAL)
+    opening = policy.opening().text
+    policy.interrupted(opening)
+    assert policy.pending == QUESTION
+    assert policy.respond("Yes.").end_call
+
+
+def test_a_prompt_with_abbreviations_keeps_its_sentences_whole() -> None:
+    b = Brief.from_prompt(
+        "You are Sam from Acme Clinic. You are calling to confirm the appointment with Dr. Patel "
+        "on Tuesday at 3:30 p.m. at 12 St. Mary St. in suite 3.5. Ask them if the time still works."
+    )
+    assert b.purpose == (
+        "I'm calling to confirm the appointment with Dr. Patel on Tuesday at 3:30 p.m. at 12 "
+        "St. Mary St. in suite 3.5."
+    )
+    assert b.questions == ("Could you tell me if the time still works?",)

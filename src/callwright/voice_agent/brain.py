@@ -37,11 +37,16 @@ class LLMConfig:
     model: str
 
 
+#: How a reply the callee talked over ends in the LLM's context (see keep_what_was_said).
+CUT_OFF = " [cut off]"
 PHONE_STYLE = (
     "You are speaking on a phone call, so keep every reply to one or two short sentences, with no "
     "lists, markdown or emoji. Speak first with a short greeting that says who you are and why you "
     "are calling. If you reach voicemail, leave a short message. When the conversation is over, say "
-    "goodbye and then call the end_call function."
+    "goodbye and then call the end_call function. A reply of yours that ends with"
+    f" {CUT_OFF.strip()} was interrupted there by the callee: they heard what came before it, so "
+    "never say it again (introduce yourself only once); answer them, then go on with what you had "
+    "not said yet if it still matters."
 )
 END_CALL = FunctionSchema(
     name="end_call",
@@ -159,3 +164,22 @@ def _last_user_text(frame: LLMContextFrame) -> str:
             if isinstance(content, list):
                 return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
     return ""
+
+
+def keep_what_was_said(policy: OfflinePolicy, context: LLMContext, spoken: str) -> None:
+    """The callee cut in on the agent after `spoken` had been said. The offline policy takes
+    back what was not said (policy.interrupted); for an LLM, the message Pipecat put in the
+    context (the sentences that were said) is marked as cut off, which the system message
+    explains, so the model neither repeats it nor believes the rest was heard."""
+    policy.interrupted(spoken)
+    if not spoken:
+        return
+    messages = list(context.get_messages())
+    for i in reversed(range(len(messages))):
+        message = messages[i]
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            if message.get("content") == spoken:
+                marked: Any = {**message, "content": spoken + CUT_OFF}
+                messages[i] = marked
+                context.set_messages(messages)
+            return

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from callwright.voice_agent.sentences import split_sentences
+
 
 class Intent(StrEnum):
     VOICEMAIL = "voicemail"
@@ -127,9 +129,9 @@ _STYLE = re.compile(
 )
 
 
-def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?])\s+|\n+", text.strip())
-    return [p.strip() for p in parts if p.strip()]
+def _plain(text: str) -> str:
+    """Text as compared for "was it said": lower case, single spaces."""
+    return " ".join(text.lower().split())
 
 
 def _second_person(sentence: str) -> str:
@@ -197,7 +199,7 @@ def _question_in(sentence: str) -> str | None:
             "Could you tell me "
             + m.group(1).lower()
             + " "
-            + _second_person(m.group(2)).rstrip(".")
+            + _lower_first(_second_person(m.group(2)).rstrip("."))
             + "?"
         )
     return None
@@ -245,7 +247,7 @@ class Brief:
         purpose = ""
         questions: list[str] = []
         details: list[str] = []
-        for sentence in _sentences(prompt):
+        for sentence in split_sentences(prompt):
             question = _question_in(sentence)
             if question is not None:
                 questions.append(question)
@@ -288,6 +290,12 @@ class OfflinePolicy:
     offered: bool = field(default=False, init=False)
     greeted: bool = field(default=False, init=False)
     ended: bool = field(default=False, init=False)
+    #: The question the last reply asked (taken back if the callee cut in before it was said).
+    _just_asked: str | None = field(default=None, init=False)
+    #: The opening's parts, while it is the last reply: what a cut-off opening still owes.
+    _opening: tuple[str, ...] = field(default=(), init=False)
+    #: What the opening did not get to say when the callee cut in (said on their turn).
+    _unsaid: tuple[str, ...] = field(default=(), init=False)
 
     def __post_init__(self) -> None:
         self.brief = Brief.from_prompt(self.prompt)
@@ -297,27 +305,34 @@ class OfflinePolicy:
     def opening(self) -> Reply:
         self.greeted = True
         b = self.brief
-        text = f"Hi, {b.introduction}."
-        if b.purpose:
-            text += f" {b.purpose}"
-        text += " Do you have a minute?" if not b.questions else f" {b.questions[0]}"
-        if b.questions:
-            self.asked = 1
-            self.pending = b.questions[0]
-        return Reply(text)
+        self.asked, self.pending = 0, None
+        question = self._next_question() or "Do you have a minute?"
+        self._opening = (f"Hi, {b.introduction}.", b.purpose, question)
+        return Reply(" ".join(part for part in self._opening if part))
 
     def reopen(self) -> None:
         """The closing words were talked over; keep listening and answer the next turn."""
         self.ended = False
 
-    def reset_greeting(self) -> None:
-        """The greeting was cut off before it was heard: start over on the next turn."""
-        self.greeted = False
-        self.asked = 0
-        self.pending = None
+    def interrupted(self, spoken: str) -> None:
+        """The callee cut in on the last reply after `spoken` had been said: keep what was
+        said, and take back what was not. An opening cut before a word was said is said again
+        whole; one cut later owes only its unsaid parts (said on the callee's turn, never the
+        introduction twice). A question not yet said is not pending: it is asked next."""
+        said = _plain(spoken)
+        if self._opening:
+            if not said:
+                self.greeted, self.asked, self.pending, self._opening = False, 0, None, ()
+                return
+            self._unsaid = tuple(p for p in self._opening[1:-1] if p and _plain(p) not in said)
+        if self._just_asked and _plain(self._just_asked) not in said:
+            self.asked -= 1
+            self.pending = None
+        self._just_asked = None
 
     def time_up(self) -> Reply:
         self.ended = True
+        self._just_asked, self._opening = None, ()
         return Reply(
             "I'm sorry, we have reached the time limit for this call. Thank you for your time. Goodbye.",
             True,
@@ -336,7 +351,7 @@ class OfflinePolicy:
         if self.asked < len(self.brief.questions):
             question = self.brief.questions[self.asked]
             self.asked += 1
-            self.pending = question
+            self.pending = self._just_asked = question
             return question
         return None
 
@@ -347,6 +362,8 @@ class OfflinePolicy:
     def respond(self, heard: str) -> Reply:
         """The reply to one callee turn."""
         self.turns += 1
+        self._just_asked = None
+        unsaid, self._opening, self._unsaid = self._unsaid, (), ()
         intent = classify(heard)
         answered, self.pending = self.pending, None
         if not self.greeted:
@@ -356,6 +373,11 @@ class OfflinePolicy:
         closing = self._closing(intent, heard)
         if closing is not None:
             return closing
+        if unsaid and intent is not Intent.WHO:
+            # The opening was cut after the introduction: go on with the rest of it.
+            question = answered or self._next_question() or "Do you have a minute?"
+            self.pending = question
+            return Reply(" ".join((*unsaid, question)), intent=intent)
         if intent is Intent.YES:
             return self._yes(heard, answered)
         return self._go_on(intent, answered)

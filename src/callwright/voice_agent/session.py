@@ -45,7 +45,13 @@ from pipecat.workers.runner import WorkerRunner
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
 from callwright.voice_agent.ambience import AmbienceMixer
-from callwright.voice_agent.brain import LLMConfig, OfflineBrain, brain_context, llm_brain
+from callwright.voice_agent.brain import (
+    LLMConfig,
+    OfflineBrain,
+    brain_context,
+    keep_what_was_said,
+    llm_brain,
+)
 from callwright.voice_agent.captions import AgentCaptions, CalleeCaptions, CaptionSink
 from callwright.voice_agent.closer import CallCloser
 from callwright.voice_agent.contract import AgentEnding, Answerer, CallHooks, CallPlan, Recording
@@ -236,10 +242,8 @@ class CallSession:
         self.callee_captions.close_turn(message.content or "")
 
     async def _on_assistant_turn(self, _aggregator: Any, message: Any) -> None:
-        policy = self.policy
-        if message.interrupted and policy.greeted and policy.turns == 0:
-            # The callee talked over the greeting (a "Hello?"): greet again on their turn.
-            policy.reset_greeting()
+        if message.interrupted:  # the callee talked over the agent (a "Hello?" on the greeting)
+            keep_what_was_said(self.policy, self.assistant_turns.context, message.content or "")
         # The agent's line is written by its captions, as heard (cut where the callee cut in).
 
     # What the session does on its own ------------------------------------------------------
