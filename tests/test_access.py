@@ -42,6 +42,7 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("POST", "/api/v1/stop-call/{call_id}"): "user",
     ("GET", "/api/v1/call-details/{call_id}"): "user",
     ("GET", "/api/v1/call/{call_id}/transcript"): "user",
+    ("GET", "/api/v1/call/{call_id}/latency"): "user",
     ("GET", "/api/v1/user/{user_id}/calls"): "user",
     ("GET", "/api/v1/user/{user_id}/stats"): "user",
     ("GET", "/api/v1/user/{user_id}/live-calls"): "user",

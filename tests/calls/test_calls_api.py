@@ -33,7 +33,7 @@ def payload(user_id: int, **overrides: Any) -> dict[str, Any]:
     } | overrides
 
 
-async def add_call(app: FastAPI, user_id: int, **values: Any) -> Call:
+async def add_call(app: FastAPI, user_id: int | None, **values: Any) -> Call:
     defaults: dict[str, Any] = {
         "user_id": user_id,
         "carrier": "sandbox",
@@ -203,6 +203,7 @@ async def test_another_users_calls_are_out_of_reach(app: FastAPI) -> None:
         for method, path in [
             ("GET", f"call-details/{call.id}"),
             ("GET", f"call/{call.id}/transcript"),
+            ("GET", f"call/{call.id}/latency"),
             ("POST", f"stop-call/{call.id}"),
             ("GET", f"download-recording/{call.id}"),
             ("GET", f"play-recording/{call.id}"),

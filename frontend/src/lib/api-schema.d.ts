@@ -439,6 +439,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/call/{call_id}/latency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Call Latency
+         * @description The call's per-reply latency (what the `turn-latency` socket event sent live).
+         */
+        get: operations["call_latency_api_v1_call__call_id__latency_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/call/{call_id}/report": {
         parameters: {
             query?: never;
@@ -1162,6 +1182,11 @@ export interface components {
             error: string | null;
             /** From */
             from: string;
+            /**
+             * Latencies
+             * @default []
+             */
+            latencies?: components["schemas"]["TurnLatencyOut"][];
             /** Max Duration */
             max_duration: number;
             outcome: components["schemas"]["CallOutcome"] | null;
@@ -1391,6 +1416,16 @@ export interface components {
             fact: string;
             /** Lines */
             lines: number[];
+        };
+        /** LatencyOut */
+        LatencyOut: {
+            /** Data */
+            data: components["schemas"]["TurnLatencyOut"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /**
          * LiveCall
@@ -1974,6 +2009,27 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * TurnLatencyOut
+         * @description One agent reply's latency in milliseconds (null: the stage was not measured): the
+         *     end-of-speech window, STT, the brain (LLM or policy) to its first text, TTS to the first
+         *     audio, and the total from the callee's last word to the agent's first audio sent. The same
+         *     fields go live as the `turn-latency` socket event, with `callId`.
+         */
+        TurnLatencyOut: {
+            /** End Of Speech Ms */
+            end_of_speech_ms: number | null;
+            /** Llm Ms */
+            llm_ms: number | null;
+            /** Stt Ms */
+            stt_ms: number | null;
+            /** Total Ms */
+            total_ms: number | null;
+            /** Tts Ms */
+            tts_ms: number | null;
+            /** Turn */
+            turn: number;
+        };
         /** UnreadCount */
         UnreadCount: {
             /** Unread */
@@ -2159,6 +2215,7 @@ export type SchemaHttpValidationError = components['schemas']['HTTPValidationErr
 export type SchemaHourPoint = components['schemas']['HourPoint'];
 export type SchemaInboxPage = components['schemas']['InboxPage'];
 export type SchemaKeyFactOut = components['schemas']['KeyFactOut'];
+export type SchemaLatencyOut = components['schemas']['LatencyOut'];
 export type SchemaLiveCall = components['schemas']['LiveCall'];
 export type SchemaLiveCallsOut = components['schemas']['LiveCallsOut'];
 export type SchemaLoginIn = components['schemas']['LoginIn'];
@@ -2203,6 +2260,7 @@ export type SchemaTopUser = components['schemas']['TopUser'];
 export type SchemaTopUsersOut = components['schemas']['TopUsersOut'];
 export type SchemaTranscriptLine = components['schemas']['TranscriptLine'];
 export type SchemaTranscriptOut = components['schemas']['TranscriptOut'];
+export type SchemaTurnLatencyOut = components['schemas']['TurnLatencyOut'];
 export type SchemaUnreadCount = components['schemas']['UnreadCount'];
 export type SchemaUnreadOut = components['schemas']['UnreadOut'];
 export type SchemaUpdateUserIn = components['schemas']['UpdateUserIn'];
@@ -3009,6 +3067,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CallDetailsOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    call_latency_api_v1_call__call_id__latency_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LatencyOut"];
                 };
             };
             /** @description Validation Error */

@@ -27,6 +27,7 @@ from callwright.calls.schemas import (
     CallDetailsOut,
     CallRecord,
     CallsPage,
+    LatencyOut,
     LiveCall,
     LiveCallsOut,
     ReportIn,
@@ -36,6 +37,7 @@ from callwright.calls.schemas import (
     StatsOut,
     TranscriptLine,
     TranscriptOut,
+    TurnLatencyOut,
     WeekdayStats,
     play_url,
 )
@@ -165,6 +167,7 @@ async def _details(session: SessionDep, call: Row[*tuple[Any, ...]]) -> CallDeta
             "prompt": call.prompt,
             "error": call.error,
             "transcripts": [_line(e) for e in lines],
+            "latencies": await _latencies(session, call.id),
             "analysis": AnalysisOut.model_validate(stored, from_attributes=True)
             if stored
             else None,
@@ -182,6 +185,17 @@ async def call_details(call_id: str, user: CurrentUser, session: SessionDep) -> 
 async def call_transcript(call_id: str, user: CurrentUser, session: SessionDep) -> TranscriptOut:
     call = await _owned_row(session, user, call_id)
     return TranscriptOut(data=[_line(e) for e in await calls.transcript_lines(session, call.id)])
+
+
+async def _latencies(session: SessionDep, call_id: str) -> list[TurnLatencyOut]:
+    return [TurnLatencyOut.model_validate(row) for row in await calls.latencies(session, call_id)]
+
+
+@router.get("/call/{call_id}/latency")
+async def call_latency(call_id: str, user: CurrentUser, session: SessionDep) -> LatencyOut:
+    """The call's per-reply latency (what the `turn-latency` socket event sent live)."""
+    call = await _owned_row(session, user, call_id)
+    return LatencyOut(data=await _latencies(session, call.id))
 
 
 @router.get("/user/{user_id}/calls")

@@ -43,11 +43,15 @@ class CallEvents:
             "completed": completed,
             **extra,
         }
+        self.announce(session, call, "webhook-event", data)
+
+    def announce(self, session: AsyncSession, call: Call, event: str, data: dict[str, Any]) -> None:
+        """Publish `event` to the call's watchers (`rooms`) after the commit."""
         rooms = self.rooms(call.id, call.user_id)
 
         async def send() -> None:
             for room in rooms:
-                await self.publish(room, "webhook-event", data)
+                await self.publish(room, event, data)
 
         on_commit(session, send)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
 from callwright.calls.flows import CallFlows
+from callwright.calls.latency import TURN_LATENCY, live_latency
 from callwright.config import Settings
 from callwright.kit.db import Database
 from callwright.kit.security import sha256_hex
@@ -171,18 +173,12 @@ class MediaHooks(CallHooks):
 
     async def latency(self, timing: TurnTiming) -> None:
         async for session in self.db.session():
-            await calls.add_latency(
-                session,
-                TurnLatency(
-                    call_id=self.call_id,
-                    turn=timing.turn,
-                    end_of_speech_ms=timing.end_of_speech_ms,
-                    stt_ms=timing.stt_ms,
-                    llm_ms=timing.llm_ms,
-                    tts_ms=timing.tts_ms,
-                    total_ms=timing.total_ms,
-                ),
-            )
+            call = await calls.get(session, self.call_id)
+            if call is None:
+                return
+            row = TurnLatency(call_id=self.call_id, **asdict(timing))
+            await calls.add_latency(session, row)
+            self.events.announce(session, call, TURN_LATENCY, live_latency(row))
 
     async def hang_up(self, ending: AgentEnding = "completed") -> None:
         if self._hung_up:

@@ -90,12 +90,30 @@ class CallRecord(BaseModel):
     completed: bool
 
 
+class TurnLatencyOut(BaseModel):
+    """One agent reply's latency in milliseconds (null: the stage was not measured): the
+    end-of-speech window, STT, the brain (LLM or policy) to its first text, TTS to the first
+    audio, and the total from the callee's last word to the agent's first audio sent. The same
+    fields go live as the `turn-latency` socket event, with `callId`."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    turn: int
+    end_of_speech_ms: int | None
+    stt_ms: int | None
+    llm_ms: int | None
+    tts_ms: int | None
+    total_ms: int | None
+
+
 class CallDetails(CallRecord):
     prompt: str
     #: Why it failed (the carrier's words), or how a fault cut it; null otherwise.
     error: str | None
     transcripts: list[TranscriptLine]
     analysis: AnalysisOut | None = None
+    #: Per agent reply, in turn order.
+    latencies: list[TurnLatencyOut] = []
 
 
 class CallsPage(Paged[CallRecord]):
@@ -130,6 +148,10 @@ class LiveCall(BaseModel):
 
 
 class LiveCallsOut(Ok[list[LiveCall]]):
+    pass
+
+
+class LatencyOut(Ok[list[TurnLatencyOut]]):
     pass
 
 
