@@ -1182,11 +1182,8 @@ export interface components {
             error: string | null;
             /** From */
             from: string;
-            /**
-             * Latencies
-             * @default []
-             */
-            latencies?: components["schemas"]["TurnLatencyOut"][];
+            /** Latencies */
+            latencies: components["schemas"]["TurnLatencyOut"][];
             /** Max Duration */
             max_duration: number;
             outcome: components["schemas"]["CallOutcome"] | null;

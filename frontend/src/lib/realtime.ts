@@ -174,3 +174,22 @@ export function watchTestCall(callId: string, secret: string, handlers: VisitorH
     socket.disconnect()
   }
 }
+
+/** Listen to one socket event (`turn-latency`, ...) for the component's lifetime, on the shared
+ * socket (none is opened while `event` is null); the handler may change between renders. */
+export function useSocketEvent<T>(event: string | null, handler: (data: T) => void): void {
+  const ref = useRef(handler)
+  useEffect(() => {
+    ref.current = handler
+  })
+  useEffect(() => {
+    if (event === null) return
+    const socket = connect()
+    const listener = (data: T) => ref.current(data)
+    socket.on(event, listener)
+    return () => {
+      socket.off(event, listener)
+      release()
+    }
+  }, [event])
+}

@@ -113,7 +113,7 @@ class CallDetails(CallRecord):
     transcripts: list[TranscriptLine]
     analysis: AnalysisOut | None = None
     #: Per agent reply, in turn order.
-    latencies: list[TurnLatencyOut] = []
+    latencies: list[TurnLatencyOut]
 
 
 class CallsPage(Paged[CallRecord]):

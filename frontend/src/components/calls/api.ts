@@ -8,12 +8,15 @@ export type CallRecord = components['schemas']['CallRecord']
 export type TranscriptLine = components['schemas']['TranscriptLine']
 export type CallDetails = components['schemas']['CallDetails']
 export type CallAnalysis = components['schemas']['AnalysisOut']
+/** One agent reply's latency in ms (stored, and live as the `turn-latency` socket event). */
+export type TurnLatency = components['schemas']['TurnLatencyOut']
 
 /** A user's calls and stats: the keys their queries start from (invalidate these). */
 export const callKeys = {
   calls: (userId: number) => ['calls', userId] as const,
   stats: (userId: number) => ['stats', userId] as const,
   live: (userId: number) => ['live-calls', userId] as const,
+  latency: (callId: string) => ['latency', callId] as const,
 }
 
 export type LiveCall = components['schemas']['LiveCall']
@@ -45,6 +48,14 @@ export const callsQuery = (userId: number, page: number, perPage: number) =>
 
 export const fetchTranscript = async (callId: string) =>
   (await unwrap(api.GET('/api/v1/call/{call_id}/transcript', { params: { path: { call_id: callId } } }), 'Failed to fetch transcript')).data
+
+/** A call's per-reply latency as stored (the call logs' details). */
+export const latencyQuery = (callId: string) =>
+  queryOptions({
+    queryKey: callKeys.latency(callId),
+    queryFn: async () =>
+      (await unwrap(api.GET('/api/v1/call/{call_id}/latency', { params: { path: { call_id: callId } } }), 'Failed to fetch latency')).data,
+  })
 
 /** Where the recording is downloaded from (the browser sends the session cookie). */
 export const downloadUrl = (callId: string) => `/api/v1/download-recording/${encodeURIComponent(callId)}`

@@ -12,6 +12,7 @@ import { RecordingPlayer } from '@/components/calls/RecordingPlayer'
 import { StatusBadge } from '@/components/StatusBadge'
 import { CallSummary } from '@/components/calls/CallSummary'
 import { TranscriptView } from '@/components/calls/TranscriptView'
+import { TurnLatencyTable } from '@/components/calls/TurnLatencies'
 import { saveRecording } from '@/components/calls/recording'
 import { useOneAudioAtATime } from '@/components/calls/useOneAudioAtATime'
 import { useTranscript } from '@/components/calls/useTranscript'
@@ -156,6 +157,7 @@ export function AdminCallLogsPage() {
       <Modal open={transcript.transcript !== null} onOpenChange={(open) => !open && transcript.close()} title="Call Transcript">
         {transcript.transcript && <CallSummary call={transcript.transcript.call} onAnalysed={transcript.analysed} />}
         <TranscriptView lines={transcript.transcript?.lines} answeredBy={transcript.transcript?.call.answered_by} />
+        {transcript.transcript && <TurnLatencyTable turns={transcript.transcript.call.latencies} className="mt-6 border-t border-slate-100 pt-4" />}
       </Modal>
     </div>
   )

@@ -40,6 +40,7 @@ const details = (n: number, transcripts: unknown[], extra: Record<string, unknow
   error: null,
   transcripts,
   analysis: null,
+  latencies: [],
   ...extra,
 })
 
@@ -105,10 +106,19 @@ describe('Call logs', () => {
       http.get(url('call-details/call-2'), () =>
         HttpResponse.json({
           success: true,
-          data: details(2, [
-            { user: 'assistant', text: 'Hello, this is Sarah.', created_at: '2026-11-16T10:00:01Z' },
-            { user: 'user', text: 'Hi Sarah.', created_at: '2026-11-16T10:00:03Z' },
-          ]),
+          data: details(
+            2,
+            [
+              { user: 'assistant', text: 'Hello, this is Sarah.', created_at: '2026-11-16T10:00:01Z' },
+              { user: 'user', text: 'Hi Sarah.', created_at: '2026-11-16T10:00:03Z' },
+            ],
+            {
+              latencies: [
+                { turn: 1, end_of_speech_ms: 300, stt_ms: 450, llm_ms: 10, tts_ms: 240, total_ms: 1000 },
+                { turn: 2, end_of_speech_ms: 300, stt_ms: 650, llm_ms: 20, tts_ms: 260, total_ms: 1230 },
+              ],
+            },
+          ),
         }),
       ),
       http.get(url('call-details/call-3'), () => HttpResponse.json({ success: true, data: details(3, []) })),
@@ -126,11 +136,16 @@ describe('Call logs', () => {
     expect(lines[1]).toHaveClass('justify-start')
     expect(within(dialog).getByTestId('call-outcome')).toHaveTextContent('The call has completed')
     expect(within(dialog).getByTestId('call-answered-by')).toHaveTextContent('A person')
+    // Each reply's latency and the medians, under the transcript.
+    const latency = within(within(dialog).getByTestId('turn-latencies'))
+    expect(latency.getByRole('row', { name: /^Median/ })).toHaveTextContent('Median300 ms550 ms15 ms250 ms1.11 s')
+    expect(latency.getByRole('row', { name: /^2 / })).toHaveTextContent('1.23 s')
     await user.click(within(dialog).getByRole('button', { name: 'Close' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
 
     await user.click(within(rows[2] as HTMLElement).getByRole('button', { name: 'View transcript' }))
     expect(await screen.findByText('No transcripts available for this call')).toBeInTheDocument()
+    expect(await screen.findByText('No replies were measured on this call.')).toBeInTheDocument()
   })
 
   it('shows how a call ended in its status and its page: a voicemail, its greeting, the analysis on request', async () => {
