@@ -2,26 +2,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, render, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
+import { socket } from '@/testing/fakeSocket'
 import { server, url } from '@/testing/msw'
 import { TurnLatencies } from './TurnLatencies'
 import { formatMs, median, mergeTurns } from './turnLatency'
 
-/** A stand-in for socket.io's client: the component subscribes, the test emits what the server would. */
-const socket = vi.hoisted(() => {
-  type Listener = (payload: unknown) => void
-  const listeners = new Map<string, Set<Listener>>()
-  const on = (event: string, fn: Listener) => {
-    if (!listeners.has(event)) listeners.set(event, new Set())
-    listeners.get(event)?.add(fn)
-  }
-  const off = (event: string, fn: Listener) => listeners.get(event)?.delete(fn)
-  return {
-    listeners,
-    emit: (event: string, payload: unknown) => listeners.get(event)?.forEach((fn) => fn(payload)),
-    fake: { on, off, disconnect: () => listeners.clear(), io: { on, off } },
-  }
-})
-vi.mock('socket.io-client', () => ({ io: () => socket.fake }))
+vi.mock('socket.io-client', () => import('@/testing/fakeSocket'))
 
 const turn = (n: number, total: number | null, stt: number | null = 500) => ({
   turn: n,
