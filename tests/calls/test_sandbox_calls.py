@@ -12,6 +12,7 @@ import pytest
 
 from callwright.calls import repository as calls
 from callwright.calls.events import CLOSING, CONNECTED
+from callwright.calls.latency import TURN_LATENCY
 from callwright.voice_agent.contract import CallPlan
 from tests.live import TEST_SPEED, Live, decode_mp3
 
@@ -81,7 +82,14 @@ async def test_a_whole_conversation(live: Live) -> None:
     assert all(0.2 < x < call.duration_seconds for x in report.latencies), report.latencies
 
     async for session in live.app.state.db.session():
-        assert len(await calls.latencies(session, call_id)) >= 2
+        stored = await calls.latencies(session, call_id)
+    assert len(stored) >= 2
+    went_live = [
+        d["turn"]
+        for room, event, d in live.published
+        if room == "admin" and event == TURN_LATENCY and d["callId"] == call_id
+    ]
+    assert went_live == [row.turn for row in stored], "each reply's latency went live"
 
     # Live captions: every kept line was shown while it was spoken, under the line's key; the
     # agent's words one by one, its last caption being the line itself.
