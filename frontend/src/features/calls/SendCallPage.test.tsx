@@ -214,6 +214,9 @@ describe('Send call', () => {
     expect(transcript.querySelector('[data-in-flight]')).toBeNull()
     expect(within(transcript).getByText('Hi, this is Sarah.').closest('[data-speaker]')?.querySelector('time')).toHaveAttribute('datetime', '2026-11-21T10:00:01Z')
     expect(calls.filter((c) => c.path === 'call-details/c1')).toHaveLength(0) // the lines came with the events
+    // Each reply's latency shows under the transcript as it is measured.
+    act(() => socket.emit('turn-latency', { callId: 'c1', turn: 1, end_of_speech_ms: 300, stt_ms: 420, llm_ms: 5, tts_ms: 90, total_ms: 910 }))
+    expect(await within(screen.getByTestId('turn-latencies')).findAllByText('910 ms')).not.toHaveLength(0)
   })
 
   it('picks up a call still going on after a reload: its settings, timer and transcript, and stops it', async () => {

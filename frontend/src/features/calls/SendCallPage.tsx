@@ -18,6 +18,7 @@ import { notify } from '@/lib/toast'
 import { callsApi, statsQuery, voicesQuery } from './api'
 import { useLiveCall } from './useLiveCall'
 import { RecentCalls } from '@/components/calls/RecentCalls'
+import { TurnLatencies } from '@/components/calls/TurnLatencies'
 
 const DEFAULT_VOICE = 'tanner-british'
 const BACKGROUNDS = [
@@ -254,6 +255,7 @@ export function SendCallPage() {
               ))
             )}
           </div>
+          {call.callId && <TurnLatencies key={call.callId} callId={call.callId} live className="border-t border-slate-200 px-5 py-4" />}
         </Card>
 
         <div className="grid min-w-0 content-start items-start gap-6 lg:col-span-2 lg:grid-cols-2 2xl:col-span-1 2xl:grid-cols-1">

@@ -24,6 +24,9 @@ interface Options {
 export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
   const queryClient = useQueryClient()
   const [activeCalls, setActiveCalls] = useState<string[]>([])
+  /** The call on screen: the one placed or picked up last, kept after it ends (its transcript
+   * and latency stay in view) until the next call or a stop. */
+  const [callId, setCallId] = useState<string | null>(null)
   const [connectedAt, setConnectedAt] = useState<number | null>(null)
   const [now, setNow] = useState(() => Date.now())
   const [finalDuration, setFinalDuration] = useState<string | null>(null)
@@ -54,6 +57,7 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
         const call = calls[calls.length - 1]
         if (cancelled || !call) return
         setActiveCalls(calls.map((c) => c.call_id))
+        setCallId(call.call_id)
         setConnectedAt(call.answered_at ? Date.parse(call.answered_at) : null)
         setNow(Date.now())
         dispatch({ type: 'stored', entries: call.transcripts })
@@ -138,6 +142,7 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
 
   return {
     activeCalls,
+    callId,
     active: activeCalls.length > 0,
     inCall,
     lines,
@@ -149,11 +154,13 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
       setFinalDuration(null)
       setConnectedAt(null)
       setActiveCalls((current) => [...current, callId])
+      setCallId(callId)
       refreshLists()
     },
     /** The user stopped the call: it is no longer followed and its transcript is cleared. */
     stopped: (callId: string) => {
       setActiveCalls((current) => current.filter((id) => id !== callId))
+      setCallId(null)
       setConnectedAt(null)
       dispatch({ type: 'clear' })
       setFinalDuration(null)
