@@ -163,6 +163,9 @@ async def _measure(
     print(
         f"callee transcript word error rate: {100 * edits / max(words, 1):.1f} % ({edits}/{words} words)"
     )
+    print(
+        f"segments Whisper did again in its 30 s window: {app.state.voice_engines.transcriber.fallbacks}"
+    )
 
 
 if __name__ == "__main__":

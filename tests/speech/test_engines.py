@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from callwright.speech import tts
 from callwright.speech.audio import PHONE_RATE, tone
-from callwright.speech.stt import Transcriber
+from callwright.speech.stt import FITTED_MAX_SECS, MIN_WINDOW_SECS, Transcriber
 from callwright.speech.vad import EnergyVAD
 
 
@@ -40,6 +41,95 @@ def test_speech_synthesised_then_transcribed(voice: str, transcriber: Transcribe
     assert "friday" in text
     said = "could we move the appointment to friday morning?"
     assert SequenceMatcher(None, said, text).ratio() > 0.8, text
+
+
+class _FixedWindowCalls:
+    """Counts the segments handed to faster-whisper's own (30 s window) transcription."""
+
+    def __init__(self, transcriber: Transcriber) -> None:
+        self.model = transcriber.load()
+        self.inner = self.model.transcribe
+        self.calls = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        return self.inner(*args, **kwargs)
+
+
+@pytest.fixture
+def fixed_window(transcriber: Transcriber, monkeypatch: pytest.MonkeyPatch) -> _FixedWindowCalls:
+    calls = _FixedWindowCalls(transcriber)
+    monkeypatch.setattr(calls.model, "transcribe", calls)
+    return calls
+
+
+def _spoken(*sentences: str) -> np.ndarray:
+    """The callee's voice, with the pre-roll and trailing silence a VAD segment carries."""
+    pcm = tts.synthesize(tts.find("kal") or tts.default_voice(), " ".join(sentences))
+    gap = np.zeros(PHONE_RATE // 2, np.int16)
+    return np.concatenate([gap, pcm, gap])
+
+
+def _words(text: str) -> list[str]:
+    return [w.strip(".,?!").lower() for w in text.split()]
+
+
+def _similarity(said: list[str], heard: list[str]) -> float:
+    return SequenceMatcher(None, said, heard, autojunk=False).ratio()
+
+
+def test_a_short_utterance_is_heard_in_a_fitted_window(
+    transcriber: Transcriber, fixed_window: _FixedWindowCalls
+) -> None:
+    pcm = _spoken("Hello, yes, this is me.")
+    assert len(pcm) / PHONE_RATE < MIN_WINDOW_SECS
+    assert _words(transcriber.transcribe(pcm, PHONE_RATE)) == ["hello", "yes", "this", "is", "me"]
+    assert fixed_window.calls == 0
+
+
+LONG = (
+    "I already spoke to the office about it last week.",
+    "She said the cleaning could wait until after the holidays.",
+    "So I would rather not book anything before January.",
+    "Please call me again in the new year and we can find a time.",
+)
+#: More words, none repeated (Whisper takes a repeated passage for a decoding loop).
+LONGER = (
+    *LONG,
+    "My husband usually handles the appointments for both of us.",
+    "He is travelling for work until the middle of next month.",
+    "If you send a letter with the available dates, we will look at it together.",
+    "The mornings are better for me because I pick up the children at three.",
+    "Also, could you tell me whether the insurance still covers two visits a year?",
+    "Last time the receptionist was not sure and I paid the full price.",
+    "I would like to avoid that happening again.",
+    "Thank you for calling, and have a good evening.",
+)
+
+
+def test_a_segment_longer_than_the_smallest_window_is_heard_whole(
+    transcriber: Transcriber, fixed_window: _FixedWindowCalls
+) -> None:
+    pcm = _spoken(*LONG)
+    assert MIN_WINDOW_SECS + 2 < len(pcm) / PHONE_RATE < FITTED_MAX_SECS
+    text = transcriber.transcribe(pcm, PHONE_RATE)
+    assert _similarity(_words(" ".join(LONG)), _words(text)) > 0.85, text
+    # Whole: from the first sentence to the last.
+    assert "last week" in text
+    assert "find a time" in text
+    assert fixed_window.calls == 0
+
+
+def test_a_segment_over_the_fitted_limit_takes_the_30_s_windows_and_is_heard_whole(
+    transcriber: Transcriber, fixed_window: _FixedWindowCalls
+) -> None:
+    pcm = _spoken(*LONGER)
+    assert len(pcm) / PHONE_RATE > 30  # more than one of Whisper's windows, too
+    text = transcriber.transcribe(pcm, PHONE_RATE)
+    assert _similarity(_words(" ".join(LONGER)), _words(text)) > 0.85, text
+    assert text.startswith("I already spoke")
+    assert "good evening" in text[-30:]
+    assert fixed_window.calls == 1
 
 
 def test_model_is_assembled_with_its_checksum(transcriber: Transcriber) -> None:

@@ -48,36 +48,144 @@ def prepare_model(target: Path) -> Path:
     return target
 
 
-class Transcriber:
-    """One Whisper model per process, shared by every call (loading takes about a second)."""
+#: Whisper was trained on 30 s windows and faster-whisper pads every input to one, so the encoder
+#: costs the same for a 2 s "Yes, speaking." as for 30 s of speech. CTranslate2's encoder also
+#: takes shorter windows: a segment is encoded in a window of its own length plus this much
+#: padding, and the encoding of a silent 30 s window (made once) fills the rest of what the
+#: decoder attends to. The decoder then sees a window shaped like the ones it was trained on: on
+#: the bare short window it often never stops ("Goodbye. Goodbye. Goodbye. ..."). See
+#: docs/performance.md, "Session 8: latency levers", for the figures.
+WINDOW_PAD_SECS = 2.0
+#: ... and the window is at least this long: on shorter ones a lone "Hello?" came back empty or
+#: as "Hold on." (word error on the sandbox callees' lines 8.4 % with no floor, 5.2 % with 8 s).
+MIN_WINDOW_SECS = 8.0
+#: Segments longer than this take faster-whisper's usual 30 s windows (they are rare on a call).
+FITTED_MAX_SECS = 25.0
+#: Output that compresses this well is a decoder loop (faster-whisper's threshold); output this
+#: unlikely is a decoder lost. Either way, or when the fitted window heard nothing, the segment
+#: is transcribed again with the 30 s window.
+COMPRESSION_RATIO_LIMIT = 2.4
+LOG_PROB_LIMIT = -1.0
+#: Above this no-speech probability (with a low log probability) the segment is silence.
+NO_SPEECH_LIMIT = 0.6
+#: A bound on the decoder for a fitted window: far more tokens than anyone says in a second.
+TOKENS_PER_SEC = 12
 
-    def __init__(self, model_dir: Path, threads: int = 2) -> None:
+
+class Transcriber:
+    """One Whisper model per process, shared by every call (loading takes about a second).
+
+    `window_pad` is the padding added after a segment to make its encoder window and
+    `min_window` the shortest window (seconds); `window_pad` None keeps faster-whisper's fixed
+    30 s window for every segment. `beam_size` 1 is greedy decoding.
+    """
+
+    def __init__(
+        self,
+        model_dir: Path,
+        threads: int = 2,
+        window_pad: float | None = WINDOW_PAD_SECS,
+        min_window: float = MIN_WINDOW_SECS,
+        beam_size: int = 1,
+    ) -> None:
         self.model_dir = model_dir
         self.threads = threads
+        self.window_pad = window_pad
+        self.min_window = min_window
+        self.beam_size = beam_size
         self._model: Any = None
+        self._tokenizer: Any = None
+        #: The encoder's output for 30 s of padding, shape (1, 1500, width).
+        self._silence: np.ndarray | None = None
         self._lock = threading.Lock()
+        #: Segments the fitted window gave back to the 30 s window (looped, lost or heard nothing).
+        self.fallbacks = 0
 
     def load(self) -> Any:
         with self._lock:
             if self._model is None:
                 from faster_whisper import WhisperModel
+                from faster_whisper.tokenizer import Tokenizer
 
                 prepare_model(self.model_dir)
-                self._model = WhisperModel(
+                model = WhisperModel(
                     str(self.model_dir), device="cpu", compute_type="int8", cpu_threads=self.threads
                 )
+                self._tokenizer = Tokenizer(
+                    model.hf_tokenizer,
+                    model.model.is_multilingual,
+                    task="transcribe",
+                    language="en",
+                )
+                frames = model.feature_extractor.nb_max_frames
+                silence = np.zeros((1, model.model.n_mels, frames), dtype=np.float32)
+                self._silence = np.array(model.model.encode(_storage(silence)))
+                self._model = model
             return self._model
 
     def transcribe(self, pcm: PCM, rate: int) -> str:
-        """Blocking: greedy English decoding of one utterance."""
+        """Blocking: English transcription of one utterance."""
         model = self.load()
         audio = resample(pcm, rate, WHISPER_RATE).astype(np.float32) / 32768.0
+        if self.window_pad is not None and len(audio) <= FITTED_MAX_SECS * WHISPER_RATE:
+            text = self._transcribe_fitted(model, audio, self.window_pad)
+            if text:
+                return text
+            self.fallbacks += 1
         segments, _info = model.transcribe(
             audio,
             language="en",
-            beam_size=1,
+            beam_size=self.beam_size,
             condition_on_previous_text=False,
             without_timestamps=True,
             vad_filter=False,
         )
         return " ".join(s.text.strip() for s in segments).strip()
+
+    def _transcribe_fitted(self, model: Any, audio: np.ndarray, pad: float) -> str | None:
+        """One pass over a window fitted to the audio; None when the result looks wrong (the
+        caller then uses the 30 s window). Same thresholds as faster-whisper's pass. "" when
+        the window holds no speech."""
+        from faster_whisper.transcribe import get_compression_ratio, get_suppressed_tokens
+
+        assert self._silence is not None
+        features = model.feature_extractor(audio)
+        hop = model.feature_extractor.hop_length
+        frames = max(
+            features.shape[-1] + round(pad * WHISPER_RATE / hop),
+            round(self.min_window * WHISPER_RATE / hop),
+        )
+        frames += frames % 2  # the encoder halves the frames: keep the count even
+        # faster-whisper pads the log-mel features with zeros too (pad_or_trim).
+        window = np.zeros((1, features.shape[0], frames), dtype=np.float32)
+        window[0, :, : features.shape[-1]] = features
+        encoded = np.array(model.model.encode(_storage(window)))
+        memory = self._silence.copy()
+        memory[:, : encoded.shape[1]] = encoded
+        tokenizer = self._tokenizer
+        prompt = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
+        seconds = len(audio) / WHISPER_RATE
+        result = model.model.generate(
+            _storage(memory),
+            [prompt],
+            beam_size=self.beam_size,
+            max_length=min(model.max_length, len(prompt) + 16 + round(TOKENS_PER_SEC * seconds)),
+            return_scores=True,
+            return_no_speech_prob=True,
+            suppress_blank=True,
+            suppress_tokens=list(get_suppressed_tokens(tokenizer, (-1,))),
+        )[0]
+        tokens = result.sequences_ids[0]
+        avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)
+        if result.no_speech_prob > NO_SPEECH_LIMIT and avg_logprob < LOG_PROB_LIMIT:
+            return ""  # silence, as faster-whisper skips it
+        text: str = tokenizer.decode(tokens).strip()
+        if get_compression_ratio(text) > COMPRESSION_RATIO_LIMIT or avg_logprob < LOG_PROB_LIMIT:
+            return None
+        return text
+
+
+def _storage(array: np.ndarray) -> Any:
+    import ctranslate2
+
+    return ctranslate2.StorageView.from_array(np.ascontiguousarray(array))

@@ -47,8 +47,8 @@ class WhisperSTTService(SegmentedSTTService):
     Pipecat's own WhisperSTTService hands the phone-rate samples to Whisper as if they were
     16 kHz (so the audio plays twice too fast and the words come out wrong); this one resamples.
 
-    Whisper costs about 0.7 s whatever the segment's length, and the VAD waits 0.3 s of silence
-    before it calls the segment over. So as soon as the audio has been quiet (by energy) for
+    Whisper takes about 0.3 s a segment on the 2-core box (a window fitted to the segment, see
+    speech/stt.py), and the VAD waits 0.3 s of silence before it calls the segment over. So as soon as the audio has been quiet (by energy) for
     0.12 s, the segment so far is transcribed speculatively; when the VAD then stops and no speech
     came after the snapshot, that result is used and the wait overlaps the silence window. If the
     callee speaks again the guess is dropped and the whole segment is transcribed as usual.
