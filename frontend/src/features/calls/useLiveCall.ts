@@ -8,9 +8,9 @@ import { formatTimer, parseDurationMessage } from '@/lib/format'
 import { useRealtime, type WebhookEvent } from '@/lib/realtime'
 import { closingToast } from '@/lib/outcomes'
 import { notify } from '@/lib/toast'
-import { callKeys, callsApi } from './api'
+import { callsApi } from './api'
 import { liveCallsQuery, type LiveCall } from '@/components/calls/api'
-import { useCallListUpdates } from '@/components/calls/useCallListUpdates'
+import { refreshCallLists, useCallListUpdates } from '@/components/calls/useCallListUpdates'
 import { EMPTY_TRANSCRIPT, isKeptLine, orderedLines, transcriptReducer } from '@/components/calls/liveTranscript'
 
 /** Realtime messages that are bookkeeping, not transcript changes. */
@@ -71,10 +71,7 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
     }
   }, [queryClient, userId])
 
-  const refreshLists = useCallback(() => {
-    void queryClient.invalidateQueries({ queryKey: callKeys.calls(userId) })
-    void queryClient.invalidateQueries({ queryKey: callKeys.stats(userId) })
-  }, [queryClient, userId])
+  const refreshLists = useCallback(() => refreshCallLists(queryClient, userId), [queryClient, userId])
 
   const clear = useCallback(() => {
     dispatch({ type: 'clear' })
@@ -150,8 +147,7 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
     finalDuration,
     /** A new call was placed: it is the one followed now. */
     started: (callId: string) => {
-      dispatch({ type: 'clear' })
-      setFinalDuration(null)
+      clear()
       setConnectedAt(null)
       setActiveCalls((current) => [...current, callId])
       setCallId(callId)
@@ -162,8 +158,7 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
       setActiveCalls((current) => current.filter((id) => id !== callId))
       setCallId(null)
       setConnectedAt(null)
-      dispatch({ type: 'clear' })
-      setFinalDuration(null)
+      clear()
       refreshLists()
     },
     clear,
