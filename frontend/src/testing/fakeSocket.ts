@@ -1,5 +1,5 @@
 /** A stand-in for socket.io's client: pages subscribe, the test emits what the server would.
- * Use with `vi.mock('socket.io-client', () => import('@/testing/fakeSocket'))`. */
+ * Every test gets it (testing/setup.ts mocks socket.io-client with it). */
 type Listener = (payload: unknown) => void
 
 const listeners = new Map<string, Set<Listener>>()

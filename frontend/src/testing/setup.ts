@@ -1,6 +1,8 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup, configure } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll } from 'vitest'
+import { toast } from 'sonner'
+import { afterAll, afterEach, beforeAll, vi } from 'vitest'
+import { socket } from './fakeSocket'
 import { calls, server } from './msw'
 
 // findBy*/waitFor wait up to 1 s by default; on a loaded 2-core CI box a lazily loaded page can
@@ -8,8 +10,15 @@ import { calls, server } from './msw'
 // live in benchmarks/), so give them room.
 configure({ asyncUtilTimeout: 5000 })
 
+// No test talks to a real socket.io server: pages that subscribe get the fake (a test file may
+// mock socket.io-client its own way).
+vi.mock('socket.io-client', () => import('./fakeSocket'))
+
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 afterEach(() => {
+  // Toasts live in sonner's module-level store: one left by a test must not be found by the next.
+  toast.dismiss()
+  socket.listeners.clear()
   server.resetHandlers()
   cleanup()
   calls.length = 0

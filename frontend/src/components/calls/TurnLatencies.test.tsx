@@ -1,13 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, render, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { socket } from '@/testing/fakeSocket'
 import { server, url } from '@/testing/msw'
 import { TurnLatencies } from './TurnLatencies'
 import { formatMs, median, mergeTurns } from './turnLatency'
 
-vi.mock('socket.io-client', () => import('@/testing/fakeSocket'))
 
 const turn = (n: number, total: number | null, stt: number | null = 500) => ({
   turn: n,

@@ -1,13 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { calls, server, url } from '@/testing/msw'
 import { socket } from '@/testing/fakeSocket'
 import { renderApp } from '@/testing/render'
 
-vi.mock('socket.io-client', () => import('@/testing/fakeSocket'))
 
 const VOICES = [
   { name: 'joe', description: 'American male', engine: 'piper', gender: 'male', recording_url: '/api/v1/voices/joe/sample.mp3' },
@@ -61,7 +60,6 @@ const kept = (key: string, seq: number, speaker: 'assistant' | 'user', text: str
   )
 
 beforeEach(() => saveSession('1|x', { id: 1, name: 'Grace', email: 'g@example.com', role: 'user' }))
-afterEach(() => socket.listeners.clear())
 
 describe('Send call', () => {
   it('lists the voices (first chosen), plays and stops a sample, and refuses bad input with the spec messages', async () => {

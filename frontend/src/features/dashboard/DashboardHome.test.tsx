@@ -1,13 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { socket } from '@/testing/fakeSocket'
 import { server, url } from '@/testing/msw'
 import { renderApp } from '@/testing/render'
 
-vi.mock('socket.io-client', () => import('@/testing/fakeSocket'))
-afterEach(() => socket.listeners.clear())
 
 const call = (id: string, to: string, seconds: number, status: string) => ({
   call_id: id,
