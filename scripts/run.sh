@@ -9,6 +9,9 @@ cd "$ROOT"
 apt_install flite espeak-ng  # offline voices for the agent and the sandbox callee
 ensure_python
 ensure_frontend_build
+# One local machine: webhook receivers on loopback or the LAN are the point (a server others
+# can reach leaves CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS off; docs/webhooks.md).
+export CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS="${CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS:-true}"
 say "migrating the database"
 .venv/bin/callwright migrate
 say "preparing the speech models"

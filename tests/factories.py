@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -14,7 +16,7 @@ from callwright.calls.service import CallOrder
 from callwright.kit.security import hash_password
 from callwright.kit.time import utcnow
 from callwright.mail import repository as mail
-from callwright.models import Call, EmailMessage, User
+from callwright.models import Call, EmailMessage, TranscriptEntry, User
 
 DEFAULT_PASSWORD = "correct horse battery"
 APP_URL = "http://testserver"
@@ -141,3 +143,53 @@ async def queued_call(app: FastAPI, user_id: int | None, **overrides: Any) -> Ca
         call: Call = await app.state.calls.service.place(session, order)
         await session.commit()
         return call
+
+
+async def add_api_key(app: FastAPI, user: User, name: str = "test key") -> str:
+    """A live `/v1` API key for `user`; answers the key itself."""
+    from callwright.developers.keys import new_key
+    from callwright.models import ApiKey
+
+    key, prefix, key_hash = new_key()
+    async with app.state.db.sessionmaker() as session:
+        session.add(ApiKey(user_id=user.id, name=name, prefix=prefix, key_hash=key_hash))
+        await session.commit()
+    return key
+
+
+async def finished_call(
+    app: FastAPI,
+    user_id: int | None,
+    talk: Sequence[tuple[str, str]] = (),
+    *,
+    answered: bool = True,
+    **values: Any,
+) -> str:
+    """A call that has ended (its media too) with its transcript `talk` ((speaker, text)
+    lines), written directly and not finalised unless `values` says so; answers its id."""
+    at = datetime(2026, 11, 24, 10, 0, tzinfo=UTC)
+    fields: dict[str, Any] = {
+        "user_id": user_id,
+        "carrier": "sandbox",
+        "carrier_call_id": "CA" + "5" * 32 if answered else None,
+        "from_number": "+18885550100",
+        "to_number": "+15551230000",
+        "prompt": "You are Sam from Acme Tours, booking a city tour for the customer.",
+        "voice": "joe",
+        "status": "completed" if answered else "no-answer",
+        "end_reason": "completed" if answered else "no-answer",
+        "answered_at": at if answered else None,
+        "answered_by": "human" if answered else None,
+        "ended_at": at,
+        "media_ended_at": at if answered else None,
+        "duration_seconds": 30 if answered else 0,
+        "max_duration": 2,
+    } | values
+    async with app.state.db.sessionmaker() as session:
+        call = Call(**fields)
+        session.add(call)
+        await session.flush()
+        for seq, (speaker, text) in enumerate(talk, 1):
+            session.add(TranscriptEntry(call_id=call.id, seq=seq, speaker=speaker, text=text))
+        await session.commit()
+        return call.id

@@ -12,14 +12,19 @@ import pytest
 from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, APIWebSocketRoute
+from sqlalchemy import update
 
 from callwright.auth.deps import admin_user, current_user
+from callwright.developers.keys import api_key_caller
+from callwright.kit.time import utcnow
+from callwright.models import ApiKey
 from tests.conftest import make_client
-from tests.factories import add_user
+from tests.factories import add_api_key, add_user, queued_call
 
 pytestmark = pytest.mark.asyncio
 
-Level = Literal["public", "user", "admin"]
+#: "key": the `/v1` API, reached only with an API key (never a dashboard session).
+Level = Literal["public", "user", "admin", "key"]
 
 ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/api/v1/health"): "public",
@@ -51,6 +56,21 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/api/v1/play-recording/{call_id}"): "user",
     ("POST", "/api/v1/call/{call_id}/report"): "user",
     ("POST", "/api/v1/analyze-call/{call_id}"): "user",
+    ("GET", "/api/v1/agents"): "user",
+    ("POST", "/api/v1/agents"): "user",
+    ("GET", "/api/v1/agents/{agent_id}"): "user",
+    ("PUT", "/api/v1/agents/{agent_id}"): "user",
+    ("DELETE", "/api/v1/agents/{agent_id}"): "user",
+    ("GET", "/api/v1/do-not-call"): "user",
+    ("POST", "/api/v1/do-not-call"): "user",
+    ("POST", "/api/v1/do-not-call/import"): "user",
+    ("GET", "/api/v1/do-not-call/export"): "user",
+    ("DELETE", "/api/v1/do-not-call/{entry_id}"): "user",
+    ("GET", "/api/v1/admin/do-not-call"): "admin",
+    ("POST", "/api/v1/admin/do-not-call"): "admin",
+    ("POST", "/api/v1/admin/do-not-call/import"): "admin",
+    ("GET", "/api/v1/admin/do-not-call/export"): "admin",
+    ("DELETE", "/api/v1/admin/do-not-call/{entry_id}"): "admin",
     ("GET", "/api/v1/admin/mail-outbox"): "admin",
     ("GET", "/api/v1/posts"): "public",
     ("GET", "/api/v1/posts/{post_id}"): "public",
@@ -79,6 +99,26 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/api/v1/admin/form-inbox"): "admin",
     ("GET", "/api/v1/admin/form-inbox/unread-count"): "admin",
     ("PATCH", "/api/v1/admin/form-submissions/{submission_id}/mark-as-read"): "admin",
+    ("GET", "/api/v1/api-keys"): "user",
+    ("POST", "/api/v1/api-keys"): "user",
+    ("DELETE", "/api/v1/api-keys/{key_id}"): "user",
+    ("GET", "/api/v1/webhook-endpoints"): "user",
+    ("POST", "/api/v1/webhook-endpoints"): "user",
+    ("PUT", "/api/v1/webhook-endpoints/{endpoint_id}"): "user",
+    ("DELETE", "/api/v1/webhook-endpoints/{endpoint_id}"): "user",
+    ("GET", "/api/v1/developers/signing-secret"): "user",
+    ("POST", "/api/v1/developers/signing-secret/rotate"): "user",
+    ("GET", "/api/v1/webhook-deliveries"): "user",
+    ("GET", "/api/v1/webhook-deliveries/{delivery_id}"): "user",
+    ("POST", "/api/v1/webhook-deliveries/{delivery_id}/resend"): "user",
+    ("POST", "/v1/calls"): "key",
+    ("GET", "/v1/calls"): "key",
+    ("GET", "/v1/calls/{call_id}"): "key",
+    ("POST", "/v1/calls/{call_id}/stop"): "key",
+    ("GET", "/v1/calls/{call_id}/recording"): "key",
+    ("GET", "/v1/recordings/{call_id}"): "key",
+    ("GET", "/v1/voices"): "key",
+    ("POST", "/v1/calls/{call_id}/analyze"): "key",
 }
 
 
@@ -103,6 +143,8 @@ def _calls(dependant: Dependant, target: Callable[..., Any]) -> bool:
 
 
 def _level_of(dependant: Dependant, extra: list[Any]) -> Level:
+    if _calls(dependant, api_key_caller) or api_key_caller in extra:
+        return "key"
     if _calls(dependant, admin_user) or admin_user in extra:
         return "admin"
     if _calls(dependant, current_user) or current_user in extra:
@@ -113,7 +155,7 @@ def _level_of(dependant: Dependant, extra: list[Any]) -> Level:
 def _api_routes(app: FastAPI) -> list[tuple[str, str, Level]]:
     out: list[tuple[str, str, Level]] = []
     for path, route, guards in _walk(app.routes, "", []):
-        if path.startswith("/api/v1/") and route.include_in_schema:
+        if path.startswith(("/api/v1/", "/v1/")) and route.include_in_schema:
             level = _level_of(route.dependant, [g.dependency for g in guards])
             out.extend((method, path, level) for method in sorted(route.methods or ()))
     return out
@@ -135,7 +177,7 @@ async def test_walk_routes_as_anonymous_user_and_admin(app: FastAPI) -> None:
     async with make_client(app) as anon, make_client(app) as user, make_client(app) as admin:
         await user.login("user@example.com")
         await admin.login("admin@example.com")
-        for method, path, level in [(m, p, lv) for (m, p), lv in ROUTES.items()]:
+        for method, path, level in [(m, p, lv) for (m, p), lv in ROUTES.items() if lv != "key"]:
             if method == "POST" and path.endswith("/logout"):
                 continue  # would end the session the walk uses; covered in test_auth_api
             # The admin's user routes act on "other" (deleting the walking user would end it).
@@ -153,6 +195,49 @@ async def test_walk_routes_as_anonymous_user_and_admin(app: FastAPI) -> None:
                 assert response.status_code not in (401, 403), (method, path, response.text)
 
 
+KEY_ROUTES = [(m, p) for (m, p), level in ROUTES.items() if level == "key"]
+
+
+async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) -> None:
+    """Anonymous and dashboard sessions (admin too) get 401; user B's key on user A's call
+    gets 404; a revoked key gets 401; the owner's key gets neither. Bland's error shape."""
+    owner = await add_user(app, email="owner@example.com", balance_cents=10_000)
+    other = await add_user(app, email="other@example.com")
+    await add_user(app, email="admin@example.com", role="admin")
+    call = await queued_call(app, owner.id)
+    owner_key, other_key = await add_api_key(app, owner), await add_api_key(app, other)
+    async with (
+        make_client(app) as anon,
+        make_client(app) as admin,
+        make_client(app, headers={"authorization": owner_key}) as mine,
+        make_client(app, headers={"authorization": other_key}) as theirs,
+    ):
+        await admin.login("admin@example.com")
+        for method, path in KEY_ROUTES:
+            url = _concrete(path).replace("/1", f"/{call.id}") if "{" in path else path
+            for client in (anon, admin):
+                headers = {"Authorization": f"Bearer {client.token}"} if client.token else {}
+                response = await client.request(method, url, json={}, headers=headers)
+                assert response.status_code == 401, (method, path)
+                assert response.json()["status"] == "error"
+            as_owner = await mine.request(method, url, json={})
+            assert as_owner.status_code not in (401, 403, 404) or path.endswith(
+                ("/recording", "/recordings/{call_id}")
+            ), (method, path, as_owner.text)
+            if "{call_id}" in path:
+                as_other = await theirs.request(method, url, json={})
+                assert as_other.status_code == 404, (method, path)
+                assert as_other.json()["status"] == "error"
+        async with app.state.db.sessionmaker() as session:
+            await session.execute(
+                update(ApiKey).where(ApiKey.user_id == owner.id).values(revoked_at=utcnow())
+            )
+            await session.commit()
+        for method, path in KEY_ROUTES:
+            url = _concrete(path).replace("/1", f"/{call.id}") if "{" in path else path
+            assert (await mine.request(method, url, json={})).status_code == 401, (method, path)
+
+
 async def test_another_user_sees_only_their_own_profile(app: FastAPI) -> None:
     await add_user(app, email="a@example.com", name="A")
     await add_user(app, email="b@example.com", name="B")
@@ -163,6 +248,26 @@ async def test_another_user_sees_only_their_own_profile(app: FastAPI) -> None:
         assert (await b.api("GET", "user/profile")).json()["data"]["name"] == "B"
         await b.api("PUT", "user/profile", json={"name": "B2"})
         assert (await a.api("GET", "user/profile")).json()["data"]["name"] == "A"
+
+
+async def test_another_users_agent_is_out_of_reach(app: FastAPI) -> None:
+    """Agents are owner only, for admins too: another user's id answers 404, never data."""
+    await add_user(app, email="a@example.com")
+    await add_user(app, email="b@example.com")
+    await add_user(app, email="admin@example.com", role="admin")
+    async with make_client(app) as a, make_client(app) as b, make_client(app) as admin:
+        await a.login("a@example.com")
+        await b.login("b@example.com")
+        await admin.login("admin@example.com")
+        body = {"name": "Mine", "prompt": "Say hello to {{name}} politely."}
+        agent = (await a.api("POST", "agents", json=body)).json()["data"]
+        for client in (b, admin):
+            for method in ("GET", "PUT", "DELETE"):
+                response = await client.api(method, f"agents/{agent['id']}", json=body)
+                assert response.status_code == 404, (method, response.text)
+                assert agent["id"] not in response.text
+            assert (await client.api("GET", "agents")).json()["data"] == []
+        assert (await a.api("GET", f"agents/{agent['id']}")).json()["data"]["name"] == "Mine"
 
 
 def _methods(route: APIRoute | APIWebSocketRoute) -> set[str]:
@@ -193,3 +298,47 @@ async def test_no_path_is_matched_by_routes_of_two_routers() -> None:
                 and other.path_regex.match(concrete)
             ]
     assert clashes == []
+
+
+async def test_api_keys_never_sign_in_to_the_dashboards_routes(app: FastAPI) -> None:
+    """A `/v1` API key, live or revoked, raw or as a bearer token, is no sign-in anywhere under
+    /api/v1: every signed-in route answers 401 to it."""
+    owner = await add_user(app, email="keyholder@example.com", role="admin")
+    live = await add_api_key(app, owner, "live")
+    revoked = await add_api_key(app, owner, "revoked")
+    async with app.state.db.sessionmaker() as session:
+        await session.execute(
+            update(ApiKey).where(ApiKey.name == "revoked").values(revoked_at=utcnow())
+        )
+        await session.commit()
+    async with make_client(app) as anon:
+        for (method, path), level in ROUTES.items():
+            if level not in ("user", "admin"):
+                continue
+            url = _concrete(path).removeprefix("/api/v1/")
+            for headers in (
+                {"authorization": live},
+                {"Authorization": f"Bearer {live}"},
+                {"Authorization": f"Bearer {revoked}"},
+            ):
+                response = await anon.api(method, url, json={}, headers=headers)
+                assert response.status_code == 401, (method, path, headers)
+
+
+async def test_a_do_not_call_entry_is_its_lists_only(app: FastAPI) -> None:
+    """Another user's entry, or a user's entry through the global list's route, is 404."""
+    async with make_client(app) as owner, make_client(app) as other, make_client(app) as admin:
+        await add_user(app, email="owner@example.com")
+        await add_user(app, email="other@example.com")
+        await add_user(app, email="admin@example.com", role="admin")
+        await owner.login("owner@example.com")
+        await other.login("other@example.com")
+        await admin.login("admin@example.com")
+        added = await owner.api("POST", "do-not-call", json={"phone_number": "+14155550100"})
+        entry_id = added.json()["data"]["id"]
+        for client, path in ((other, "do-not-call"), (admin, "admin/do-not-call")):
+            gone = await client.api("DELETE", f"{path}/{entry_id}")
+            assert gone.status_code == 404, gone.text
+            listing = (await client.api("GET", path)).json()
+            assert listing["data"] == []
+        assert (await owner.api("GET", "do-not-call")).json()["pagination"]["total"] == 1

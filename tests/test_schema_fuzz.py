@@ -30,11 +30,12 @@ from schemathesis.python import asgi
 from callwright.auth import tokens
 from callwright.cli import _alembic_config
 from callwright.config import Settings
+from callwright.developers.keys import new_key
 from callwright.kit.db import Database
 from callwright.kit.security import hash_password
 from callwright.kit.time import utcnow
 from callwright.main import create_app
-from callwright.models import User
+from callwright.models import ApiKey, User
 from tests.auth.fake_google import ISSUER, FakeGoogle
 from tests.factories import DEFAULT_PASSWORD
 
@@ -55,7 +56,12 @@ class Principals:
     admin: str
     user: str
 
+    #: The user's API key: the `/v1` routes take only that.
+    key: str = ""
+
     def token_for(self, case: Case[Any]) -> str:
+        if case.path.startswith("/v1/"):
+            return self.key
         if (case.method.upper(), case.path) in TOKEN_ENDING:
             return asyncio.run(_issue(self.settings, LEAVER_ID))
         return self.admin if case.path.startswith("/api/v1/admin/") else self.user
@@ -72,7 +78,7 @@ async def _issue(settings: Settings, user_id: int) -> str:
         await db.dispose()
 
 
-async def _seed(settings: Settings) -> tuple[str, str]:
+async def _seed(settings: Settings) -> tuple[str, str, str]:
     db = Database(settings.database_url)
     try:
         async with db.sessionmaker() as session:
@@ -92,8 +98,10 @@ async def _seed(settings: Settings) -> tuple[str, str]:
             await session.flush()
             admin = await tokens.issue(session, ADMIN_ID, ttl_minutes=60)
             user = await tokens.issue(session, USER_ID, ttl_minutes=60)
+            key, prefix, key_hash = new_key()
+            session.add(ApiKey(user_id=USER_ID, name="fuzz", prefix=prefix, key_hash=key_hash))
             await session.commit()
-            return admin, user
+            return admin, user, key
     finally:
         await db.dispose()
 
@@ -119,8 +127,8 @@ def fuzz_settings(migrated: Settings, tmp_path_factory: pytest.TempPathFactory) 
 
 @pytest.fixture(scope="module")
 def principals(fuzz_settings: Settings) -> Principals:
-    admin, user = asyncio.run(_seed(fuzz_settings))
-    return Principals(fuzz_settings, admin, user)
+    admin, user, key = asyncio.run(_seed(fuzz_settings))
+    return Principals(fuzz_settings, admin, user, key)
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import phonenumbers
 from pydantic import AliasChoices, Field, field_validator, model_validator
@@ -26,6 +27,10 @@ SECRET_MIN_DISTINCT = 10
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+#: A daily window, HH:MM-HH:MM (the end may be 24:00).
+_WINDOW_RE = r"^([01][0-9]|2[0-3]):[0-5][0-9]-(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$"
 
 
 class Settings(BaseSettings):
@@ -117,6 +122,43 @@ class Settings(BaseSettings):
         default="gpt-4o-mini", validation_alias=AliasChoices("CALLWRIGHT_LLM_MODEL", "LLM_MODEL")
     )
 
+    # Outbound webhooks (docs/webhooks.md)
+    #: Allow webhook targets on private, loopback, link-local and other non-public addresses.
+    #: Off: such targets are refused after DNS resolution and on every redirect (server-side
+    #: request forgery). The embedded default (scripts/run.sh) and the tests turn it on.
+    webhook_allow_private_targets: bool = False
+    #: How often a receiving role re-queues due webhook deliveries (retries, and deliveries a
+    #: stopped worker left behind). 0 turns the sweeper off (the tests drive it themselves).
+    webhook_sweep_seconds: float = Field(5.0, ge=0)
+    #: Each webhook attempt's time limit (connect, send, answer).
+    webhook_timeout_seconds: float = Field(10.0, gt=0)
+    #: Waits before each retry of a failed delivery (jittered by +-20 %); when they are used
+    #: up the delivery fails. The default retries for about a day.
+    webhook_retry_seconds: list[float] = Field(
+        default_factory=lambda: [
+            5.0,
+            30.0,
+            120.0,
+            600.0,
+            1800.0,
+            3600.0,
+            7200.0,
+            14400.0,
+            28800.0,
+            28800.0,
+        ]
+    )
+
+    # Calling lawfully (docs/compliance.md)
+    #: Calls ring only inside this daily window, in the callee's local time (HH:MM-HH:MM; the
+    #: end is not in it). "00:00-24:00" turns the rule off (the tests and e2e do).
+    calling_hours: str = Field("08:00-21:00", pattern=_WINDOW_RE)
+    #: The zone calling hours use for a number that does not say where it rings (a mobile or
+    #: non-geographic range that only names its country, an unassigned one).
+    default_timezone: str = "America/New_York"
+    #: A user calls one number at most this many times in any 24 hours (0: no cap).
+    max_calls_per_number_per_day: int = Field(3, ge=0)
+
     # The public free test call and forms (abuse limits; 429 beyond them)
     test_call_per_ip_per_hour: int = 3
     test_call_per_number_per_day: int = 2
@@ -133,6 +175,25 @@ class Settings(BaseSettings):
     demo_password: str = ""
     demo_name: str = "Demo User"
     demo_balance_cents: int = 2000
+
+    @field_validator("calling_hours")
+    @classmethod
+    def _window(cls, value: str) -> str:
+        start, end = value.split("-")
+        if end != "24:00" and end <= start:  # HH:MM strings order as times do
+            raise ValueError(f"the calling window {value!r} must end after it starts")
+        return value
+
+    @field_validator("default_timezone")
+    @classmethod
+    def _zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"{value!r} is not a known time zone (e.g. America/New_York)"
+            ) from None
+        return value
 
     @field_validator("sandbox_from_number", "twilio_from_number")
     @classmethod

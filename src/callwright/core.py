@@ -16,11 +16,16 @@ from callwright.calls.domain import Calls
 from callwright.calls.events import CallEvents
 from callwright.calls.flows import CallFlows
 from callwright.calls.media_hooks import CallMedia
+from callwright.calls.post_call import PostCallAnalysis
 from callwright.calls.service import CallService
 from callwright.config import Settings
+from callwright.developers import tasks as webhook_tasks
+from callwright.developers.delivery import Deliverer
+from callwright.developers.outbox import Outbox
 from callwright.kit.db import Database
 from callwright.kit.jobs import JobQueue
 from callwright.mail.service import Mailer
+from callwright.public_api.webhooks import CallWebhooks
 from callwright.realtime.server import Publisher, redis_publisher
 from callwright.sandbox.network import sandbox_credentials
 from callwright.telephony.base import Carrier
@@ -30,6 +35,8 @@ log = logging.getLogger(__name__)
 
 #: How often the reconciler looks for calls whose end never arrived.
 RECONCILE_EVERY_SECONDS = 60
+#: How often the due-call sweep looks for scheduled calls whose time has come.
+DIAL_DUE_EVERY_SECONDS = 5
 
 
 def build_carrier(
@@ -52,15 +59,22 @@ def build_carrier(
 
 
 def build_calls(
-    settings: Settings, db: Database, carrier: Carrier, publish: Publisher, jobs: JobQueue
+    settings: Settings,
+    db: Database,
+    carrier: Carrier,
+    publish: Publisher,
+    jobs: JobQueue,
+    outbox: Outbox | None = None,
 ) -> Calls:
-    """The calls domain, its jobs registered on `jobs`."""
+    """The calls domain, its jobs registered on `jobs`; with `outbox`, each user's call
+    reports `call.queued`, `call.started` and `call.ended` to their webhooks."""
     events = CallEvents(publish)
     billing = Billing(publish)
-    flows = CallFlows(settings, db, carrier, events, billing)
+    reporter = CallWebhooks(settings, outbox) if outbox is not None else None
+    flows = CallFlows(settings, db, carrier, events, billing, reporter, jobs)
     tasks.register(jobs, flows)
     return Calls(
-        service=CallService(settings, billing, carrier.name, jobs),
+        service=CallService(settings, billing, carrier.name, jobs, reporter),
         flows=flows,
         media=CallMedia(settings, db, flows, events),
         events=events,
@@ -79,40 +93,66 @@ class Core:
     carrier: Carrier
     calls: Calls
     mailer: Mailer
+    #: Webhook deliveries, written with what they report and sent after the commit.
+    outbox: Outbox
+    #: Signs, sends and retries the outbox's deliveries (`outbox.DELIVER_JOB`).
+    deliverer: Deliverer
     _reconciler: asyncio.Task[None] | None = None
+    _sweeper: asyncio.Task[None] | None = None
+    _due_sweep: asyncio.Task[None] | None = None
 
     @classmethod
     def build(cls, settings: Settings, db: Database, publish: Publisher) -> Core:
         jobs = JobQueue(settings.job_broker_url)
         carrier = build_carrier(settings)
-        calls = build_calls(settings, db, carrier, publish, jobs)
-        return cls(settings, db, jobs, carrier, calls, Mailer(settings, db, jobs))
+        outbox = Outbox(jobs)
+        calls = build_calls(settings, db, carrier, publish, jobs, outbox)
+        tasks.register_analysis(jobs, PostCallAnalysis(settings, db, outbox))
+        mailer = Mailer(settings, db, jobs)
+        deliverer = Deliverer(settings, db, jobs, mailer)
+        webhook_tasks.register(jobs, deliverer)
+        return cls(settings, db, jobs, carrier, calls, mailer, outbox, deliverer)
 
     async def start(self, *, receive: bool) -> None:
-        """Connect to the broker; a receiving role also runs queued jobs and the reconciler."""
+        """Connect to the broker; a receiving role also runs queued jobs, the reconciler and
+        the webhook sweeper (it re-queues due deliveries: retries, and what a stopped worker
+        left behind)."""
         await self.jobs.start(receive=receive)
         if receive:
             self._reconciler = asyncio.create_task(self._reconcile_forever(), name="reconciler")
+            if self.settings.webhook_sweep_seconds > 0:
+                self._sweeper = asyncio.create_task(
+                    self.deliverer.sweep_forever(self.settings.webhook_sweep_seconds),
+                    name="webhook-sweeper",
+                )
+            self._due_sweep = asyncio.create_task(
+                self._every(DIAL_DUE_EVERY_SECONDS, tasks.DIAL_DUE_JOB), name="due-call sweep"
+            )
 
     async def _reconcile_forever(self) -> None:
+        await self._every(RECONCILE_EVERY_SECONDS, tasks.RECONCILE_JOB)
+
+    async def _every(self, seconds: float, job: str) -> None:
         while True:
-            await asyncio.sleep(RECONCILE_EVERY_SECONDS)
+            await asyncio.sleep(seconds)
             try:
-                await self.jobs.send(tasks.RECONCILE_JOB)
+                await self.jobs.send(job)
             except Exception:
-                log.exception("could not queue the call reconciler")
+                log.exception("could not queue %s", job)
 
     async def close(self) -> None:
-        if self._reconciler is not None:
-            self._reconciler.cancel()
-            await asyncio.gather(self._reconciler, return_exceptions=True)
+        for task in (self._reconciler, self._sweeper, self._due_sweep):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await self.jobs.close()
+        await self.deliverer.close()
         await self.carrier.close()
         await self.db.dispose()
 
 
 async def run_worker(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    """`callwright worker`: receive queued jobs (dial, e-mail, reconcile) until `stop` is set.
+    """`callwright worker`: receive queued jobs (dial, e-mail, reconcile, webhooks) until `stop` is set.
     Its realtime events reach the API processes' sockets through Redis."""
     if not settings.job_broker_url:
         raise RuntimeError(

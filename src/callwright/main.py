@@ -19,6 +19,7 @@ from starlette.types import ASGIApp
 from callwright import __version__
 from callwright.account.endpoints import router as account_router
 from callwright.admin.endpoints import router as admin_router
+from callwright.agents.endpoints import router as agents_router
 from callwright.auth.csrf import CSRFMiddleware
 from callwright.auth.endpoints import router as auth_router
 from callwright.auth.google import build_oauth
@@ -26,10 +27,12 @@ from callwright.auth.sockets import SocketAuth
 from callwright.calls.endpoints import router as calls_router
 from callwright.calls.viewers import CallViewers
 from callwright.calls.webhooks import router as webhooks_router
+from callwright.compliance.endpoints import router as compliance_router
 from callwright.config import Settings, get_settings, parse_networks
 from callwright.content.endpoints import admin_router as content_admin_router
 from callwright.content.endpoints import router as content_router
 from callwright.core import Core
+from callwright.developers.endpoints import router as developers_router
 from callwright.kit.body_limit import BodySizeLimit
 from callwright.kit.db import Database
 from callwright.kit.errors import NotFound, install_error_handlers
@@ -37,6 +40,9 @@ from callwright.kit.middleware import OAuthStateSession, SecurityHeaders
 from callwright.kit.nul_guard import NulGuard
 from callwright.kit.proxies import ClientAddressMiddleware
 from callwright.kit.ratelimit import RateLimiter
+from callwright.public_api.analyze import router as analyze_router
+from callwright.public_api.endpoints import router as public_api_router
+from callwright.public_api.errors import install_v1_error_handlers
 from callwright.realtime.server import Realtime
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
@@ -60,6 +66,8 @@ GC_THRESHOLDS = (50_000, 20, 50)
 UPLOAD_ROUTES = (
     ("POST", f"{API_PREFIX}/admin/posts"),
     ("PUT", f"{API_PREFIX}/admin/posts/[^/]+"),
+    # A do-not-call list's CSV import (about 250,000 numbers in 4 MiB).
+    ("POST", f"{API_PREFIX}/(admin/)?do-not-call/import"),
 )
 #: The API's routers in the order requests are matched against them (see create_app).
 HOT_FIRST_ROUTERS = (
@@ -71,7 +79,10 @@ HOT_FIRST_ROUTERS = (
     media_router,
     content_router,
     content_admin_router,
+    developers_router,
     admin_router,
+    agents_router,
+    compliance_router,
 )
 
 
@@ -131,6 +142,8 @@ def create_app(
     app.state.jobs = jobs
     app.state.limiter = RateLimiter(settings.redis_url)
     app.state.mailer = core.mailer
+    app.state.outbox = core.outbox
+    app.state.deliverer = core.deliverer
     app.state.realtime = realtime
     app.state.sandbox = network
     app.state.calls = core.calls
@@ -143,6 +156,7 @@ def create_app(
     )
     app.state.oauth = build_oauth(settings, google_transport)
     install_error_handlers(app)
+    install_v1_error_handlers(app)  # Bland's error shape under /v1 only
 
     # Each router straight on the app, the busiest first. FastAPI matches a request by walking
     # the included routers in order, every route of each, and a router nested in another is
@@ -151,6 +165,9 @@ def create_app(
     # (tests/test_access.py checks), so the order changes nothing else.
     for router in HOT_FIRST_ROUTERS:
         app.include_router(router, prefix=API_PREFIX)
+    # The Bland-compatible call API at the root (Bland's SDK joins its base URL and "v1/calls").
+    app.include_router(public_api_router)
+    app.include_router(analyze_router)  # POST /v1/calls/{call_id}/analyze
     api = APIRouter(prefix=API_PREFIX)
 
     @api.get("/health", tags=["meta"])
@@ -187,7 +204,7 @@ def create_app(
         CSRFMiddleware,
         secret_key=settings.secret_key,
         session_cookie=settings.session_cookie,
-        exempt_prefixes=("/api/v1/webhooks/",),
+        exempt_prefixes=("/api/v1/webhooks/", "/v1/"),
     )
     app.add_middleware(NulGuard)
     app.add_middleware(
@@ -240,8 +257,8 @@ def _mount_spa(app: FastAPI, dist: Path) -> None:
 
     @app.get("/{path:path}", include_in_schema=False, response_model=None)
     async def spa(path: str) -> Response:
-        if path.startswith(("api/", "socket.io")):
-            raise NotFound()
+        if path.startswith(("api/", "socket.io", "v1/")) or path == "v1":
+            raise NotFound("The requested endpoint does not exist.")
         if path in top_files and path != "index.html":
             return FileResponse(top_files[path])
         if has_index:

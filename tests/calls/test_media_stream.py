@@ -130,12 +130,27 @@ async def _answered(live: Live, call_id: str) -> Call:
     raise AssertionError("the call was never answered")
 
 
+async def _talking(live: Live, call_id: str) -> None:
+    """Wait for the call's first transcript line: its real stream has taken its secret."""
+    deadline = asyncio.get_running_loop().time() + 30
+    while asyncio.get_running_loop().time() < deadline:
+        async for session in live.app.state.db.session():
+            if await calls.transcript(session, call_id):
+                return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the call's stream never started")
+
+
 async def test_a_live_calls_stream_cannot_be_joined(live: Live) -> None:
     call_id = await live.place("+15551230000")
     call = await _answered(live, call_id)
-    assert call.carrier_call_id is not None
+    carrier_call_id = call.carrier_call_id
+    assert carrier_call_id is not None
+    # Answered is the carrier's word; the stream connects just after. Replayed before it, the
+    # secret would be taken first (and the real stream refused): wait until it is talking.
+    await _talking(live, call_id)
     # The secret the carrier was given, replayed by someone who also has a valid signature.
-    _, params = _stream_of(live.app.state.sandbox.calls[call.carrier_call_id].twiml)
+    _, params = _stream_of(live.app.state.sandbox.calls[carrier_call_id].twiml)
     assert params["token"]
     assert await _stream(live, _signed(live), params) == 1008
     done = await live.wait_finalized(call_id)

@@ -22,6 +22,7 @@ describe('Sidebar', () => {
     expect(within(nav).getByText('Free plan')).toBeInTheDocument()
     expect(within(nav).getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/dashboard')
     expect(within(nav).getByRole('link', { name: 'Send Call' })).toHaveAttribute('href', '/dashboard/send-call')
+    expect(within(nav).getByRole('link', { name: 'Agents' })).toHaveAttribute('href', '/dashboard/agents')
     expect(within(nav).getByRole('link', { name: 'Analysis' })).toHaveAttribute('href', '/dashboard/analysis')
     expect(within(nav).getByRole('link', { name: 'Call Logs' })).toHaveAttribute('href', '/dashboard/call-logs')
     expect(within(nav).queryByRole('link', { name: 'Dashboard' })).not.toBeInTheDocument()

@@ -1,4 +1,4 @@
-import { BarChart3, Flag, Home, Inbox, LayoutDashboard, ListChecks, MessageSquareText, Newspaper, PhoneOutgoing, UserCog, Users, type LucideIcon } from 'lucide-react'
+import { BarChart3, Bot, Code2, Flag, Home, Inbox, LayoutDashboard, ListChecks, MessageSquareText, Newspaper, PhoneOutgoing, UserCog, Users, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   to: string
@@ -13,8 +13,10 @@ export interface NavItem {
 export const USER_NAV: NavItem[] = [
   { to: '/dashboard', label: 'Home', icon: Home, end: true },
   { to: '/dashboard/send-call', label: 'Send Call', icon: PhoneOutgoing },
+  { to: '/dashboard/agents', label: 'Agents', icon: Bot },
   { to: '/dashboard/analysis', label: 'Analysis', icon: BarChart3 },
   { to: '/dashboard/call-logs', label: 'Call Logs', icon: ListChecks },
+  { to: '/dashboard/developers', label: 'Developers', icon: Code2 },
   { to: '/dashboard/account', label: 'Account', icon: UserCog },
 ]
 

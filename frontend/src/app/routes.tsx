@@ -39,6 +39,10 @@ export const routes: RouteObject[] = [
           { path: 'send-call', lazy: async () => ({ Component: (await import('@/features/calls/SendCallPage')).SendCallPage }) },
           { path: 'analysis', lazy: async () => ({ Component: (await import('@/features/calls/AnalysisPage')).AnalysisPage }) },
           { path: 'call-logs', lazy: async () => ({ Component: (await import('@/features/calls/CallLogsPage')).CallLogsPage }) },
+          { path: 'agents', lazy: async () => ({ Component: (await import('@/features/agents/AgentsPage')).AgentsPage }) },
+          { path: 'agents/new', lazy: async () => ({ Component: (await import('@/features/agents/AgentEditorPage')).AgentEditorPage }) },
+          { path: 'agents/:agentId', lazy: async () => ({ Component: (await import('@/features/agents/AgentEditorPage')).AgentEditorPage }) },
+          { path: 'developers', lazy: async () => ({ Component: (await import('@/features/developers/DevelopersPage')).DevelopersPage }) },
         ],
       },
       {

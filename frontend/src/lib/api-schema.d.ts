@@ -68,6 +68,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/do-not-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Global Do Not Call
+         * @description The global do-not-call list: its numbers are never dialled for anyone.
+         */
+        get: operations["list_global_do_not_call_api_v1_admin_do_not_call_get"];
+        put?: never;
+        /** Add Global Do Not Call */
+        post: operations["add_global_do_not_call_api_v1_admin_do_not_call_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/do-not-call/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export Global Do Not Call */
+        get: operations["export_global_do_not_call_api_v1_admin_do_not_call_export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/do-not-call/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import Global Do Not Call */
+        post: operations["import_global_do_not_call_api_v1_admin_do_not_call_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/do-not-call/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove Global Do Not Call */
+        delete: operations["remove_global_do_not_call_api_v1_admin_do_not_call__entry_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/form-inbox": {
         parameters: {
             query?: never;
@@ -371,6 +443,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Agents
+         * @description The user's agents, the most recently changed first.
+         */
+        get: operations["list_agents_api_v1_agents_get"];
+        put?: never;
+        /** Create Agent */
+        post: operations["create_agent_api_v1_agents_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Agent */
+        get: operations["get_agent_api_v1_agents__agent_id__get"];
+        /** Update Agent */
+        put: operations["update_agent_api_v1_agents__agent_id__put"];
+        post?: never;
+        /** Delete Agent */
+        delete: operations["delete_agent_api_v1_agents__agent_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analyze-call/{call_id}": {
         parameters: {
             query?: never;
@@ -383,6 +495,50 @@ export interface paths {
         /** Analyze Call */
         post: operations["analyze_call_api_v1_analyze_call__call_id__post"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Api Keys
+         * @description The user's live API keys, newest first (never the keys themselves).
+         */
+        get: operations["list_api_keys_api_v1_api_keys_get"];
+        put?: never;
+        /**
+         * Create Api Key
+         * @description A new key for the `/v1` API: `key` is shown this once (only its hash is kept).
+         */
+        post: operations["create_api_key_api_v1_api_keys_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Api Key
+         * @description Revoke a key: from now on it is refused (401).
+         */
+        delete: operations["revoke_api_key_api_v1_api_keys__key_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -508,6 +664,128 @@ export interface paths {
          */
         post: operations["contact_api_v1_contact_post"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/developers/signing-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Signing Secret
+         * @description The secret that signs deliveries to each call's own `webhook` URL (created on first
+         *     use).
+         */
+        get: operations["get_signing_secret_api_v1_developers_signing_secret_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/developers/signing-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate Signing Secret
+         * @description A new signing secret; the old one stops signing at once.
+         */
+        post: operations["rotate_signing_secret_api_v1_developers_signing_secret_rotate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/do-not-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Do Not Call
+         * @description The user's do-not-call list, newest first; `search` matches digits of the number.
+         */
+        get: operations["list_do_not_call_api_v1_do_not_call_get"];
+        put?: never;
+        /**
+         * Add Do Not Call
+         * @description List a number: never dialled for this user again. Listed already: the entry as it is.
+         */
+        post: operations["add_do_not_call_api_v1_do_not_call_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/do-not-call/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Do Not Call
+         * @description The whole list as CSV.
+         */
+        get: operations["export_do_not_call_api_v1_do_not_call_export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/do-not-call/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Do Not Call
+         * @description Add the numbers of a CSV file (a `phone`/`phone_number` column, or numbers alone).
+         */
+        post: operations["import_do_not_call_api_v1_do_not_call_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/do-not-call/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove Do Not Call */
+        delete: operations["remove_do_not_call_api_v1_do_not_call__entry_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -775,7 +1053,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send Call */
+        /**
+         * Send Call
+         * @description Place a call. From an agent (`agentId`), the agent's settings fill in every field the
+         *     request did not send; `{{variables}}` are filled from `variables` (one missing: 422).
+         */
         post: operations["send_call_api_v1_send_call_post"];
         delete?: never;
         options?: never;
@@ -966,6 +1248,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Webhook Deliveries
+         * @description The user's deliveries, newest first, optionally of one status, event or endpoint.
+         */
+        get: operations["list_webhook_deliveries_api_v1_webhook_deliveries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Webhook Delivery
+         * @description One delivery with its payload and every attempt.
+         */
+        get: operations["get_webhook_delivery_api_v1_webhook_deliveries__delivery_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend Webhook Delivery
+         * @description A new attempt now (the same `webhook-id`, so receivers can drop repeats).
+         */
+        post: operations["resend_webhook_delivery_api_v1_webhook_deliveries__delivery_id__resend_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Webhook Endpoints */
+        get: operations["list_webhook_endpoints_api_v1_webhook_endpoints_get"];
+        put?: never;
+        /**
+         * Create Webhook Endpoint
+         * @description A new endpoint: `secret` (its signing secret) is shown this once.
+         */
+        post: operations["create_webhook_endpoint_api_v1_webhook_endpoints_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Webhook Endpoint
+         * @description Change an endpoint (fields left out stay). Enabling it clears why it was disabled;
+         *     disabling it cancels its pending deliveries.
+         */
+        put: operations["update_webhook_endpoint_api_v1_webhook_endpoints__endpoint_id__put"];
+        post?: never;
+        /**
+         * Delete Webhook Endpoint
+         * @description Delete an endpoint and its delivery log.
+         */
+        delete: operations["delete_webhook_endpoint_api_v1_webhook_endpoints__endpoint_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List calls
+         * @description Your calls, newest first (`ascending=true`: oldest first). `from`/`to` pick a range of
+         *     the sorted list, `limit` caps it (default 100, at most 1000); `count` is how many match.
+         */
+        get: operations["list_calls_v1_calls_get"];
+        put?: never;
+        /**
+         * Send a call
+         * @description Place an AI phone call (or schedule it with `start_time`). The maximum duration's price
+         *     is held from the balance until the call ends; the call is dialled once queued.
+         */
+        post: operations["send_call_v1_calls_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calls/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Call details
+         * @description Everything about a call: status, who answered and who hung up, length, price, the
+         *     transcript, the recording's URL, the analysis, your metadata and variables.
+         */
+        get: operations["call_details_v1_calls__call_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calls/{call_id}/analyze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyze Call
+         * @description Answer questions about an ended call from its transcript.
+         */
+        post: operations["analyze_call_v1_calls__call_id__analyze_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calls/{call_id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recording URL
+         * @description Where the call's recording is (`GET /v1/recordings/{call_id}` with your key).
+         */
+        get: operations["call_recording_v1_calls__call_id__recording_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calls/{call_id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a call
+         * @description Hang up a live call, or cancel a queued or scheduled one (its hold is released).
+         */
+        post: operations["stop_call_v1_calls__call_id__stop_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recordings/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recording audio
+         * @description The call's recording (stereo: the agent left, the callee right). Range requests work.
+         */
+        get: operations["recording_audio_v1_recordings__call_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List voices
+         * @description The voices this server speaks. Send `voice` as the name (or the numeric `voice_id`).
+         */
+        get: operations["list_voices_v1_voices_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1078,6 +1613,183 @@ export interface components {
             /** Role */
             role: string;
         };
+        /** AgentDeleted */
+        AgentDeleted: {
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /**
+         * AgentIn
+         * @description A saved agent as the editor sends it (POST creates, PUT replaces).
+         */
+        AgentIn: {
+            /** Analysis Schema */
+            analysis_schema?: components["schemas"]["AnalysisField"][];
+            /**
+             * Background Audio
+             * @default null
+             * @enum {string}
+             */
+            background_audio?: "null" | "office" | "cafe" | "restaurant" | "none";
+            /** Dispositions */
+            dispositions?: string[];
+            /** First Sentence */
+            first_sentence?: string | null;
+            /**
+             * Interruption Threshold
+             * @default 100
+             */
+            interruption_threshold?: number;
+            /**
+             * Max Duration
+             * @default 30
+             */
+            max_duration?: number;
+            /** Name */
+            name: string;
+            /** Prompt */
+            prompt: string;
+            /** Summary Prompt */
+            summary_prompt?: string | null;
+            /**
+             * Temperature
+             * @default 0.7
+             */
+            temperature?: number;
+            /**
+             * Voice
+             * @default
+             */
+            voice?: string;
+            /**
+             * Voicemail Action
+             * @default leave_message
+             * @enum {string}
+             */
+            voicemail_action?: "leave_message" | "hangup";
+            /** Voicemail Message */
+            voicemail_message?: string | null;
+            /**
+             * Wait For Greeting
+             * @default false
+             */
+            wait_for_greeting?: boolean;
+            /** Webhook Url */
+            webhook_url?: string | null;
+        };
+        /** AgentOut */
+        AgentOut: {
+            /** Analysis Schema */
+            analysis_schema: components["schemas"]["AnalysisField"][];
+            /**
+             * Background Audio
+             * @enum {string}
+             */
+            background_audio: "null" | "office" | "cafe" | "restaurant" | "none";
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Dispositions */
+            dispositions: string[];
+            /** First Sentence */
+            first_sentence: string | null;
+            /** Id */
+            id: string;
+            /** Interruption Threshold */
+            interruption_threshold: number;
+            /** Max Duration */
+            max_duration: number;
+            /** Name */
+            name: string;
+            /** Prompt */
+            prompt: string;
+            /** Summary Prompt */
+            summary_prompt: string | null;
+            /** Temperature */
+            temperature: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Variables */
+            variables: string[];
+            /** Voice */
+            voice: string;
+            /**
+             * Voicemail Action
+             * @enum {string}
+             */
+            voicemail_action: "leave_message" | "hangup";
+            /** Voicemail Message */
+            voicemail_message: string | null;
+            /** Wait For Greeting */
+            wait_for_greeting: boolean;
+            /** Webhook Url */
+            webhook_url: string | null;
+        };
+        /** AgentResponse */
+        AgentResponse: {
+            data: components["schemas"]["AgentOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** AgentSaved */
+        AgentSaved: {
+            data: components["schemas"]["AgentOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /**
+         * AgentSummary
+         * @description An agent in the list.
+         */
+        AgentSummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Variables */
+            variables: string[];
+            /** Voice */
+            voice: string;
+        };
+        /** AgentsPage */
+        AgentsPage: {
+            /** Data */
+            data: components["schemas"]["AgentSummary"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** AnalysisByDayOut */
         AnalysisByDayOut: {
             /** Data */
@@ -1088,8 +1800,36 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * AnalysisField
+         * @description A named value to extract from the call's transcript after it ends.
+         */
+        AnalysisField: {
+            /**
+             * Description
+             * @default
+             */
+            description?: string;
+            /** Name */
+            name: string;
+            /**
+             * Type
+             * @default string
+             * @enum {string}
+             */
+            type?: "string" | "number" | "boolean" | "date";
+        };
         /** AnalysisOut */
         AnalysisOut: {
+            /** Disposition Tag */
+            disposition_tag?: string | null;
+            /**
+             * Fields
+             * @default {}
+             */
+            fields?: {
+                [key: string]: components["schemas"]["ExtractedFieldOut"];
+            };
             /** Key Facts */
             key_facts: components["schemas"]["KeyFactOut"][];
             /**
@@ -1103,6 +1843,56 @@ export interface components {
             sentiment: string;
             /** Summary */
             summary: string;
+        };
+        /**
+         * AnalyzeCallIn
+         * @example {
+         *       "goal": "Book a cleaning appointment",
+         *       "questions": [
+         *         [
+         *           "Did the customer confirm the appointment?",
+         *           "boolean"
+         *         ],
+         *         [
+         *           "Who answered the call?",
+         *           "human or voicemail"
+         *         ],
+         *         [
+         *           "What time did they ask for?",
+         *           "string"
+         *         ]
+         *       ]
+         *     }
+         */
+        AnalyzeCallIn: {
+            /**
+             * Goal
+             * @default
+             */
+            goal?: string;
+            /** Questions */
+            questions?: string[][];
+        };
+        /** AnalyzeCallOut */
+        AnalyzeCallOut: {
+            /** Answers */
+            answers: unknown[][];
+            /**
+             * Credits Used
+             * @default 0
+             */
+            credits_used?: number;
+            /**
+             * Message
+             * @default Call analyzed successfully.
+             */
+            message?: string;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
         };
         /** AnalyzeIn */
         AnalyzeIn: {
@@ -1127,6 +1917,67 @@ export interface components {
          * @enum {string}
          */
         AnsweredBy: "human" | "voicemail" | "unknown";
+        /** ApiKeyCreated */
+        ApiKeyCreated: {
+            data: components["schemas"]["ApiKeyOut"];
+            /** Key */
+            key: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** ApiKeyIn */
+        ApiKeyIn: {
+            /** Name */
+            name: string;
+        };
+        /** ApiKeyOut */
+        ApiKeyOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Name */
+            name: string;
+            /** Prefix */
+            prefix: string;
+        };
+        /** ApiKeysPage */
+        ApiKeysPage: {
+            /** Data */
+            data: components["schemas"]["ApiKeyOut"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** AttemptOut */
+        AttemptOut: {
+            /**
+             * Attempted At
+             * Format: date-time
+             */
+            attempted_at: string;
+            /** Error */
+            error: string | null;
+            /** Id */
+            id: number;
+            /** Response Excerpt */
+            response_excerpt: string;
+            /** Response Ms */
+            response_ms: number;
+            /** Status Code */
+            status_code: number | null;
+        };
         /** BalanceData */
         BalanceData: {
             /** Added */
@@ -1151,6 +2002,16 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** Body_import_do_not_call_api_v1_do_not_call_import_post */
+        Body_import_do_not_call_api_v1_do_not_call_import_post: {
+            /** File */
+            file: string;
+        };
+        /** Body_import_global_do_not_call_api_v1_admin_do_not_call_import_post */
+        Body_import_global_do_not_call_api_v1_admin_do_not_call_import_post: {
+            /** File */
+            file: string;
         };
         /** Bucket */
         Bucket: {
@@ -1322,6 +2183,138 @@ export interface components {
             /** Recorded Percent */
             recorded_percent: number;
         };
+        /** DeliveriesPage */
+        DeliveriesPage: {
+            /** Data */
+            data: components["schemas"]["DeliveryOut"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** DeliveryDetail */
+        DeliveryDetail: {
+            /** Attempts */
+            attempts: number;
+            /** Attempts Log */
+            attempts_log: components["schemas"]["AttemptOut"][];
+            /** Call Id */
+            call_id: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Endpoint Id */
+            endpoint_id: number | null;
+            /** Event */
+            event: string;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /** Last Status Code */
+            last_status_code: number | null;
+            /** Next Attempt At */
+            next_attempt_at: string | null;
+            /** Payload */
+            payload: string;
+            /** Status */
+            status: string;
+            /** Url */
+            url: string;
+        };
+        /** DeliveryDetailResponse */
+        DeliveryDetailResponse: {
+            data: components["schemas"]["DeliveryDetail"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** DeliveryOut */
+        DeliveryOut: {
+            /** Attempts */
+            attempts: number;
+            /** Call Id */
+            call_id: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Endpoint Id */
+            endpoint_id: number | null;
+            /** Event */
+            event: string;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /** Last Status Code */
+            last_status_code: number | null;
+            /** Next Attempt At */
+            next_attempt_at: string | null;
+            /** Status */
+            status: string;
+            /** Url */
+            url: string;
+        };
+        /** DoNotCallAdded */
+        DoNotCallAdded: {
+            /** Created */
+            created: boolean;
+            data: components["schemas"]["DoNotCallOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** DoNotCallIn */
+        DoNotCallIn: {
+            /** Note */
+            note?: string | null;
+            /** Phone Number */
+            phone_number: string;
+        };
+        /** DoNotCallOut */
+        DoNotCallOut: {
+            /** Call Id */
+            call_id: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Evidence */
+            evidence: string | null;
+            /** Id */
+            id: number;
+            /** Note */
+            note: string | null;
+            /** Phone Number */
+            phone_number: string;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "manual" | "import" | "opt-out";
+        };
+        /** DoNotCallPage */
+        DoNotCallPage: {
+            /** Data */
+            data: components["schemas"]["DoNotCallOut"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** Done */
         Done: {
             /** Message */
@@ -1336,6 +2329,90 @@ export interface components {
         EmailIn: {
             /** Email */
             email: string;
+        };
+        /** EndpointCreated */
+        EndpointCreated: {
+            data: components["schemas"]["EndpointOut"];
+            /** Secret */
+            secret: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** EndpointIn */
+        EndpointIn: {
+            /**
+             * Description
+             * @default
+             */
+            description?: string;
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled?: boolean;
+            /** Events */
+            events?: string[];
+            /** Url */
+            url: string;
+        };
+        /** EndpointOut */
+        EndpointOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Disabled Reason */
+            disabled_reason: string | null;
+            /** Enabled */
+            enabled: boolean;
+            /** Events */
+            events: string[];
+            /** Failing Since */
+            failing_since: string | null;
+            /** Id */
+            id: number;
+            /** Url */
+            url: string;
+        };
+        /** EndpointOutResponse */
+        EndpointOutResponse: {
+            data: components["schemas"]["EndpointOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /**
+         * EndpointUpdate
+         * @description What a PUT changes (fields left out stay as they are).
+         */
+        EndpointUpdate: {
+            /** Description */
+            description?: string | null;
+            /** Enabled */
+            enabled?: boolean | null;
+            /** Events */
+            events?: string[] | null;
+            /** Url */
+            url?: string | null;
+        };
+        /** EndpointsPage */
+        EndpointsPage: {
+            /** Data */
+            data: components["schemas"]["EndpointOut"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /** EnterpriseIn */
         EnterpriseIn: {
@@ -1372,6 +2449,13 @@ export interface components {
              */
             website?: string;
         };
+        /** ExtractedFieldOut */
+        ExtractedFieldOut: {
+            /** Line */
+            line?: number | null;
+            /** Value */
+            value: string | number | boolean | null;
+        };
         /** GoogleRedirectOut */
         GoogleRedirectOut: {
             /** Redirect Url */
@@ -1393,6 +2477,26 @@ export interface components {
             calls: number;
             /** Hour */
             hour: number;
+        };
+        /** ImportOut */
+        ImportOut: {
+            data: components["schemas"]["ImportReport"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** ImportReport */
+        ImportReport: {
+            /** Added */
+            added: number;
+            /** Already Listed */
+            already_listed: number;
+            /** Refused */
+            refused: components["schemas"]["RefusedRow"][];
+            /** Refused Count */
+            refused_count: number;
         };
         /** InboxPage */
         InboxPage: {
@@ -1704,6 +2808,15 @@ export interface components {
             /** Recorded */
             recorded: number;
         };
+        /** RefusedRow */
+        RefusedRow: {
+            /** Reason */
+            reason: string;
+            /** Row */
+            row: number;
+            /** Value */
+            value: string;
+        };
         /** RegisterIn */
         RegisterIn: {
             /** Email */
@@ -1723,6 +2836,16 @@ export interface components {
              */
             success?: boolean;
             user: components["schemas"]["UserOut"];
+        };
+        /** Removed */
+        Removed: {
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /** ReportIn */
         ReportIn: {
@@ -1773,14 +2896,22 @@ export interface components {
             /** Token */
             token: string;
         };
-        /** SendCallIn */
+        /**
+         * SendCallIn
+         * @description The Send Call form. With `agentId` the saved agent's settings fill in every field the
+         *     request leaves out (the fields it sends win); `variables` fill the `{{placeholders}}`.
+         */
         SendCallIn: {
+            /** Agentid */
+            agentId?: string | null;
             /**
              * Background Audio
              * @default null
              * @enum {string}
              */
             background_audio?: "null" | "office" | "cafe" | "restaurant" | "none";
+            /** First Sentence */
+            first_sentence?: string | null;
             /**
              * Interruption Threshold
              * @default 100
@@ -1794,7 +2925,7 @@ export interface components {
             /** Phone */
             phone: string;
             /** Prompt */
-            prompt: string;
+            prompt?: string | null;
             /**
              * Temperature
              * @default 0.7
@@ -1802,11 +2933,19 @@ export interface components {
             temperature?: number;
             /** Userid */
             userId: number;
+            /** Variables */
+            variables?: {
+                [key: string]: string;
+            } | null;
             /**
              * Voice
              * @default
              */
             voice?: string;
+            /** Voicemail Action */
+            voicemail_action?: ("leave_message" | "hangup") | null;
+            /** Voicemail Message */
+            voicemail_message?: string | null;
             /**
              * Waitgreeting
              * @default false
@@ -1826,6 +2965,16 @@ export interface components {
              * @default Call initiated
              */
             message?: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** SigningSecretOut */
+        SigningSecretOut: {
+            /** Secret */
+            secret: string;
             /**
              * Success
              * @default true
@@ -2093,6 +3242,448 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * V1AnalysisField
+         * @description One field to extract after the call (the list form of `analysis_schema`).
+         */
+        V1AnalysisField: {
+            /**
+             * Description
+             * @default
+             */
+            description?: string;
+            /** Name */
+            name: string;
+            /**
+             * Type
+             * @default string
+             */
+            type?: string;
+        };
+        /**
+         * V1CallDetail
+         * @description `GET /v1/calls/{call_id}` and the `call.ended` webhook's data (the SDK's
+         *     `CallDetailsResponse`: `batch_id` and `error_message` are strings, empty when none).
+         */
+        V1CallDetail: {
+            /** Agent Id */
+            agent_id: string | null;
+            /** Analysis */
+            analysis: {
+                [key: string]: unknown;
+            } | null;
+            /** Analysis Schema */
+            analysis_schema: {
+                [key: string]: string;
+            } | null;
+            /** Answered By */
+            answered_by: string;
+            /** Batch Id */
+            batch_id: string;
+            /** C Id */
+            c_id: string;
+            /** Call Ended By */
+            call_ended_by: ("ASSISTANT" | "USER") | null;
+            /** Call Id */
+            call_id: string;
+            /** Call Length */
+            call_length: number;
+            /** Completed */
+            completed: boolean;
+            /** Concatenated Transcript */
+            concatenated_transcript: string;
+            /** Corrected Duration */
+            corrected_duration: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Disposition Tag */
+            disposition_tag: string | null;
+            /** Dispositions */
+            dispositions: string[] | null;
+            /** End At */
+            end_at: string | null;
+            /** Endpoint Url */
+            endpoint_url: string;
+            /** Error Message */
+            error_message: string;
+            /** From */
+            from: string;
+            /**
+             * Inbound
+             * @default false
+             */
+            inbound?: boolean;
+            /** Max Duration */
+            max_duration: number;
+            /** Metadata */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Outcome */
+            outcome: string | null;
+            /** Price */
+            price: number | null;
+            /** Queue Status */
+            queue_status: string;
+            /**
+             * Record
+             * @default true
+             */
+            record?: boolean;
+            /** Recording Url */
+            recording_url: string | null;
+            /** Request Data */
+            request_data: {
+                [key: string]: string;
+            };
+            /** Start At */
+            start_at: string | null;
+            /** Started At */
+            started_at: string | null;
+            /** Status */
+            status: string;
+            /** Summary */
+            summary: string | null;
+            /** Summary Prompt */
+            summary_prompt: string | null;
+            /** To */
+            to: string;
+            /** Transcripts */
+            transcripts: components["schemas"]["V1TranscriptLine"][];
+            /** Variables */
+            variables: {
+                [key: string]: string;
+            };
+            /** Voice */
+            voice: string;
+        };
+        /** V1CallsList */
+        V1CallsList: {
+            /** Calls */
+            calls: components["schemas"]["V1ListedCall"][];
+            /** Count */
+            count: number;
+        };
+        /**
+         * V1Error
+         * @description Every `/v1` error.
+         * @example {
+         *       "errors": {
+         *         "phone_number": [
+         *           "Phone number should not contain spaces"
+         *         ]
+         *       },
+         *       "message": "Invalid phone number.",
+         *       "status": "error"
+         *     }
+         * @example {
+         *       "errors": {},
+         *       "message": "Insufficient balance.",
+         *       "status": "error"
+         *     }
+         */
+        V1Error: {
+            /** Errors */
+            errors?: {
+                [key: string]: string[];
+            };
+            /** Message */
+            message: string;
+            /**
+             * Status
+             * @default error
+             * @constant
+             */
+            status?: "error";
+        };
+        /**
+         * V1ListedCall
+         * @description One call in `GET /v1/calls` (the SDK's `ListedCallData`).
+         */
+        V1ListedCall: {
+            /** Answered By */
+            answered_by: string;
+            /** Batch Id */
+            batch_id: string | null;
+            /** Call Id */
+            call_id: string;
+            /** Call Length */
+            call_length: number;
+            /** Completed */
+            completed: boolean;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error Message */
+            error_message: string | null;
+            /** From */
+            from: string;
+            /**
+             * Inbound
+             * @default false
+             */
+            inbound?: boolean;
+            /** Max Duration */
+            max_duration: number;
+            /** Metadata */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Price */
+            price: number | null;
+            /** Queue Status */
+            queue_status: string;
+            /** Start At */
+            start_at: string | null;
+            /** Status */
+            status: string;
+            /** To */
+            to: string;
+        };
+        /**
+         * V1RecordingOut
+         * @example {
+         *       "status": "success",
+         *       "url": "https://calls.example.com/v1/recordings/9c1e5b7a-3f0d-4a1e-b1c2-7d7f7f3b2a10"
+         *     }
+         */
+        V1RecordingOut: {
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+            /** Url */
+            url: string;
+        };
+        /**
+         * V1SendCallIn
+         * @description `POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required.
+         */
+        V1SendCallIn: {
+            /**
+             * Agent Id
+             * @description A saved agent of yours: its settings, with this request's on top.
+             */
+            agent_id?: string | null;
+            /**
+             * Analysis Schema
+             * @description Fields to extract after the call: Bland's object (field -> type or description) or a list of `{name, type, description}`.
+             */
+            analysis_schema?: {
+                [key: string]: string;
+            } | components["schemas"]["V1AnalysisField"][] | null;
+            /**
+             * Background Track
+             * @description `null` (quiet line static), `office`, `cafe`, `restaurant`, `none`.
+             */
+            background_track?: ("office" | "cafe" | "restaurant" | "none") | null;
+            /** Dispositions */
+            dispositions?: string[] | null;
+            /** First Sentence */
+            first_sentence?: string | null;
+            /**
+             * Interruption Threshold
+             * @description Milliseconds of caller speech before the agent yields, 50 to 500 (default 100).
+             */
+            interruption_threshold?: number | null;
+            /**
+             * Max Duration
+             * @description Minutes, 1 to 120 (default 30). Its price is held until the call ends.
+             */
+            max_duration?: number | null;
+            /**
+             * Metadata
+             * @description Your own data, returned on every read and webhook.
+             */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Phone Number
+             * @description E.164 (`+15551230000`); without a `+` a 10-digit number is taken as US/Canada (+1), like Bland.
+             */
+            phone_number: string;
+            /**
+             * Request Data
+             * @description Values for the `{{variables}}` of the task and first sentence.
+             */
+            request_data?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Start Time
+             * @description `YYYY-MM-DD HH:MM:SS` (in `timezone`), or with an offset (`2030-01-15 09:30:00 -05:00`). At least a minute ahead; stop cancels it.
+             */
+            start_time?: string | null;
+            /** Summary Prompt */
+            summary_prompt?: string | null;
+            /**
+             * Task
+             * @description The prompt.
+             */
+            task?: string | null;
+            /**
+             * Temperature
+             * @description 0 to 1 (default 0.7).
+             */
+            temperature?: number | null;
+            /**
+             * Timezone
+             * @description IANA name; default America/Los_Angeles.
+             */
+            timezone?: string | null;
+            /**
+             * Voice
+             * @description A voice name or id from `GET /v1/voices`.
+             * @example joe
+             */
+            voice?: string | number | null;
+            /**
+             * Voice Id
+             * @description The SDK's numeric voice id (`voice` wins).
+             */
+            voice_id?: number | null;
+            voicemail?: components["schemas"]["V1Voicemail"] | null;
+            /**
+             * Voicemail Action
+             * @description Bland's older flat field (the SDK sends it); `voicemail` wins.
+             */
+            voicemail_action?: ("hangup" | "leave_message") | null;
+            /** Voicemail Message */
+            voicemail_message?: string | null;
+            /** Wait For Greeting */
+            wait_for_greeting?: boolean | null;
+            /**
+             * Webhook
+             * @description Where this call's `call.*` events go too.
+             */
+            webhook?: string | null;
+        };
+        /**
+         * V1SendCallOut
+         * @example {
+         *       "call_id": "9c1e5b7a-3f0d-4a1e-b1c2-7d7f7f3b2a10",
+         *       "message": "Call successfully queued.",
+         *       "status": "success"
+         *     }
+         */
+        V1SendCallOut: {
+            /** Batch Id */
+            batch_id?: string | null;
+            /** Call Id */
+            call_id: string;
+            /**
+             * Message
+             * @default Call successfully queued.
+             */
+            message?: string;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+        };
+        /**
+         * V1StopOut
+         * @example {
+         *       "message": "Call ended successfully.",
+         *       "status": "success"
+         *     }
+         */
+        V1StopOut: {
+            /**
+             * Message
+             * @default Call ended successfully.
+             */
+            message?: string;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+        };
+        /** V1TranscriptLine */
+        V1TranscriptLine: {
+            /** C Id */
+            c_id: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Text */
+            text: string;
+            /**
+             * User
+             * @enum {string}
+             */
+            user: "assistant" | "user";
+        };
+        /** V1Voice */
+        V1Voice: {
+            /** Description */
+            description: string;
+            /**
+             * Is Custom
+             * @default false
+             */
+            is_custom?: boolean;
+            /** Name */
+            name: string;
+            /**
+             * Public
+             * @default true
+             */
+            public?: boolean;
+            /**
+             * Reduce Latency
+             * @default true
+             */
+            reduce_latency?: boolean;
+            /** Tags */
+            tags: string[];
+            /** Voice Id */
+            voice_id: number;
+        };
+        /**
+         * V1Voicemail
+         * @description Bland's `voicemail` object. `sms` and `sensitive` are accepted and ignored.
+         */
+        V1Voicemail: {
+            /**
+             * Action
+             * @default hangup
+             * @enum {string}
+             */
+            action?: "hangup" | "leave_message";
+            /** Message */
+            message?: string | null;
+        };
+        /** V1VoicesList */
+        V1VoicesList: {
+            /** Presets */
+            presets?: {
+                [key: string]: unknown;
+            }[];
+            /** Voices */
+            voices: components["schemas"]["V1Voice"][];
+        };
         /** ValidationError */
         ValidationError: {
             /** Context */
@@ -2185,14 +3776,31 @@ export type SchemaAdminCallsPage = components['schemas']['AdminCallsPage'];
 export type SchemaAdminStats = components['schemas']['AdminStats'];
 export type SchemaAdminStatsOut = components['schemas']['AdminStatsOut'];
 export type SchemaAdminUserOut = components['schemas']['AdminUserOut'];
+export type SchemaAgentDeleted = components['schemas']['AgentDeleted'];
+export type SchemaAgentIn = components['schemas']['AgentIn'];
+export type SchemaAgentOut = components['schemas']['AgentOut'];
+export type SchemaAgentResponse = components['schemas']['AgentResponse'];
+export type SchemaAgentSaved = components['schemas']['AgentSaved'];
+export type SchemaAgentSummary = components['schemas']['AgentSummary'];
+export type SchemaAgentsPage = components['schemas']['AgentsPage'];
 export type SchemaAnalysisByDayOut = components['schemas']['AnalysisByDayOut'];
+export type SchemaAnalysisField = components['schemas']['AnalysisField'];
 export type SchemaAnalysisOut = components['schemas']['AnalysisOut'];
+export type SchemaAnalyzeCallIn = components['schemas']['AnalyzeCallIn'];
+export type SchemaAnalyzeCallOut = components['schemas']['AnalyzeCallOut'];
 export type SchemaAnalyzeIn = components['schemas']['AnalyzeIn'];
 export type SchemaAnalyzeOut = components['schemas']['AnalyzeOut'];
 export type SchemaAnsweredBy = components['schemas']['AnsweredBy'];
+export type SchemaApiKeyCreated = components['schemas']['ApiKeyCreated'];
+export type SchemaApiKeyIn = components['schemas']['ApiKeyIn'];
+export type SchemaApiKeyOut = components['schemas']['ApiKeyOut'];
+export type SchemaApiKeysPage = components['schemas']['ApiKeysPage'];
+export type SchemaAttemptOut = components['schemas']['AttemptOut'];
 export type SchemaBalanceData = components['schemas']['BalanceData'];
 export type SchemaBalanceIn = components['schemas']['BalanceIn'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
+export type SchemaBodyImportDoNotCallApiV1DoNotCallImportPost = components['schemas']['Body_import_do_not_call_api_v1_do_not_call_import_post'];
+export type SchemaBodyImportGlobalDoNotCallApiV1AdminDoNotCallImportPost = components['schemas']['Body_import_global_do_not_call_api_v1_admin_do_not_call_import_post'];
 export type SchemaBucket = components['schemas']['Bucket'];
 export type SchemaCallDetails = components['schemas']['CallDetails'];
 export type SchemaCallDetailsOut = components['schemas']['CallDetailsOut'];
@@ -2204,12 +3812,29 @@ export type SchemaCharts = components['schemas']['Charts'];
 export type SchemaChartsOut = components['schemas']['ChartsOut'];
 export type SchemaContactIn = components['schemas']['ContactIn'];
 export type SchemaDailyPoint = components['schemas']['DailyPoint'];
+export type SchemaDeliveriesPage = components['schemas']['DeliveriesPage'];
+export type SchemaDeliveryDetail = components['schemas']['DeliveryDetail'];
+export type SchemaDeliveryDetailResponse = components['schemas']['DeliveryDetailResponse'];
+export type SchemaDeliveryOut = components['schemas']['DeliveryOut'];
+export type SchemaDoNotCallAdded = components['schemas']['DoNotCallAdded'];
+export type SchemaDoNotCallIn = components['schemas']['DoNotCallIn'];
+export type SchemaDoNotCallOut = components['schemas']['DoNotCallOut'];
+export type SchemaDoNotCallPage = components['schemas']['DoNotCallPage'];
 export type SchemaDone = components['schemas']['Done'];
 export type SchemaEmailIn = components['schemas']['EmailIn'];
+export type SchemaEndpointCreated = components['schemas']['EndpointCreated'];
+export type SchemaEndpointIn = components['schemas']['EndpointIn'];
+export type SchemaEndpointOut = components['schemas']['EndpointOut'];
+export type SchemaEndpointOutResponse = components['schemas']['EndpointOutResponse'];
+export type SchemaEndpointUpdate = components['schemas']['EndpointUpdate'];
+export type SchemaEndpointsPage = components['schemas']['EndpointsPage'];
 export type SchemaEnterpriseIn = components['schemas']['EnterpriseIn'];
+export type SchemaExtractedFieldOut = components['schemas']['ExtractedFieldOut'];
 export type SchemaGoogleRedirectOut = components['schemas']['GoogleRedirectOut'];
 export type SchemaHttpValidationError = components['schemas']['HTTPValidationError'];
 export type SchemaHourPoint = components['schemas']['HourPoint'];
+export type SchemaImportOut = components['schemas']['ImportOut'];
+export type SchemaImportReport = components['schemas']['ImportReport'];
 export type SchemaInboxPage = components['schemas']['InboxPage'];
 export type SchemaKeyFactOut = components['schemas']['KeyFactOut'];
 export type SchemaLatencyOut = components['schemas']['LatencyOut'];
@@ -2233,14 +3858,17 @@ export type SchemaProfileOut = components['schemas']['ProfileOut'];
 export type SchemaProfileResponse = components['schemas']['ProfileResponse'];
 export type SchemaProfileUpdate = components['schemas']['ProfileUpdate'];
 export type SchemaRecording = components['schemas']['Recording'];
+export type SchemaRefusedRow = components['schemas']['RefusedRow'];
 export type SchemaRegisterIn = components['schemas']['RegisterIn'];
 export type SchemaRegisterOut = components['schemas']['RegisterOut'];
+export type SchemaRemoved = components['schemas']['Removed'];
 export type SchemaReportIn = components['schemas']['ReportIn'];
 export type SchemaReportOut = components['schemas']['ReportOut'];
 export type SchemaReportsPage = components['schemas']['ReportsPage'];
 export type SchemaResetPasswordIn = components['schemas']['ResetPasswordIn'];
 export type SchemaSendCallIn = components['schemas']['SendCallIn'];
 export type SchemaSendCallOut = components['schemas']['SendCallOut'];
+export type SchemaSigningSecretOut = components['schemas']['SigningSecretOut'];
 export type SchemaStatsData = components['schemas']['StatsData'];
 export type SchemaStatsOut = components['schemas']['StatsOut'];
 export type SchemaStatusCount = components['schemas']['StatusCount'];
@@ -2264,6 +3892,19 @@ export type SchemaUpdateUserIn = components['schemas']['UpdateUserIn'];
 export type SchemaUserOut = components['schemas']['UserOut'];
 export type SchemaUserResponse = components['schemas']['UserResponse'];
 export type SchemaUsersPage = components['schemas']['UsersPage'];
+export type SchemaV1AnalysisField = components['schemas']['V1AnalysisField'];
+export type SchemaV1CallDetail = components['schemas']['V1CallDetail'];
+export type SchemaV1CallsList = components['schemas']['V1CallsList'];
+export type SchemaV1Error = components['schemas']['V1Error'];
+export type SchemaV1ListedCall = components['schemas']['V1ListedCall'];
+export type SchemaV1RecordingOut = components['schemas']['V1RecordingOut'];
+export type SchemaV1SendCallIn = components['schemas']['V1SendCallIn'];
+export type SchemaV1SendCallOut = components['schemas']['V1SendCallOut'];
+export type SchemaV1StopOut = components['schemas']['V1StopOut'];
+export type SchemaV1TranscriptLine = components['schemas']['V1TranscriptLine'];
+export type SchemaV1Voice = components['schemas']['V1Voice'];
+export type SchemaV1Voicemail = components['schemas']['V1Voicemail'];
+export type SchemaV1VoicesList = components['schemas']['V1VoicesList'];
 export type SchemaValidationError = components['schemas']['ValidationError'];
 export type SchemaVoiceOut = components['schemas']['VoiceOut'];
 export type SchemaVoicesOut = components['schemas']['VoicesOut'];
@@ -2362,6 +4003,159 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminCallsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_global_do_not_call_api_v1_admin_do_not_call_get: {
+        parameters: {
+            query?: {
+                /** @description Digits of the number. */
+                search?: string;
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_global_do_not_call_api_v1_admin_do_not_call_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DoNotCallIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallAdded"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_global_do_not_call_api_v1_admin_do_not_call_export_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    import_global_do_not_call_api_v1_admin_do_not_call_import_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_import_global_do_not_call_api_v1_admin_do_not_call_import_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    remove_global_do_not_call_api_v1_admin_do_not_call__entry_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Removed"];
                 };
             };
             /** @description Validation Error */
@@ -2973,6 +4767,170 @@ export interface operations {
             };
         };
     };
+    list_agents_api_v1_agents_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_agent_api_v1_agents_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_agent_api_v1_agents__agent_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_agent_api_v1_agents__agent_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_agent_api_v1_agents__agent_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDeleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     analyze_call_api_v1_analyze_call__call_id__post: {
         parameters: {
             query?: never;
@@ -2995,6 +4953,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AnalyzeOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_api_keys_api_v1_api_keys_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeysPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_api_key_api_v1_api_keys_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    revoke_api_key_api_v1_api_keys__key_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
                 };
             };
             /** @description Validation Error */
@@ -3194,6 +5250,199 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_signing_secret_api_v1_developers_signing_secret_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningSecretOut"];
+                };
+            };
+        };
+    };
+    rotate_signing_secret_api_v1_developers_signing_secret_rotate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningSecretOut"];
+                };
+            };
+        };
+    };
+    list_do_not_call_api_v1_do_not_call_get: {
+        parameters: {
+            query?: {
+                /** @description Digits of the number. */
+                search?: string;
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_do_not_call_api_v1_do_not_call_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DoNotCallIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallAdded"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_do_not_call_api_v1_do_not_call_export_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    import_do_not_call_api_v1_do_not_call_import_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_import_do_not_call_api_v1_do_not_call_import_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    remove_do_not_call_api_v1_do_not_call__entry_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Removed"];
                 };
             };
             /** @description Validation Error */
@@ -3981,6 +6230,706 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_webhook_deliveries_api_v1_webhook_deliveries_get: {
+        parameters: {
+            query?: {
+                status?: ("pending" | "delivered" | "failed" | "cancelled") | null;
+                event?: string | null;
+                endpoint_id?: number | null;
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveriesPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_webhook_delivery_api_v1_webhook_deliveries__delivery_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDetailResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    resend_webhook_delivery_api_v1_webhook_deliveries__delivery_id__resend_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDetailResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_webhook_endpoints_api_v1_webhook_endpoints_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_webhook_endpoint_api_v1_webhook_endpoints_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_webhook_endpoint_api_v1_webhook_endpoints__endpoint_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointOutResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_webhook_endpoint_api_v1_webhook_endpoints__endpoint_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_calls_v1_calls_get: {
+        parameters: {
+            query?: {
+                to_number?: string | null;
+                from_number?: string | null;
+                /** @description YYYY-MM-DD or ISO 8601, inclusive. */
+                start_date?: string | null;
+                /** @description YYYY-MM-DD (the whole day) or ISO 8601, inclusive. */
+                end_date?: string | null;
+                completed?: boolean | null;
+                answered_by?: string | null;
+                /** @description Accepted; no call is in a batch yet. */
+                batch_id?: string | null;
+                /** @description Accepted; no call is in a campaign yet. */
+                campaign_id?: string | null;
+                /** @description First index, inclusive. */
+                from?: number | null;
+                /** @description Last index, exclusive. */
+                to?: number | null;
+                limit?: number;
+                ascending?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1CallsList"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The key's rate limit (with Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Every error, in Bland's shape. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    send_call_v1_calls_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["V1SendCallIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1SendCallOut"];
+                };
+            };
+            /** @description Invalid parameters (a bad number, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Insufficient balance. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `agent_id` is not one of yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The key's rate limit (with Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Every error, in Bland's shape. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    call_details_v1_calls__call_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1CallDetail"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No such call among the key owner's calls. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The key's rate limit (with Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Every error, in Bland's shape. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    analyze_call_v1_calls__call_id__analyze_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalyzeCallIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeCallOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    call_recording_v1_calls__call_id__recording_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1RecordingOut"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No such call among the key owner's calls. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The key's rate limit (with Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Every error, in Bland's shape. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    stop_call_v1_calls__call_id__stop_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1StopOut"];
+                };
+            };
+            /** @description The call has already ended. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No such call among the key owner's calls. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The key's rate limit (with Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Every error, in Bland's shape. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    recording_audio_v1_recordings__call_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WAV by default; MP3 with `Accept: audio/mpeg`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": unknown;
+                    "audio/wav": unknown;
+                };
+            };
+            /** @description Missing, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No such call among the key owner's calls. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The key's rate limit (with Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Every error, in Bland's shape. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    list_voices_v1_voices_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1VoicesList"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The key's rate limit (with Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Every error, in Bland's shape. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
                 };
             };
         };

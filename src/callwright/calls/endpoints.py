@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from sqlalchemy import Row
 
+from callwright.agents import service as agents
 from callwright.auth.deps import CurrentUser
 from callwright.auth.schemas import Message
 from callwright.calls import analysis as analysing
@@ -50,7 +51,6 @@ from callwright.kit.money import dollars
 from callwright.kit.sqltime import WEEKDAYS, TzOffset
 from callwright.models import Call, CallReport, TranscriptEntry, User
 from callwright.speech import tts
-from callwright.telephony.base import CarrierError
 from callwright.telephony.state import TERMINAL
 
 log = logging.getLogger(__name__)
@@ -116,13 +116,43 @@ def _record(call: Call | Row[*tuple[Any, ...]]) -> dict[str, object]:
     }
 
 
+#: SendCallIn's fields by the names of a call's settings (CallOrder's).
+_SEND_CALL_SETTINGS = {
+    "prompt": "prompt",
+    "voice": "voice",
+    "temperature": "temperature",
+    "interruption_threshold": "interruption_threshold",
+    "background_audio": "background_audio",
+    "max_duration": "max_duration",
+    "waitGreeting": "wait_for_greeting",
+    "first_sentence": "first_sentence",
+    "voicemail_action": "voicemail_action",
+    "voicemail_message": "voicemail_message",
+}
+
+
 @router.post("/send-call")
 async def send_call(
     body: SendCallIn, user: CurrentUser, session: SessionDep, request: Request
 ) -> SendCallOut:
+    """Place a call. From an agent (`agentId`), the agent's settings fill in every field the
+    request did not send; `{{variables}}` are filled from `variables` (one missing: 422)."""
     if body.userId != user.id:
         raise Forbidden("You can only place calls from your own account.")
-    voice = tts.find(body.voice) if body.voice else tts.default_voice()
+    # From an agent only the fields the client sent override it (the others have defaults).
+    sent = body.model_fields_set if body.agentId else set(_SEND_CALL_SETTINGS)
+    given = {
+        setting: getattr(body, field)
+        for field, setting in _SEND_CALL_SETTINGS.items()
+        if field in sent and not (field == "voice" and not body.voice)
+    }
+    agent, settings = await agents.call_settings(
+        session, user.id, body.agentId, given, body.variables
+    )
+    if "prompt" not in settings:
+        raise ValidationFailed({"prompt": ["The prompt field is required."]})
+    name = settings.pop("voice", "")
+    voice = tts.find(name) if name else tts.default_voice()
     if voice is None:
         raise ValidationFailed({"voice": ["The selected voice is not available."]})
     call = await _calls(request).service.place(
@@ -131,13 +161,10 @@ async def send_call(
             kind="user",
             user_id=user.id,
             to_number=body.phone,
-            prompt=body.prompt,
             voice=voice.name,
-            temperature=body.temperature,
-            interruption_threshold=body.interruption_threshold,
-            background_audio=body.background_audio,
-            max_duration=body.max_duration,
-            wait_for_greeting=body.waitGreeting,
+            agent_id=agent.id if agent else None,
+            variables=dict(body.variables) if body.variables else None,
+            **settings,
         ),
     )
     return SendCallOut(callId=call.id, from_=call.from_number, balance=dollars(user.balance_cents))
@@ -147,14 +174,7 @@ async def send_call(
 async def stop_call(
     call_id: str, user: CurrentUser, session: SessionDep, request: Request
 ) -> Message:
-    call = await _owned(session, user, call_id)
-    try:
-        stopped = await _calls(request).flows.stop(session, call)
-    except CarrierError as exc:
-        log.warning("stopping call %s failed: %s", call_id, exc)
-        raise AppError("The carrier could not stop the call. Please try again.", 502) from exc
-    if not stopped:
-        raise AppError("This call has already ended.", 409)
+    await _calls(request).stop(session, await _owned(session, user, call_id))
     return Message(message="Call stopped successfully")
 
 
@@ -346,20 +366,7 @@ async def analyze_call(
         result = analysing.Analysis.from_json(call.analysis)
     else:
         lines = await calls.transcript(session, call.id)
-        result = None
-        if settings.llm_base_url:
-            try:
-                result = await analysing.analyze_with_llm(
-                    call,
-                    lines,
-                    base_url=settings.llm_base_url,
-                    api_key=settings.llm_api_key,
-                    model=settings.llm_model,
-                )
-            except Exception as exc:
-                log.warning("LLM analysis of %s failed, using the offline method: %s", call_id, exc)
-        if result is None:
-            result = analysing.analyze_offline(call, lines)
+        result = await analysing.analyze(call, lines, analysing.AnalysisLLM.from_settings(settings))
         call.analysis = result.to_json()
         await session.flush()
     return AnalyzeOut(data=AnalysisOut.model_validate(result, from_attributes=True))

@@ -8,6 +8,7 @@ import asyncio
 import logging
 import math
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,9 +16,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from callwright.billing.service import Billing
 from callwright.calls import repository as calls
 from callwright.calls.events import CLOSING, CallEvents
+from callwright.calls.lifecycle import CallReporter, Silent
 from callwright.calls.outcomes import outcome_of, sentence, settled
+from callwright.calls.tasks import ANALYZE_JOB, DIAL_JOB
+from callwright.compliance import do_not_call
 from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
+from callwright.kit.jobs import JobQueue
 from callwright.kit.security import random_token, sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import Call
@@ -51,12 +56,18 @@ class CallFlows:
         carrier: Carrier,
         events: CallEvents,
         billing: Billing,
+        reporter: CallReporter | None = None,
+        jobs: JobQueue | None = None,
     ) -> None:
+        #: Sends the jobs that follow a call's end (its analysis); None: none are sent.
+        self.jobs = jobs
         self.settings = settings
         self.db = db
         self.carrier = carrier
         self.events = events
         self.billing = billing
+        #: Told when a call is answered (`call.started`) and finalised (`call.ended`).
+        self.reporter: CallReporter = reporter or Silent()
 
     # --- urls -----------------------------------------------------------------------------
 
@@ -107,6 +118,20 @@ class CallFlows:
         await self.events.record(session, call, "Call stopped by the user", "call")
         return True
 
+    async def _fail_before_ringing(self, call_id: str, reason: str) -> None:
+        """End a claimed call that never rang: failed, with `reason` as its error."""
+        async for session in self.db.session():
+            await calls.move_status(
+                session,
+                call_id,
+                CallStatus.FAILED,
+                {"ended_at": utcnow(), "error": reason, "end_reason": CallOutcome.FAILED.value},
+            )
+            call = await calls.get(session, call_id)
+            if call:
+                await self.events.record(session, call, f"Call failed: {reason}", "error")
+        await self.finalize(call_id)
+
     async def dial(self, call_id: str) -> None:
         token = random_token()
         async for session in self.db.session():
@@ -116,6 +141,8 @@ class CallFlows:
                 return
             call = await calls.get(session, call_id)
             assert call is not None
+            # Listed since it was placed (a scheduled call, a queue that waited): not dialled.
+            entry = await do_not_call.listed(session, call.user_id, call.to_number)
             request = DialRequest(
                 call_id=call.id,
                 to_number=call.to_number,
@@ -124,25 +151,15 @@ class CallFlows:
                 status_callback_url=self.status_callback_url(),
                 media_token=token,
             )
+        if entry is not None:
+            log.info("call %s not dialled: its number is on a do-not-call list", call_id)
+            await self._fail_before_ringing(call_id, do_not_call.why_not(entry))
+            return
         try:
             carrier_call_id = await self.carrier.dial(request)
         except CarrierError as exc:
             log.warning("dialling call %s failed: %s", call_id, exc)
-            async for session in self.db.session():
-                await calls.move_status(
-                    session,
-                    call_id,
-                    CallStatus.FAILED,
-                    {
-                        "ended_at": utcnow(),
-                        "error": str(exc),
-                        "end_reason": CallOutcome.FAILED.value,
-                    },
-                )
-                call = await calls.get(session, call_id)
-                if call:
-                    await self.events.record(session, call, f"Call failed: {exc}", "error")
-            await self.finalize(call_id)
+            await self._fail_before_ringing(call_id, str(exc))
             return
         async for session in self.db.session():
             live = await calls.attach_carrier_id(session, call_id, carrier_call_id)
@@ -209,6 +226,8 @@ class CallFlows:
             message = _STATUS_MESSAGES.get(update.status)
             if message:
                 await self.events.record(session, call, message, "status", completed=False)
+            if update.status is CallStatus.IN_PROGRESS:
+                await self.reporter.started(session, call)
         if update.status in TERMINAL:
             await self.finalize(call_id)
 
@@ -258,16 +277,33 @@ class CallFlows:
                 answeredBy=call.answered_by,
                 outcomeText=sentence(outcome, call.error),
             )
+            await self.reporter.ended(session, call)
+            if call.user_id is not None and self.jobs is not None:
+                on_commit(session, partial(self.jobs.send, ANALYZE_JOB, call_id))
+
+    async def dial_due(self) -> int:
+        """Send the dial job of each scheduled call whose time has come (the dial's claim makes
+        a repeated one harmless). Answers how many were sent."""
+        async for session in self.db.session():
+            due = await calls.due(session, utcnow())
+        for call_id in due:
+            if self.jobs is not None:
+                await self.jobs.send(DIAL_JOB, call_id)
+            else:
+                await self.dial(call_id)
+        return len(due)
 
     async def reconcile(self) -> int:
-        """Finish calls whose end never arrived (max duration plus a grace period)."""
+        """Finish calls whose end never arrived (max duration plus a grace period, counted
+        from the dial time of a scheduled call)."""
         now = utcnow()
         finished = 0
         async for session in self.db.session():
             stale = [
                 c.id
                 for c in await calls.overdue(session, now - RECONCILE_GRACE)
-                if c.queued_at + timedelta(minutes=c.max_duration) + RECONCILE_GRACE < now
+                if (c.start_at or c.queued_at) + timedelta(minutes=c.max_duration) + RECONCILE_GRACE
+                < now
             ]
         for call_id in stale:
             async for session in self.db.session():

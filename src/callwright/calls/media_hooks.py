@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
@@ -36,6 +36,14 @@ from callwright.voice_agent.contract import (
 log = logging.getLogger(__name__)
 
 SECONDS_PER_MINUTE = 60
+
+
+def voicemail_action(call_action: str, settings: Settings) -> Literal["message", "hangup"]:
+    """What the agent does on voicemail: the call's choice, except that an operator who set
+    CALLWRIGHT_VOICEMAIL_ACTION=hangup leaves no message on any call."""
+    if call_action == "hangup" or settings.voicemail_action == "hangup":
+        return "hangup"
+    return "message"
 
 
 def _iso(epoch: float) -> str:
@@ -83,7 +91,9 @@ class CallMedia:
             background_audio=call.background_audio,
             max_duration_seconds=call.max_duration * SECONDS_PER_MINUTE,
             wait_for_greeting=call.wait_for_greeting,
-            voicemail=self.flows.settings.voicemail_action,
+            voicemail=voicemail_action(call.voicemail_action, self.flows.settings),
+            first_sentence=call.first_sentence or None,
+            voicemail_message=call.voicemail_message or None,
         )
 
     def hooks(self, call_id: str) -> MediaHooks:
@@ -112,14 +122,18 @@ class MediaHooks(CallHooks):
             call = await calls.get(session, self.call_id)
             if call is None:
                 return
+            started = False
             if call.status != CallStatus.IN_PROGRESS.value:
-                await calls.move_status(
+                started = await calls.move_status(
                     session,
                     self.call_id,
                     CallStatus.IN_PROGRESS,
                     {"answered_at": utcnow(), "answered_by": calls.answered_unknown()},
                 )
             await self.events.record(session, call, CONNECTED, "call")
+            if started:
+                await session.refresh(call)
+                await self.flows.reporter.started(session, call)
 
     async def _owner(self) -> int | None:
         if not self._owner_known:

@@ -12,6 +12,7 @@ from sqlalchemy import (
     bindparam,
     case,
     func,
+    literal_column,
     or_,
     select,
     update,
@@ -263,14 +264,34 @@ async def latencies(session: AsyncSession, call_id: str) -> Sequence[TurnLatency
 
 
 async def overdue(session: AsyncSession, before: datetime, limit: int = 50) -> Sequence[Call]:
-    """Unfinished calls queued before `before` (their end never arrived)."""
+    """Unfinished calls queued (a scheduled one: due) before `before` (their end never
+    arrived)."""
     query = (
         select(Call)
-        .where(Call.finalized_at.is_(None), Call.queued_at < before)
+        .where(Call.finalized_at.is_(None), func.coalesce(Call.start_at, Call.queued_at) < before)
         .order_by(Call.queued_at)
         .limit(limit)
     )
     return (await session.scalars(query)).all()
+
+
+async def due(session: AsyncSession, now: datetime, limit: int = 200) -> list[str]:
+    """The scheduled calls whose time has come, not dialled nor being dialled (the partial
+    index ix_calls_scheduled holds exactly the scheduled queued calls)."""
+    query = (
+        select(Call.id)
+        .where(
+            Call.start_at.is_not(None),
+            # A literal, not a parameter: the planner matches it to the index's condition.
+            Call.status == literal_column(f"'{CallStatus.QUEUED.value}'"),
+            Call.start_at <= now,
+            Call.carrier_call_id.is_(None),
+            Call.media_token_hash.is_(None),
+        )
+        .order_by(Call.start_at)
+        .limit(limit)
+    )
+    return list((await session.scalars(query)).all())
 
 
 #: What a call-log row shows (`calls.endpoints._record`), read as plain rows: a page needs no

@@ -2,39 +2,73 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from callwright.agents.settings import BackgroundAudio, checked_prompt
 from callwright.kit.bounds import BodyId
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
 from callwright.telephony.state import AnsweredBy, CallOutcome
 
-PROMPT_MIN = 10
-BackgroundAudio = Literal["null", "office", "cafe", "restaurant", "none"]
+#: The most `{{variables}}` one call may be given, and the longest value.
+VARIABLES_MAX = 50
+VARIABLE_VALUE_MAX = 1000
+VARIABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]{0,63}$")
 
 
 class SendCallIn(BaseModel):
+    """The Send Call form. With `agentId` the saved agent's settings fill in every field the
+    request leaves out (the fields it sends win); `variables` fill the `{{placeholders}}`."""
+
     userId: BodyId
     #: E.164 once validated (kit.phone).
     phone: DialNumber
-    prompt: str = Field(max_length=20_000)
+    #: Required unless the call starts from an agent.
+    prompt: str | None = Field(None, max_length=20_000)
     max_duration: int = Field(30, ge=1, le=120)
     voice: str = Field("", max_length=64)
     waitGreeting: bool = False
     temperature: float = Field(0.7, ge=0, le=1)
     interruption_threshold: int = Field(100, ge=50, le=200)
     background_audio: BackgroundAudio = "null"
+    #: The saved agent the call starts from.
+    agentId: str | None = Field(None, max_length=36)
+    #: Values for the `{{placeholders}}` of the prompt, first sentence and voicemail message.
+    variables: dict[str, str] | None = None
+    #: A fixed opening line ("" for none, over the agent's).
+    first_sentence: str | None = Field(None, max_length=1000)
+    voicemail_action: Literal["leave_message", "hangup"] | None = None
+    voicemail_message: str | None = Field(None, max_length=1000)
 
     @field_validator("prompt")
     @classmethod
-    def _prompt(cls, value: str) -> str:
-        value = value.strip()
-        if len(value) < PROMPT_MIN:
-            raise ValueError("The prompt must be at least 10 characters long")
-        return value
+    def _prompt(cls, value: str | None) -> str | None:
+        return None if value is None else checked_prompt(value)
+
+    @field_validator("first_sentence", "voicemail_message")
+    @classmethod
+    def _trimmed(cls, value: str | None) -> str | None:
+        return None if value is None else value.strip()
+
+    @field_validator("variables")
+    @classmethod
+    def _variables(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        if value is None:
+            return None
+        if len(value) > VARIABLES_MAX:
+            raise ValueError(f"At most {VARIABLES_MAX} variables may be given.")
+        for name, text in value.items():
+            if not VARIABLE_NAME.match(name):
+                raise ValueError(f'"{name[:64]}" is not a valid variable name.')
+            if len(text) > VARIABLE_VALUE_MAX:
+                raise ValueError(
+                    f"The value of {name} must be {VARIABLE_VALUE_MAX} characters or less."
+                )
+        return {name: text.strip() for name, text in value.items()}
 
 
 class SendCallOut(Envelope):
@@ -197,12 +231,23 @@ class KeyFactOut(BaseModel):
     lines: list[int]
 
 
+class ExtractedFieldOut(BaseModel):
+    #: Text, a number, true/false, or an ISO 8601 date; null when the call does not say.
+    value: str | int | float | bool | None
+    #: The transcript line (1-based) it comes from.
+    line: int | None = None
+
+
 class AnalysisOut(BaseModel):
     summary: str
     outcome: str
     sentiment: str
     key_facts: list[KeyFactOut]
     method: Literal["offline", "llm"]
+    #: One of the call's dispositions (null: it gave none, or none fits).
+    disposition_tag: str | None = None
+    #: The call's analysis_schema fields by name.
+    fields: dict[str, ExtractedFieldOut] = {}
 
 
 class AnalyzeIn(BaseModel):

@@ -3,14 +3,18 @@ later the API's and campaigns'), holding the rules that apply to all of them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Literal
+from datetime import datetime
+from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.billing.service import Billing
 from callwright.calls import repository as calls
+from callwright.calls.lifecycle import CallReporter, Silent
 from callwright.calls.tasks import DIAL_JOB
+from callwright.compliance import calling_hours, do_not_call, frequency
 from callwright.config import Settings
 from callwright.kit.db import on_commit
 from callwright.kit.jobs import JobQueue
@@ -20,6 +24,7 @@ from callwright.models.call import new_call_id
 from callwright.telephony.state import CallStatus
 
 CallKind = Literal["user", "test", "cli"]
+VoicemailAction = Literal["leave_message", "hangup"]
 
 
 @dataclass(frozen=True)
@@ -42,19 +47,69 @@ class CallOrder:
     from_number: str | None = None
     #: The public test call: SHA-256 of the secret that lets the visitor's browser watch it.
     viewer_token_hash: str | None = None
+    # --- the developer platform (agents, the /v1 API) --------------------------------------
+    #: The saved agent it started from, and the `{{variables}}` its prompt was filled with
+    #: (the prompt above is already filled).
+    agent_id: str | None = None
+    variables: dict[str, Any] | None = None
+    #: The caller's own data, returned on every read and webhook.
+    call_metadata: dict[str, Any] | None = None
+    #: Where this call's `call.*` events go, besides the user's endpoints.
+    webhook_url: str | None = None
+    #: A fixed opening line the agent speaks first.
+    first_sentence: str | None = None
+    voicemail_action: VoicemailAction = "leave_message"
+    voicemail_message: str | None = None
+    #: The post-call analysis: a summary instruction, dispositions, fields to extract.
+    summary_prompt: str | None = None
+    dispositions: list[str] | None = None
+    analysis_schema: list[dict[str, Any]] | None = None
+    #: Dial at this time (UTC) instead of at once.
+    start_at: datetime | None = None
+    #: The API key that placed it.
+    api_key_id: int | None = None
 
 
 class CallService:
-    def __init__(self, settings: Settings, billing: Billing, carrier: str, jobs: JobQueue) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        billing: Billing,
+        carrier: str,
+        jobs: JobQueue,
+        reporter: CallReporter | None = None,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
         self.settings = settings
         self.billing = billing
         self.carrier = carrier
         self.jobs = jobs
+        #: Told of every placed call (`call.queued`), in the placing transaction.
+        self.reporter: CallReporter = reporter or Silent()
+        #: What time it is (the rules that depend on it read this; tests set it).
+        self.clock = clock
 
     async def place(self, session: AsyncSession, order: CallOrder) -> Call:
         """Store the call queued, holding its maximum cost from its payer first
-        (InsufficientBalance when the balance does not cover it). It is dialled once the
-        session's transaction commits, never for a rolled-back one."""
+        (InsufficientBalance when the balance does not cover it), after the rules for calling
+        people (docs/compliance.md): OutsideCallingHours outside the callee's calling hours,
+        OnDoNotCallList for a listed number, TooManyCallsToNumber beyond the daily cap. It is dialled once the session's transaction commits, never for
+        a rolled-back one."""
+        if order.kind == "user" and order.user_id is not None:
+            # The free test call rings the visitor who asked for it, and the CLI is the
+            # operator's own tool: the rules for calling people are for users' calls.
+            now = self.clock()
+            calling_hours.check(self.settings, order.to_number, order.start_at or now)
+            await do_not_call.check(session, order.user_id, order.to_number)
+            await frequency.check(
+                session,
+                order.user_id,
+                order.to_number,
+                self.settings.max_calls_per_number_per_day,
+                now,
+            )
+        elif order.kind == "test":
+            await do_not_call.check(session, None, order.to_number)  # the global list binds all
         fields = asdict(order)
         fields["from_number"] = order.from_number or self.settings.from_number
         call = Call(
@@ -67,7 +122,10 @@ class CallService:
         if order.user_id is not None:
             await self.billing.hold(session, order.user_id, call)
         await calls.add(session, call)
+        await self.reporter.queued(session, call)
         call_id = call.id
+        if order.start_at is not None and order.start_at > utcnow():
+            return call  # dialled by the due-call sweep when its time comes
 
         async def dial_later() -> None:
             await self.jobs.send(DIAL_JOB, call_id)

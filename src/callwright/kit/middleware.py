@@ -27,7 +27,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        is_api = scope["path"].startswith("/api/")
+        is_api = scope["path"].startswith(("/api/", "/v1/"))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -76,6 +76,23 @@ def dial_number(value: str) -> str:
     return number
 
 
+#: A list's number (do-not-call): international form, separators allowed.
+LIST_NUMBER_FORMAT = (
+    'Enter the number in international form, starting with "+" (e.g., +15551234567).'
+)
+_SEPARATORS_RE = re.compile(r"[\s().-]")
+
+
+def list_number(value: str) -> str:
+    """A number on a list (do-not-call), as people write them: "+1 (555) 123-4567" is
+    +15551234567. International form only: a national number names no country."""
+    value = _SEPARATORS_RE.sub("", fold_digits(value.strip()))
+    number = e164(value) if _DIAL_RE.fullmatch(value) else None
+    if number is None:
+        raise ValueError(LIST_NUMBER_FORMAT)
+    return number
+
+
 def landing_number(value: str) -> str:
     """The landing test-call phone: an optional plus, a non-zero first digit and 1 to 14 more
     digits, in E.164."""
@@ -106,3 +123,4 @@ def contact_phone(value: str) -> str:
 DialNumber = Annotated[str, AfterValidator(dial_number)]
 TestCallNumber = Annotated[str, AfterValidator(landing_number)]
 ContactPhone = Annotated[str, AfterValidator(contact_phone)]
+ListNumber = Annotated[str, AfterValidator(list_number)]

@@ -20,10 +20,16 @@ def normalize_email(value: str) -> str:
     return value
 
 
-def _name(value: str) -> str:
+def required_name(value: str) -> str:
+    """`value` trimmed; blank, it is refused with the spec's message."""
     value = value.strip()
     if not value:
         raise ValueError("The name field is required.")
+    return value
+
+
+def _name(value: str) -> str:
+    value = required_name(value)
     if len(value) > 255:
         raise ValueError("The name must be 255 characters or less.")
     return value
@@ -42,3 +48,5 @@ Email = Annotated[str, Field(max_length=320), AfterValidator(normalize_email)]
 NewPassword = Annotated[str, AfterValidator(_password)]
 #: A person's name: trimmed, 1 to 255 characters.
 Name = Annotated[str, AfterValidator(_name)]
+#: A thing's name (an agent, an API key): trimmed and not blank; its field sets the length.
+Label = Annotated[str, AfterValidator(required_name)]

@@ -1,8 +1,11 @@
 """Every ORM table, one file each. Importing this package registers them all on Base.metadata."""
 
+from callwright.models.agent import Agent
 from callwright.models.api_token import ApiToken
 from callwright.models.call import Call, CallEvent, TranscriptEntry, TurnLatency
+from callwright.models.compliance import DoNotCall
 from callwright.models.content import FormSubmission, Post, SiteSetting
+from callwright.models.developer import ApiKey, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from callwright.models.email_message import EmailMessage
 from callwright.models.ledger import CallReport, LedgerEntry
 from callwright.models.password_reset import PasswordResetToken
@@ -10,11 +13,14 @@ from callwright.models.stats import CallStatsHourly
 from callwright.models.user import User
 
 __all__ = [
+    "Agent",
+    "ApiKey",
     "ApiToken",
     "Call",
     "CallEvent",
     "CallReport",
     "CallStatsHourly",
+    "DoNotCall",
     "EmailMessage",
     "FormSubmission",
     "LedgerEntry",
@@ -24,4 +30,7 @@ __all__ = [
     "TranscriptEntry",
     "TurnLatency",
     "User",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEndpoint",
 ]

@@ -2,8 +2,10 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     Float,
     ForeignKey,
@@ -43,6 +45,13 @@ class Call(Base):
         # The admin call-log search by number prefix.
         Index("ix_calls_to_number", "to_number"),
         Index("ix_calls_from_number", "from_number"),
+        # Scheduled calls not dialled yet (the due-call sweep).
+        Index(
+            "ix_calls_scheduled",
+            "start_at",
+            sqlite_where=text("start_at IS NOT NULL AND status = 'queued'"),
+            postgresql_where=text("start_at IS NOT NULL AND status = 'queued'"),
+        ),
         # The calls not yet finalised (the overdue sweep, the analytics rollup's high-water mark).
         Index(
             "ix_calls_unfinalized",
@@ -95,6 +104,33 @@ class Call(Base):
     #: The post-call analysis (JSON: summary, outcome, sentiment, key facts, method).
     analysis: Mapped[str | None] = mapped_column(Text, default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # --- the developer platform ----------------------------------------------------------
+    #: The saved agent the call started from (kept when the agent is deleted: set null).
+    agent_id: Mapped[str | None] = mapped_column(
+        ForeignKey("agents.id", ondelete="SET NULL"), default=None
+    )
+    #: The `{{variables}}` the prompt was filled with (Bland's `request_data`).
+    variables: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    #: The caller's own data, returned on every read and webhook (Bland's `metadata`).
+    call_metadata: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSON, default=None)
+    #: Where this call's `call.*` events go, besides the user's endpoints.
+    webhook_url: Mapped[str | None] = mapped_column(String(2048), default=None)
+    first_sentence: Mapped[str | None] = mapped_column(Text, default=None)
+    #: On voicemail: "leave_message" (with `voicemail_message`, or a short default) or "hangup".
+    voicemail_action: Mapped[str] = mapped_column(
+        String(16), default="leave_message", server_default="leave_message"
+    )
+    voicemail_message: Mapped[str | None] = mapped_column(Text, default=None)
+    summary_prompt: Mapped[str | None] = mapped_column(Text, default=None)
+    dispositions: Mapped[list[str] | None] = mapped_column(JSON, default=None)
+    #: Named fields to extract after the call: [{name, type, description}].
+    analysis_schema: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    #: A scheduled call is dialled at this time (null: at once).
+    start_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    #: The API key that placed it (null: the dashboard, the test call, the CLI).
+    api_key_id: Mapped[int | None] = mapped_column(
+        ForeignKey("api_keys.id", ondelete="SET NULL"), default=None
+    )
 
 
 class TranscriptEntry(Base):

@@ -33,6 +33,9 @@ class User(Base):
     balance_cents: Mapped[int] = mapped_column(Integer, default=0)
     email_verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     google_sub: Mapped[str | None] = mapped_column(String(255), unique=True, default=None)
+    #: Standard Webhooks secret (`whsec_<base64>`) that signs the per-call `webhook` deliveries;
+    #: made on first use, shown and rotated on the developers page.
+    webhook_secret: Mapped[str | None] = mapped_column(String(100), default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
 

@@ -8,6 +8,7 @@ import wave
 import lameenc
 import numpy as np
 import numpy.typing as npt
+import soundfile
 import soxr
 
 PCM = npt.NDArray[np.int16]
@@ -61,6 +62,23 @@ def read_wav(data: bytes) -> tuple[PCM, int]:
     if channels > 1:
         pcm = pcm.reshape(-1, channels).mean(axis=1).astype(np.int16)
     return pcm, rate
+
+
+def wav_bytes(pcm: PCM, rate: int, channels: int) -> bytes:
+    """16-bit PCM WAV of `pcm` (interleaved when `channels` > 1)."""
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(pcm.astype(np.int16).tobytes())
+    return out.getvalue()
+
+
+def mp3_to_wav(data: bytes) -> bytes:
+    """An MP3 (a call's recording) as 16-bit PCM WAV, same rate and channels."""
+    pcm, rate = soundfile.read(io.BytesIO(data), dtype="int16", always_2d=True)
+    return wav_bytes(np.ascontiguousarray(pcm).reshape(-1), int(rate), int(pcm.shape[1]))
 
 
 def stereo(left: PCM, right: PCM) -> PCM:

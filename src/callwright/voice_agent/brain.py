@@ -25,7 +25,7 @@ from pipecat.services.openai.llm import OpenAILLMService
 
 from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.frames import FinalReplyFrame
-from callwright.voice_agent.policy import OfflinePolicy, Reply
+from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,11 @@ PHONE_STYLE = (
     "never say it again (introduce yourself only once); answer them, then go on with what you had "
     "not said yet if it still matters."
 )
+#: Added to the system message when the call has a fixed opening line.
+FIRST_SENTENCE = (
+    '\n\nThe call opens with this line, already spoken for you: "{}". Do not greet or introduce '
+    "yourself again; go on from it."
+)
 END_CALL = FunctionSchema(
     name="end_call",
     description="Hang up the call. Call it right after you have said goodbye.",
@@ -60,8 +65,11 @@ def brain_context(plan: CallPlan, *, llm: bool) -> LLMContext:
     """The conversation's context: the prompt as the system message (for an LLM, with the phone
     style and the end_call tool)."""
     if llm:
+        system = f"{plan.prompt}\n\n{PHONE_STYLE}"
+        if plan.first_sentence:
+            system += FIRST_SENTENCE.format(plan.first_sentence)
         return LLMContext(
-            messages=[{"role": "system", "content": f"{plan.prompt}\n\n{PHONE_STYLE}"}],
+            messages=[{"role": "system", "content": system}],
             tools=ToolsSchema(standard_tools=[END_CALL]),
         )
     return LLMContext(messages=[{"role": "system", "content": plan.prompt}])
@@ -85,47 +93,33 @@ def llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
     return llm
 
 
-class OfflineBrain(FrameProcessor):
-    """Answers each finished user turn with the offline policy (see policy.py). A voicemail
-    message waits until the greeting and its beep are over: one quiet second after the last
+class _Replies(FrameProcessor):
+    """Speaks replies as an LLM response would, and holds a voicemail's reply (a message, or a
+    silent hang-up) until the greeting and its beep are over: one quiet second after the last
     sound on the line."""
 
     VOICEMAIL_QUIET_SECONDS = 1.0
 
-    def __init__(
-        self, policy: OfflinePolicy, *, voicemail_message: bool = True, speed: float = 1.0
-    ) -> None:
+    def __init__(self, *, speed: float = 1.0) -> None:
         super().__init__()
-        self.policy = policy
-        self.voicemail_message = voicemail_message
         self._speed = max(1.0, speed)
         self._voicemail: Reply | None = None
         self._voicemail_task: asyncio.Task[None] | None = None
 
-    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
-        await super().process_frame(frame, direction)
-        if isinstance(frame, LLMContextFrame) and direction == FrameDirection.DOWNSTREAM:
-            if self.policy.ended and self._voicemail is None:
-                return
-            if self._voicemail is None:
-                reply = self.policy.respond(_last_user_text(frame))
-                if reply.intent is not None and reply.intent.value == "voicemail":
-                    self._voicemail = (
-                        reply
-                        if self.voicemail_message
-                        else Reply("", end_call=True, intent=reply.intent)
-                    )
-                    await self._after_quiet()
-                    return
-                await self.say(reply)
+    async def _on_voicemail(self, reply: Reply) -> None:
+        """Say `reply` (its text may be empty: just hang up) once the line is quiet."""
+        self._voicemail = reply
+        await self._after_quiet()
+
+    async def _watch_quiet(self, frame: Frame) -> None:
+        """While a voicemail reply waits, the callee's sounds put it off."""
+        if self._voicemail is None:
             return
-        if self._voicemail is not None:
-            if isinstance(frame, VADUserStartedSpeakingFrame) and self._voicemail_task is not None:
-                await self.cancel_task(self._voicemail_task)
-                self._voicemail_task = None
-            elif isinstance(frame, VADUserStoppedSpeakingFrame):
-                await self._after_quiet()
-        await self.push_frame(frame, direction)
+        if isinstance(frame, VADUserStartedSpeakingFrame) and self._voicemail_task is not None:
+            await self.cancel_task(self._voicemail_task)
+            self._voicemail_task = None
+        elif isinstance(frame, VADUserStoppedSpeakingFrame):
+            await self._after_quiet()
 
     async def _after_quiet(self) -> None:
         if self._voicemail_task is not None:
@@ -153,6 +147,72 @@ class OfflineBrain(FrameProcessor):
             await self.push_frame(LLMFullResponseEndFrame())
         if reply.end_call:
             await self.push_frame(FinalReplyFrame())
+
+
+class OfflineBrain(_Replies):
+    """Answers each finished user turn with the offline policy (see policy.py); on voicemail,
+    its message (or, without `voicemail_message`, a silent hang-up) waits for quiet."""
+
+    def __init__(
+        self, policy: OfflinePolicy, *, voicemail_message: bool = True, speed: float = 1.0
+    ) -> None:
+        super().__init__(speed=speed)
+        self.policy = policy
+        self.voicemail_message = voicemail_message
+
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        if isinstance(frame, LLMContextFrame) and direction == FrameDirection.DOWNSTREAM:
+            if self.policy.ended and self._voicemail is None:
+                return
+            if self._voicemail is None:
+                reply = self.policy.respond(_last_user_text(frame))
+                if reply.intent is Intent.VOICEMAIL:
+                    if not self.voicemail_message:
+                        reply = Reply("", end_call=True, intent=reply.intent)
+                    await self._on_voicemail(reply)
+                    return
+                await self.say(reply)
+            return
+        await self._watch_quiet(frame)
+        await self.push_frame(frame, direction)
+
+
+class LLMOpener(_Replies):
+    """Sits before the LLM and speaks what the call's settings fix: the first sentence (when the
+    callee spoke first, with wait_for_greeting) and, on voicemail, the call's own message or a
+    silent hang-up. Every other turn goes on to the model (a voicemail with no message of its
+    own too: the model leaves a short one, as its system message asks)."""
+
+    def __init__(self, policy: OfflinePolicy, plan: CallPlan, *, speed: float = 1.0) -> None:
+        super().__init__(speed=speed)
+        self.policy = policy
+        self.plan = plan
+        self._closing = False
+        #: A person answered (the first turn was not a voicemail's): no voicemail after that,
+        #: so "I'm not available on Monday" never hangs up on them.
+        self._human = False
+
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        if isinstance(frame, LLMContextFrame) and direction == FrameDirection.DOWNSTREAM:
+            if self._closing:
+                return  # the voicemail's reply is on its way; the model is not asked again
+            heard = _last_user_text(frame)
+            voicemail = not self._human and classify(heard) is Intent.VOICEMAIL
+            self._human = self._human or (bool(heard.strip()) and not voicemail)
+            if voicemail and (self.plan.voicemail == "hangup" or self.plan.voicemail_message):
+                self._closing = True
+                self.policy.greeted = True
+                text = self.plan.voicemail_message if self.plan.voicemail == "message" else ""
+                await self._on_voicemail(Reply(text or "", end_call=True, intent=Intent.VOICEMAIL))
+                return
+            if self.plan.first_sentence and not self.policy.greeted and not voicemail:
+                await self.say(self.policy.opening())
+                return
+            self.policy.greeted = True
+        await self._watch_quiet(frame)
+        await self.push_frame(frame, direction)
 
 
 def _last_user_text(frame: LLMContextFrame) -> str:

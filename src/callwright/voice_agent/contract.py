@@ -19,8 +19,12 @@ class CallPlan:
     background_audio: str
     max_duration_seconds: float
     wait_for_greeting: bool
-    #: On voicemail: leave a short message ("message") or hang up ("hangup").
+    #: On voicemail: leave a message ("message") or hang up without one ("hangup").
     voicemail: Literal["message", "hangup"] = "message"
+    #: The fixed opening line, spoken instead of a generated greeting (None: generated).
+    first_sentence: str | None = None
+    #: The message left on voicemail (None: a short one made from the prompt, or the LLM's).
+    voicemail_message: str | None = None
 
 
 @dataclass(frozen=True)

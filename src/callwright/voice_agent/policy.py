@@ -281,6 +281,10 @@ class Reply:
 @dataclass
 class OfflinePolicy:
     prompt: str
+    #: The call's fixed opening line (None: an opening made from the prompt).
+    first_sentence: str | None = None
+    #: The call's voicemail message (None: a short one made from the prompt).
+    voicemail_text: str | None = None
     brief: Brief = field(init=False)
     asked: int = field(default=0, init=False)
     turns: int = field(default=0, init=False)
@@ -306,6 +310,10 @@ class OfflinePolicy:
         self.greeted = True
         b = self.brief
         self.asked, self.pending = 0, None
+        if self.first_sentence:
+            # Said as given; the prompt's questions follow on the callee's turns.
+            self._opening = (self.first_sentence,)
+            return Reply(self.first_sentence)
         question = self._next_question() or "Do you have a minute?"
         self._opening = (f"Hi, {b.introduction}.", b.purpose, question)
         return Reply(" ".join(part for part in self._opening if part))
@@ -340,6 +348,8 @@ class OfflinePolicy:
 
     def voicemail_message(self) -> Reply:
         self.ended = True
+        if self.voicemail_text:
+            return Reply(self.voicemail_text, True, Intent.VOICEMAIL)
         b = self.brief
         text = f"Hi, {b.introduction}."
         if b.purpose:

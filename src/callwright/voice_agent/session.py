@@ -47,6 +47,7 @@ from callwright.speech.stt import Transcriber
 from callwright.voice_agent.ambience import AmbienceMixer
 from callwright.voice_agent.brain import (
     LLMConfig,
+    LLMOpener,
     OfflineBrain,
     brain_context,
     keep_what_was_said,
@@ -105,7 +106,9 @@ class CallSession:
         self.hooks = hooks
         self.engines = engines
         self.speed = speed
-        self.policy = OfflinePolicy(plan.prompt)
+        self.policy = OfflinePolicy(
+            plan.prompt, first_sentence=plan.first_sentence, voicemail_text=plan.voicemail_message
+        )
         self._hung_up = False
         self._spoke_first = False
         #: Who answered (the callee's first words tell), and why the agent will hang up.
@@ -183,12 +186,17 @@ class CallSession:
         )
         return pair.user(), pair.assistant()
 
-    def _build_brain(self) -> FrameProcessor:
+    def _build_brain(self) -> list[FrameProcessor]:
         if self.engines.llm is not None:
-            return llm_brain(self.engines.llm, self.plan)
-        return OfflineBrain(
-            self.policy, voicemail_message=self.plan.voicemail == "message", speed=self.speed
-        )
+            return [
+                LLMOpener(self.policy, self.plan, speed=self.speed),
+                llm_brain(self.engines.llm, self.plan),
+            ]
+        return [
+            OfflineBrain(
+                self.policy, voicemail_message=self.plan.voicemail == "message", speed=self.speed
+            )
+        ]
 
     def _build_pipeline(self) -> Pipeline:
         voice = tts.find(self.plan.voice) or tts.default_voice()
@@ -198,7 +206,7 @@ class CallSession:
                 WhisperSTTService(self.engines.transcriber),
                 self.callee_captions,
                 self.user_turns,
-                self._build_brain(),
+                *self._build_brain(),
                 LocalTTSService(voice),
                 self.closer,
                 self.transport.output(),
@@ -275,11 +283,11 @@ class CallSession:
         if self.policy.greeted:
             return
         self._spoke_first = True
-        if self.engines.llm is not None:
+        if self.engines.llm is not None and not self.plan.first_sentence:
             self.policy.greeted = True
             await self.worker.queue_frames([LLMRunFrame()])  # the model greets, from its prompt
         else:
-            await self._say(self.policy.opening())
+            await self._say(self.policy.opening())  # the policy's, or the call's first sentence
 
     async def _time_up(self) -> None:
         if not self.policy.ended:

@@ -1,6 +1,8 @@
 /** What a call's page says above its transcript: how it ended (in words, with a failure's
- * reason), who answered, and its analysis (summary, outcome, sentiment), analysed on request. */
-import { useState } from 'react'
+ * reason), who answered, and its analysis (summary, outcome, sentiment, the disposition and the
+ * fields its analysis settings asked for). Every finished call is analysed by itself
+ * (calls/post_call.py); until that is stored the button analyses it on request. */
+import { Fragment, useState } from 'react'
 import { StatusBadge } from '@/components/StatusBadge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/card'
@@ -39,6 +41,18 @@ export function CallSummary({ call, onAnalysed }: { call: CallDetails; onAnalyse
             <dd className="capitalize">{call.analysis.outcome}</dd>
             <dt>Sentiment</dt>
             <dd className="capitalize">{call.analysis.sentiment}</dd>
+            {call.analysis.disposition_tag && (
+              <>
+                <dt>Disposition</dt>
+                <dd data-testid="call-disposition">{call.analysis.disposition_tag}</dd>
+              </>
+            )}
+            {Object.entries(call.analysis.fields ?? {}).map(([name, field]) => (
+              <Fragment key={name}>
+                <dt className="break-all">{name}</dt>
+                <dd data-testid={`call-field-${name}`}>{field.value === null ? <span className="text-slate-400">Not said</span> : String(field.value)}</dd>
+              </Fragment>
+            ))}
           </>
         )}
       </dl>

@@ -29,6 +29,13 @@ export const liveCallsQuery = (userId: number) =>
       (await unwrap(api.GET('/api/v1/user/{user_id}/live-calls', { params: { path: { user_id: userId } } }), 'Failed to fetch user calls')).data,
   })
 
+/** The voices this server speaks (the first is the default). */
+export const voicesQuery = queryOptions({
+  queryKey: ['voices'],
+  queryFn: async () => (await unwrap(api.GET('/api/v1/voices'), 'Failed to fetch voices')).voices,
+  staleTime: 5 * 60_000,
+})
+
 export const statsQuery = (userId: number) =>
   queryOptions({
     queryKey: callKeys.stats(userId),

@@ -170,7 +170,15 @@ describe('Call logs', () => {
       http.post(url('analyze-call/call-1'), () =>
         HttpResponse.json({
           success: true,
-          data: { summary: 'A voicemail greeting; the agent left a message.', outcome: 'voicemail', sentiment: 'neutral', key_facts: [], method: 'offline' },
+          data: {
+            summary: 'A voicemail greeting; the agent left a message.',
+            outcome: 'voicemail',
+            sentiment: 'neutral',
+            key_facts: [],
+            method: 'offline',
+            disposition_tag: 'left_voicemail',
+            fields: { callback_time: { value: null, line: null }, greeting_seconds: { value: 4, line: 1 } },
+          },
         }),
       ),
     )
@@ -188,6 +196,10 @@ describe('Call logs', () => {
     expect(within(within(dialog).getByTestId('transcript-lines')).getByRole('listitem')).toHaveTextContent('Voicemail ·')
     await user.click(within(dialog).getByRole('button', { name: 'Analyse call' }))
     expect(await within(dialog).findByTestId('call-analysis-summary')).toHaveTextContent('A voicemail greeting; the agent left a message.')
+    // The call's own analysis settings: its disposition and the fields it asked for.
+    expect(within(dialog).getByTestId('call-disposition')).toHaveTextContent('left_voicemail')
+    expect(within(dialog).getByTestId('call-field-callback_time')).toHaveTextContent('Not said')
+    expect(within(dialog).getByTestId('call-field-greeting_seconds')).toHaveTextContent('4')
     expect(calls.some((c) => c.method === 'POST' && c.path === 'analyze-call/call-1')).toBe(true)
   })
 

@@ -1,13 +1,17 @@
 /** Send-call screen (spec sections 2, 4, 5, 8): prompt and voice settings, the live transcript,
  * call settings with the balance, and the 2 latest calls. */
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Eraser, Pause, Phone, PhoneOff, Play, Timer } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
-import { useForm, useWatch, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form'
+import { useForm, useWatch, type FieldErrors } from 'react-hook-form'
 import { z } from 'zod'
 import { Button } from '@/components/ui/button'
+import { Slider } from '@/components/ui/slider'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
+import { BACKGROUNDS, BACKGROUND_VALUES, DEFAULT_VOICE, VOICEMAIL_ACTIONS, VOICEMAIL_VALUES } from '@/lib/callSettings'
+import { placeholders } from '@/lib/variables'
+import { agentQuery, agentsQuery, AGENTS_MAX } from '@/components/agents/api'
 import { cn } from '@/lib/cn'
 import { balanceTextClass, formatClock, formatCurrency, formatTimer, requiredBalance } from '@/lib/format'
 import { messageOf } from '@/lib/api'
@@ -15,21 +19,11 @@ import { useRealtime } from '@/lib/realtime'
 import { getUser } from '@/lib/session'
 import { sendCallPhoneProblem } from '@/lib/validation'
 import { notify } from '@/lib/toast'
-import { callsApi, statsQuery, voicesQuery } from './api'
+import { callsApi, statsQuery, voicesQuery, type SendCallBody } from './api'
 import { useLiveCall } from './useLiveCall'
 import { RecentCalls } from '@/components/calls/RecentCalls'
 import { TurnLatencies } from '@/components/calls/TurnLatencies'
 
-const DEFAULT_VOICE = 'tanner-british'
-const BACKGROUNDS = [
-  { value: 'null', label: 'Default (quiet phone static)' },
-  { value: 'office', label: 'Office' },
-  { value: 'cafe', label: 'Cafe' },
-  { value: 'restaurant', label: 'Restaurant' },
-  { value: 'none', label: 'None' },
-] as const
-const BACKGROUND_VALUES = BACKGROUNDS.map((b) => b.value) as [Background, ...Background[]]
-type Background = (typeof BACKGROUNDS)[number]['value']
 /** The call's settings, checked in the spec's order (the number first, then the prompt). */
 const schema = z.object({
   phone: z.string().superRefine((value, ctx) => {
@@ -43,8 +37,18 @@ const schema = z.object({
   background: z.enum(BACKGROUND_VALUES),
   maxDuration: z.number().int().min(1).max(120),
   waitGreeting: z.boolean(),
+  /** The saved agent the call starts from ('' for none). */
+  agentId: z.string(),
+  firstSentence: z.string().max(1000, 'The first sentence must be 1000 characters or less.'),
+  voicemailAction: z.enum(VOICEMAIL_VALUES),
+  voicemailMessage: z.string().max(1000, 'The voicemail message must be 1000 characters or less.'),
 })
 type SendCallForm = z.infer<typeof schema>
+
+/** The {{variables}} the call's texts use (a hang-up leaves no voicemail message). */
+function usedVariables(form: Pick<SendCallForm, 'prompt' | 'firstSentence' | 'voicemailAction' | 'voicemailMessage'>): string[] {
+  return placeholders(form.prompt, form.firstSentence, form.voicemailAction === 'leave_message' ? form.voicemailMessage : null)
+}
 const DEFAULTS: SendCallForm = {
   phone: '',
   prompt: '',
@@ -54,6 +58,10 @@ const DEFAULTS: SendCallForm = {
   background: 'null',
   maxDuration: 30,
   waitGreeting: false,
+  agentId: '',
+  firstSentence: '',
+  voicemailAction: 'leave_message',
+  voicemailMessage: '',
 }
 export function SendCallPage() {
   const user = getUser()
@@ -61,11 +69,44 @@ export function SendCallPage() {
   const voices = useQuery(voicesQuery)
   const stats = useQuery(statsQuery(userId))
 
-  const { register, handleSubmit, setValue, control, reset } = useForm<SendCallForm>({ resolver: zodResolver(schema), defaultValues: DEFAULTS })
-  const [prompt, voice, temperature, interruption, phone, maxDuration] = useWatch({
+  const { register, handleSubmit, setValue, control, reset, getValues } = useForm<SendCallForm>({ resolver: zodResolver(schema), defaultValues: DEFAULTS })
+  const [prompt, voice, temperature, interruption, phone, maxDuration, firstSentence, voicemailAction, voicemailMessage, agentId] = useWatch({
     control,
-    name: ['prompt', 'voice', 'temperature', 'interruption', 'phone', 'maxDuration'],
+    name: ['prompt', 'voice', 'temperature', 'interruption', 'phone', 'maxDuration', 'firstSentence', 'voicemailAction', 'voicemailMessage', 'agentId'],
   })
+  const variableNames = usedVariables({ prompt, firstSentence, voicemailAction, voicemailMessage })
+  /** Values of the {{variables}} by name (kept beside the form: a name may hold dots). */
+  const [variables, setVariables] = useState<Record<string, string>>({})
+  const [variablesProblem, setVariablesProblem] = useState<string | null>(null)
+  const queryClient = useQueryClient()
+  const [loadingAgent, setLoadingAgent] = useState(false)
+  /** Fill the form with a saved agent's settings (still editable); '' keeps the form as it is. */
+  const startFrom = async (id: string) => {
+    if (!id) return setValue('agentId', '')
+    setLoadingAgent(true)
+    try {
+      const agent = await queryClient.fetchQuery(agentQuery(id))
+      const current = getValues()
+      reset({
+        ...current,
+        agentId: agent.id,
+        prompt: agent.prompt,
+        voice: agent.voice,
+        temperature: agent.temperature,
+        interruption: agent.interruption_threshold,
+        background: agent.background_audio,
+        maxDuration: agent.max_duration,
+        waitGreeting: agent.wait_for_greeting,
+        firstSentence: agent.first_sentence ?? '',
+        voicemailAction: agent.voicemail_action,
+        voicemailMessage: agent.voicemail_message ?? '',
+      })
+    } catch (error) {
+      notify.error(messageOf(error, 'Failed to load the agent'))
+    } finally {
+      setLoadingAgent(false)
+    }
+  }
   const setVoice = (name: string) => setValue('voice', name)
   const [balance, setBalance] = useState<number | null>(null)
   const [sending, setSending] = useState(false)
@@ -81,6 +122,10 @@ export function SendCallPage() {
         background: live.background_audio,
         maxDuration: live.max_duration,
         waitGreeting: live.wait_for_greeting,
+        agentId: '',
+        firstSentence: '',
+        voicemailAction: 'leave_message',
+        voicemailMessage: '',
       })
       notify.info(`Your call to ${live.to} is still in progress.`)
     },
@@ -112,6 +157,14 @@ export function SendCallPage() {
   }
 
   const send = async (form: SendCallForm) => {
+    const names = usedVariables(form)
+    const missing = names.filter((name) => !variables[name]?.trim())
+    setVariablesProblem(null)
+    if (missing.length) {
+      const problem = `Fill in ${missing.map((name) => `{{${name}}}`).join(', ')} to send this call.`
+      setVariablesProblem(problem)
+      return notify.error(problem, 'Validation Error')
+    }
     const required = requiredBalance(form.maxDuration)
     const available = shownBalance ?? 0
     if (available < required) {
@@ -123,7 +176,7 @@ export function SendCallPage() {
     call.clear()
     setSending(true)
     try {
-      const result = await callsApi.send({
+      const body: SendCallBody = {
         userId,
         phone: form.phone,
         prompt: form.prompt.trim(),
@@ -133,7 +186,18 @@ export function SendCallPage() {
         temperature: form.temperature,
         interruption_threshold: form.interruption,
         background_audio: form.background,
-      })
+      }
+      const voicemailMessage = form.voicemailAction === 'hangup' ? '' : form.voicemailMessage.trim()
+      if (form.agentId) {
+        // From an agent every text is sent as shown: an emptied one means none for this call.
+        Object.assign(body, { agentId: form.agentId, first_sentence: form.firstSentence.trim(), voicemail_action: form.voicemailAction, voicemail_message: voicemailMessage })
+      } else {
+        if (form.firstSentence.trim()) body.first_sentence = form.firstSentence.trim()
+        if (form.voicemailAction === 'hangup') body.voicemail_action = 'hangup'
+        if (voicemailMessage) body.voicemail_message = voicemailMessage
+      }
+      if (names.length) body.variables = Object.fromEntries(names.map((name) => [name, (variables[name] ?? '').trim()]))
+      const result = await callsApi.send(body)
       if (!result.callId) {
         notify.error('Failed to track call status')
         return
@@ -171,6 +235,7 @@ export function SendCallPage() {
       <div className="grid gap-6 lg:grid-cols-2 2xl:grid-cols-3">
         <Card className="min-w-0 space-y-5 p-5">
           <h2 className="text-lg font-semibold text-slate-900">Prompt</h2>
+          <AgentPicker value={agentId} onChange={(id) => void startFrom(id)} disabled={active || loadingAgent} />
           <div>
             <label htmlFor="prompt" className="text-sm font-medium text-slate-700">
               What should the agent do?
@@ -184,6 +249,66 @@ export function SendCallPage() {
               className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-50"
             />
             <p className="mt-1 text-xs text-slate-500">{prompt.trim().length} characters (at least 10)</p>
+          </div>
+          {variableNames.length > 0 && (
+            <fieldset className="space-y-3 rounded-lg bg-slate-50 p-4" data-testid="call-variables">
+              <legend className="sr-only">Variables</legend>
+              <p className="text-sm font-medium text-slate-700">Variables for this call</p>
+              {variableNames.map((name) => (
+                <div key={name}>
+                  <label htmlFor={`variable-${name}`} className="font-mono text-xs text-slate-600">{`{{${name}}}`}</label>
+                  <input
+                    id={`variable-${name}`}
+                    value={variables[name] ?? ''}
+                    onChange={(e) => setVariables((current) => ({ ...current, [name]: e.target.value }))}
+                    disabled={active}
+                    maxLength={1000}
+                    className="mt-1 h-9 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-50"
+                  />
+                </div>
+              ))}
+              {variablesProblem && (
+                <p role="alert" className="text-xs font-medium text-rose-600">
+                  {variablesProblem}
+                </p>
+              )}
+            </fieldset>
+          )}
+          <div>
+            <label htmlFor="first-sentence" className="text-sm font-medium text-slate-700">
+              First sentence (optional)
+            </label>
+            <input
+              id="first-sentence"
+              {...register('firstSentence')}
+              disabled={active}
+              maxLength={1000}
+              placeholder="Hi, this is Sarah from Bright Dental."
+              className="mt-1 h-10 w-full rounded-lg border border-slate-300 px-3 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-50"
+            />
+          </div>
+          <div>
+            <label htmlFor="voicemail-action" className="text-sm font-medium text-slate-700">
+              When voicemail answers
+            </label>
+            <select id="voicemail-action" {...register('voicemailAction')} disabled={active} className="mt-1 h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm disabled:bg-slate-50">
+              {VOICEMAIL_ACTIONS.map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+            {voicemailAction === 'leave_message' && (
+              <textarea
+                aria-label="Voicemail message"
+                {...register('voicemailMessage')}
+                disabled={active}
+                rows={2}
+                maxLength={1000}
+                placeholder="Voicemail message (optional; a short default when empty)"
+                className="mt-2 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-50"
+              />
+            )}
           </div>
           <VoicePicker voices={voices.data} loading={voices.isPending} value={chosenVoice} onChange={setVoice} disabled={active} />
           <Slider id="temperature" label="Temperature" min={0} max={1} step={0.1} field={register('temperature', { valueAsNumber: true })} disabled={active} display={temperature.toFixed(1)} />
@@ -309,16 +434,34 @@ export function SendCallPage() {
   )
 }
 
-function Slider({ id, label, min, max, step, field, disabled, display }: { id: string; label: string; min: number; max: number; step: number; field: UseFormRegisterReturn; disabled?: boolean; display: string }) {
+/** "Start from agent": the user's saved agents; choosing one fills the form with its settings. */
+function AgentPicker({ value, onChange, disabled }: { value: string; onChange: (id: string) => void; disabled?: boolean }) {
+  const agents = useQuery(agentsQuery(1, AGENTS_MAX))
+  const list = agents.data?.data ?? []
   return (
     <div>
-      <div className="flex items-center justify-between text-sm">
-        <label htmlFor={id} className="font-medium text-slate-700">
-          {label}
-        </label>
-        <span className="tabular-nums text-slate-600">{display}</span>
-      </div>
-      <input id={id} type="range" min={min} max={max} step={step} {...field} disabled={disabled} className="mt-2 w-full accent-indigo-600" />
+      <label htmlFor="agent" className="text-sm font-medium text-slate-700">
+        Start from agent
+      </label>
+      <select
+        id="agent"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        disabled={disabled || agents.isPending}
+        className="mt-1 h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm disabled:bg-slate-50"
+      >
+        <option value="">{agents.isPending ? 'Loading agents…' : list.length ? 'No agent: write the prompt here' : 'No saved agents yet'}</option>
+        {list.map((agent) => (
+          <option key={agent.id} value={agent.id}>
+            {agent.name}
+          </option>
+        ))}
+      </select>
+      {agents.isError && (
+        <p role="alert" className="mt-1 text-xs text-rose-600">
+          {messageOf(agents.error, 'Failed to load agents')}
+        </p>
+      )}
     </div>
   )
 }

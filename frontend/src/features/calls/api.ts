@@ -4,7 +4,7 @@ import { api, unwrap } from '@/lib/api'
 import type { components } from '@/lib/api-schema'
 import { fetchCallDetails, fetchTranscript } from '@/components/calls/api'
 
-export { callKeys, callsQuery, downloadUrl, playUrl, statsQuery, type CallRecord, type TranscriptLine } from '@/components/calls/api'
+export { callKeys, callsQuery, downloadUrl, playUrl, statsQuery, voicesQuery, type CallRecord, type TranscriptLine } from '@/components/calls/api'
 
 export type { CallDetails } from '@/components/calls/api'
 export type Voice = components['schemas']['VoiceOut']
@@ -13,11 +13,6 @@ export type WeekdayStats = components['schemas']['WeekdayStats']
 
 export const CALL_LOGS_PAGE_SIZE = 7
 
-export const voicesQuery = queryOptions({
-  queryKey: ['voices'],
-  queryFn: async () => (await unwrap(api.GET('/api/v1/voices'), 'Failed to fetch voices')).voices,
-  staleTime: 5 * 60_000,
-})
 
 export const analysisQuery = (userId: number) =>
   queryOptions({

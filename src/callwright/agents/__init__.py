@@ -1,0 +1,1 @@
+"""Saved agents: a call's settings kept under a name, with `{{variable}}` placeholders."""

@@ -1,0 +1,83 @@
+"""The signed-in user's saved agents: list, create, read, replace, delete. A user reaches only
+their own agents (another user's id answers 404)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path
+
+from callwright.agents import repository as agents
+from callwright.agents import service
+from callwright.agents.schemas import (
+    AgentDeleted,
+    AgentIn,
+    AgentOut,
+    AgentResponse,
+    AgentSaved,
+    AgentsPage,
+    AgentSummary,
+)
+from callwright.agents.settings import CALL_SETTINGS
+from callwright.agents.variables import placeholders
+from callwright.auth.deps import CurrentUser
+from callwright.kit.bounds import PageRequest, page_params
+from callwright.kit.db import SessionDep
+from callwright.models import Agent
+
+router = APIRouter(tags=["agents"])
+
+AgentId = Annotated[str, Path(max_length=36)]
+
+
+def _fields(agent: Agent) -> dict[str, Any]:
+    return {
+        name: getattr(agent, name) for name in ("id", "name", "voice", "created_at", "updated_at")
+    } | {"variables": placeholders(agent.prompt, agent.first_sentence, agent.voicemail_message)}
+
+
+def agent_out(agent: Agent) -> AgentOut:
+    settings = {name: getattr(agent, name) for name in CALL_SETTINGS}
+    settings["dispositions"] = agent.dispositions or []
+    settings["analysis_schema"] = agent.analysis_schema or []
+    return AgentOut.model_validate(_fields(agent) | settings)
+
+
+@router.get("/agents")
+async def list_agents(
+    user: CurrentUser, session: SessionDep, paging: Annotated[PageRequest, page_params(20)]
+) -> AgentsPage:
+    """The user's agents, the most recently changed first."""
+    rows, total = await agents.page_for_user(
+        session, user.id, page=paging.page, per_page=paging.per_page
+    )
+    return AgentsPage(
+        data=[AgentSummary.model_validate(_fields(a)) for a in rows],
+        pagination=paging.pagination(total),
+    )
+
+
+@router.post("/agents", status_code=201)
+async def create_agent(body: AgentIn, user: CurrentUser, session: SessionDep) -> AgentSaved:
+    agent = await service.create(session, user.id, body.model_dump())
+    return AgentSaved(message="Agent created successfully", data=agent_out(agent))
+
+
+@router.get("/agents/{agent_id}")
+async def get_agent(agent_id: AgentId, user: CurrentUser, session: SessionDep) -> AgentResponse:
+    return AgentResponse(data=agent_out(await service.owned(session, user.id, agent_id)))
+
+
+@router.put("/agents/{agent_id}")
+async def update_agent(
+    agent_id: AgentId, body: AgentIn, user: CurrentUser, session: SessionDep
+) -> AgentSaved:
+    agent = await service.owned(session, user.id, agent_id)
+    agent = await service.update(session, agent, body.model_dump())
+    return AgentSaved(message="Agent updated successfully", data=agent_out(agent))
+
+
+@router.delete("/agents/{agent_id}")
+async def delete_agent(agent_id: AgentId, user: CurrentUser, session: SessionDep) -> AgentDeleted:
+    await service.delete(session, await service.owned(session, user.id, agent_id))
+    return AgentDeleted(message="Agent deleted successfully")

@@ -1,0 +1,47 @@
+"""Queries for saved agents (always within one owner)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.kit.pagination import page_of
+from callwright.models import Agent
+
+
+async def page_for_user(
+    session: AsyncSession, user_id: int, *, page: int, per_page: int
+) -> tuple[Sequence[Agent], int]:
+    """The user's agents, the most recently changed first."""
+    total = await count_for_user(session, user_id)
+    query = (
+        select(Agent)
+        .where(Agent.user_id == user_id)
+        .order_by(Agent.updated_at.desc(), Agent.id.desc())
+    )
+    rows = await session.scalars(page_of(query, page=page, per_page=per_page))
+    return rows.all(), total
+
+
+async def count_for_user(session: AsyncSession, user_id: int) -> int:
+    total = await session.scalar(
+        select(func.count()).select_from(Agent).where(Agent.user_id == user_id)
+    )
+    return int(total or 0)
+
+
+async def owned(session: AsyncSession, user_id: int, agent_id: str) -> Agent | None:
+    return await session.scalar(select(Agent).where(Agent.id == agent_id, Agent.user_id == user_id))
+
+
+async def add(session: AsyncSession, agent: Agent) -> Agent:
+    session.add(agent)
+    await session.flush()
+    return agent
+
+
+async def delete(session: AsyncSession, agent: Agent) -> None:
+    await session.delete(agent)
+    await session.flush()

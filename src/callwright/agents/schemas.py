@@ -1,0 +1,196 @@
+"""The agents API's shapes: what an agent holds, checked with clear per-field messages."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+
+from callwright.agents.settings import BackgroundAudio, checked_prompt
+from callwright.kit.envelope import Envelope, Ok, Paged
+from callwright.kit.validation import Label
+from callwright.speech import tts
+
+NAME_MAX = 120
+PROMPT_MAX = 20_000
+TEXT_MAX = 1000
+SUMMARY_PROMPT_MAX = 2000
+LIST_MAX = 30
+LABEL_MAX = 64
+DESCRIPTION_MAX = 500
+URL_MAX = 2048
+#: An extraction field's name: a letter or underscore, then letters, digits or underscores.
+FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+VoicemailAction = Literal["leave_message", "hangup"]
+FieldType = Literal["string", "number", "boolean", "date"]
+
+
+def _optional_text(value: str | None) -> str | None:
+    """Trimmed; an empty text is no text."""
+    if value is None:
+        return None
+    return value.strip() or None
+
+
+OptionalText = Annotated[str | None, AfterValidator(_optional_text)]
+
+
+def voice_name(value: str) -> str:
+    """A voice of this server's catalogue (the default voice when empty)."""
+    value = value.strip()
+    if not value:
+        return tts.default_voice().name
+    if tts.find(value) is None:
+        raise ValueError("The selected voice is not available.")
+    return value
+
+
+def checked_webhook_url(value: str | None) -> str | None:
+    """An http(s) URL (only its form: where it may point is checked at delivery)."""
+    value = _optional_text(value)
+    if value is None:
+        return None
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        parts = None
+    if (
+        parts is None
+        or parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or any(c.isspace() for c in value)
+    ):
+        raise ValueError("The webhook URL must be a valid http or https URL.")
+    return value
+
+
+class AnalysisField(BaseModel):
+    """A named value to extract from the call's transcript after it ends."""
+
+    name: str = Field(max_length=LABEL_MAX)
+    type: FieldType = "string"
+    description: str = Field("", max_length=DESCRIPTION_MAX)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        value = value.strip()
+        if not FIELD_NAME.match(value):
+            raise ValueError(
+                "A field name starts with a letter or underscore and has only letters, "
+                "digits and underscores (at most 64)."
+            )
+        return value
+
+    @field_validator("description")
+    @classmethod
+    def _description(cls, value: str) -> str:
+        return value.strip()
+
+
+class AgentIn(BaseModel):
+    """A saved agent as the editor sends it (POST creates, PUT replaces)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Label = Field(max_length=NAME_MAX)
+    prompt: str = Field(max_length=PROMPT_MAX)
+    first_sentence: OptionalText = Field(None, max_length=TEXT_MAX)
+    voice: str = Field("", max_length=64, validate_default=True)
+    temperature: float = Field(0.7, ge=0, le=1)
+    interruption_threshold: int = Field(100, ge=50, le=200)
+    background_audio: BackgroundAudio = "null"
+    max_duration: int = Field(30, ge=1, le=120)
+    wait_for_greeting: bool = False
+    voicemail_action: VoicemailAction = "leave_message"
+    voicemail_message: OptionalText = Field(None, max_length=TEXT_MAX)
+    summary_prompt: OptionalText = Field(None, max_length=SUMMARY_PROMPT_MAX)
+    dispositions: list[str] = Field(default_factory=list, max_length=LIST_MAX)
+    analysis_schema: list[AnalysisField] = Field(default_factory=list, max_length=LIST_MAX)
+    webhook_url: Annotated[str | None, AfterValidator(checked_webhook_url)] = Field(
+        None, max_length=URL_MAX
+    )
+
+    @field_validator("prompt")
+    @classmethod
+    def _prompt(cls, value: str) -> str:
+        return checked_prompt(value)
+
+    @field_validator("voice")
+    @classmethod
+    def _voice(cls, value: str) -> str:
+        return voice_name(value)
+
+    @field_validator("dispositions")
+    @classmethod
+    def _dispositions(cls, values: list[str]) -> list[str]:
+        out: list[str] = []
+        for value in values:
+            value = value.strip()
+            if not value or len(value) > LABEL_MAX:
+                raise ValueError("Each disposition must be 1 to 64 characters long.")
+            if value.casefold() in (v.casefold() for v in out):
+                raise ValueError(f'The disposition "{value}" is listed twice.')
+            out.append(value)
+        return out
+
+    @field_validator("analysis_schema")
+    @classmethod
+    def _fields(cls, values: list[AnalysisField]) -> list[AnalysisField]:
+        seen: set[str] = set()
+        for field in values:
+            if field.name in seen:
+                raise ValueError(f'The field "{field.name}" is listed twice.')
+            seen.add(field.name)
+        return values
+
+
+class AgentSummary(BaseModel):
+    """An agent in the list."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    name: str
+    voice: str
+    #: The `{{variables}}` its texts use, in first-use order.
+    variables: list[str]
+    created_at: datetime
+    updated_at: datetime
+
+
+class AgentOut(AgentSummary):
+    prompt: str
+    first_sentence: str | None
+    temperature: float
+    interruption_threshold: int
+    background_audio: BackgroundAudio
+    max_duration: int
+    wait_for_greeting: bool
+    voicemail_action: VoicemailAction
+    voicemail_message: str | None
+    summary_prompt: str | None
+    dispositions: list[str]
+    analysis_schema: list[AnalysisField]
+    webhook_url: str | None
+
+
+class AgentsPage(Paged[AgentSummary]):
+    pass
+
+
+class AgentResponse(Ok[AgentOut]):
+    pass
+
+
+class AgentSaved(Ok[AgentOut]):
+    message: str
+
+
+class AgentDeleted(Envelope):
+    message: str

@@ -1,0 +1,69 @@
+"""After every finished call that has an owner: its analysis with its own settings (summary
+prompt, dispositions, fields to extract), stored on the call, then `call.analyzed` to the
+owner's webhook endpoints and the call's own webhook. A job (`ANALYZE_JOB`), sent once the
+finalisation has committed; the analysis runs outside any transaction (an LLM may take
+seconds)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from callwright.calls import repository as calls
+from callwright.calls.analysis import Analysis, AnalysisLLM, analyze
+from callwright.config import Settings
+from callwright.developers.outbox import Outbox
+from callwright.kit.db import Database
+from callwright.models import Call
+
+log = logging.getLogger(__name__)
+
+ANALYZED = "call.analyzed"
+
+
+def analyzed_event(call: Call, analysis: Analysis) -> dict[str, Any]:
+    """The `call.analyzed` webhook's data."""
+    return {
+        "call_id": call.id,
+        "summary": analysis.summary,
+        "disposition_tag": analysis.disposition_tag,
+        "analysis": analysis.values(),
+        "outcome": analysis.outcome,
+        "sentiment": analysis.sentiment,
+        "metadata": call.call_metadata,
+        "variables": call.variables,
+    }
+
+
+class PostCallAnalysis:
+    def __init__(self, settings: Settings, db: Database, outbox: Outbox) -> None:
+        self.settings = settings
+        self.db = db
+        self.outbox = outbox
+
+    async def run(self, call_id: str) -> None:
+        """Analyse the finished call (reusing an analysis already stored, say by the
+        dashboard's analyze button) and report it."""
+        call: Call | None = None
+        async for session in self.db.session():
+            call = await calls.get(session, call_id)
+            lines = list(await calls.transcript(session, call_id))
+        if call is None or call.user_id is None or call.finalized_at is None:
+            return
+        if call.analysis:
+            result = Analysis.from_json(call.analysis)
+        else:
+            result = await analyze(call, lines, AnalysisLLM.from_settings(self.settings))
+        async for session in self.db.session():
+            fresh = await calls.get(session, call_id)
+            if fresh is None or fresh.user_id is None:
+                return
+            fresh.analysis = result.to_json()
+            await self.outbox.emit(
+                session,
+                user_id=fresh.user_id,
+                event=ANALYZED,
+                data=analyzed_event(fresh, result),
+                call_id=call_id,
+                call_webhook=fresh.webhook_url,
+            )

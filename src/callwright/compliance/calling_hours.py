@@ -1,0 +1,188 @@
+"""Calling hours: a number is called only while it is daytime where its owner is. The callee's
+zone comes from the number (`phonenumbers`' time-zone data) unless the caller names one (an API
+`timezone`, a campaign's `timezone` column). A number that maps to several zones (an area code
+that spans two) is called only while the window is open in every one of them, the strict
+reading of the rules this serves (docs/compliance.md). A number whose zone the data cannot
+narrow below its whole country (a mobile range, a non-geographic or unassigned one) is checked
+in the operator's default zone, as are zones whose windows never overlap.
+
+Pure functions of the time given: callers pass `now`, so tests and the campaign dialler's
+clock decide what time it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import phonenumbers
+from phonenumbers import timezone as number_zones
+from phonenumbers.tzdata import TIMEZONE_DATA
+
+from callwright.config import Settings
+from callwright.kit.errors import AppError
+
+UNKNOWN_ZONE = "Etc/Unknown"
+#: How far ahead `next_open` looks for a moment the window is open in every zone.
+_HORIZON_DAYS = 8
+
+
+@dataclass(frozen=True)
+class Window:
+    """A daily window in the callee's local time: `start` up to, not including, `end`.
+    `end` of midnight (00:00) means the end of the day."""
+
+    start: time = time(8, 0)
+    end: time = time(21, 0)
+
+    @classmethod
+    def parse(cls, text: str) -> Window:
+        """`"08:00-21:00"`; `"00:00-24:00"` is the whole day. ValueError when malformed."""
+        first, sep, second = text.strip().partition("-")
+        if not sep:
+            raise ValueError(f"A calling window is written HH:MM-HH:MM, not {text!r}.")
+        start = _clock(first)
+        end = time(0, 0) if second.strip() == "24:00" else _clock(second)
+        if end != time(0, 0) and end <= start:
+            raise ValueError(f"A calling window must end after it starts: {text!r}.")
+        return cls(start, end)
+
+    @property
+    def whole_day(self) -> bool:
+        return self.start == time(0, 0) and self.end == time(0, 0)
+
+    def contains(self, local: time) -> bool:
+        local = local.replace(tzinfo=None)
+        if self.end == time(0, 0):
+            return local >= self.start
+        return self.start <= local < self.end
+
+    def __str__(self) -> str:
+        end = "24:00" if self.end == time(0, 0) else self.end.strftime("%H:%M")
+        return f"{self.start.strftime('%H:%M')}-{end}"
+
+
+def _clock(text: str) -> time:
+    try:
+        return time.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"{text.strip()!r} is not a time of day (HH:MM).") from None
+
+
+def zone(name: str) -> ZoneInfo:
+    """The IANA zone `name`; ValueError for a name that is not one."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"{name!r} is not a known time zone (e.g. America/New_York).") from None
+
+
+def number_zones_of(phone: str) -> tuple[ZoneInfo, ...]:
+    """The zones `phone` (E.164) may ring in, by its number; empty when the number does not
+    say (no data, or only its whole country's list)."""
+    try:
+        parsed = phonenumbers.parse(phone, None)
+    except phonenumbers.NumberParseException:
+        return ()
+    names = [n for n in number_zones.time_zones_for_number(parsed) if n != UNKNOWN_ZONE]
+    country = TIMEZONE_DATA.get(str(parsed.country_code), ())
+    if len(names) > 1 and set(names) == set(country):
+        return ()  # only the country's whole list: the number does not say where it rings
+    zones: list[ZoneInfo] = []
+    for name in names:
+        try:
+            zones.append(ZoneInfo(name))
+        except ZoneInfoNotFoundError:
+            continue
+    return tuple(zones)
+
+
+@dataclass(frozen=True)
+class CalleeZones:
+    zones: tuple[ZoneInfo, ...]
+    #: Where they come from: "given" (the caller named one), "number", or "default".
+    source: str
+
+    def describe(self) -> str:
+        if len(self.zones) == 1:
+            return self.zones[0].key
+        return f"{len(self.zones)} time zones"
+
+
+def callee_zones(
+    phone: str, window: Window, default_zone: str, given: str | None = None
+) -> CalleeZones:
+    """The zones the window is checked in for `phone`: the one the caller gave, else the
+    number's own (when their windows overlap at all), else the operator's default."""
+    if given:
+        return CalleeZones((zone(given),), "given")
+    zones = number_zones_of(phone)
+    if zones and (len(zones) == 1 or _overlap(zones, window)):
+        return CalleeZones(zones, "number")
+    return CalleeZones((zone(default_zone),), "default")
+
+
+def is_open(zones: tuple[ZoneInfo, ...], window: Window, now: datetime) -> bool:
+    """Whether the window is open in every zone at `now` (aware)."""
+    return all(window.contains(now.astimezone(z).time()) for z in zones)
+
+
+def next_open(zones: tuple[ZoneInfo, ...], window: Window, now: datetime) -> datetime | None:
+    """The first moment at or after `now` the window is open in every zone (UTC); None when it
+    never is within the next week."""
+    if is_open(zones, window, now):
+        return now.astimezone(UTC)
+    candidates: list[datetime] = []
+    for z in zones:
+        today = now.astimezone(z).date()
+        for day in range(_HORIZON_DAYS):
+            candidates.append(_local(today + timedelta(days=day), window.start, z))
+    for moment in sorted(c for c in candidates if c >= now):
+        if is_open(zones, window, moment):
+            return moment
+    return None
+
+
+def _overlap(zones: tuple[ZoneInfo, ...], window: Window) -> bool:
+    reference = datetime(2026, 1, 5, 12, tzinfo=UTC)  # any day: offsets differ by whole hours
+    return next_open(zones, window, reference) is not None
+
+
+def _local(day: date, at: time, z: ZoneInfo) -> datetime:
+    """`day` at `at` in zone `z`, as UTC (a time skipped by a clock change resolves forward)."""
+    return datetime.combine(day, at, tzinfo=z).astimezone(UTC)
+
+
+class OutsideCallingHours(AppError):
+    """A call that would ring outside the callee's calling hours."""
+
+
+def refusal(phone: str, callee: CalleeZones, window: Window, at: datetime) -> str:
+    """Why `phone` may not be called at `at`, and when it may."""
+    start, end = str(window).split("-")
+    if len(callee.zones) == 1:
+        where = f"its local time ({callee.zones[0].key}"
+        where += ": the number does not say where it rings)" if callee.source == "default" else ")"
+        local = at.astimezone(callee.zones[0]).strftime("%H:%M")
+        now = f"; it is {local} there"
+    else:
+        where = f"local time in each of its {len(callee.zones)} time zones"
+        now = ""
+    message = f"Outside calling hours: {phone} may be called from {start} to {end} {where}{now}."
+    opens = next_open(callee.zones, window, at)
+    if opens is not None:
+        message += f" The next window opens at {opens:%Y-%m-%d %H:%M} UTC."
+    return message
+
+
+def check(settings: Settings, phone: str, at: datetime) -> None:
+    """Refuse (OutsideCallingHours) a call to `phone` (E.164) that would ring at `at` outside
+    the calling window (`settings.calling_hours`) in the callee's zone."""
+    window = Window.parse(settings.calling_hours)
+    if window.whole_day:
+        return
+    callee = callee_zones(phone, window, settings.default_timezone)
+    if is_open(callee.zones, window, at):
+        return
+    message = refusal(phone, callee, window, at)
+    raise OutsideCallingHours(message, errors={"phone_number": [message]})

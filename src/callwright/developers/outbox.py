@@ -1,0 +1,108 @@
+"""The webhook outbox: `Outbox.emit` writes one delivery row per target in the caller's
+transaction (so an event is never reported for a change that rolled back, and a restart loses
+none), and sends the delivery job for each after the commit. The deliverer
+(`DELIVER_JOB`, developers/) signs and posts them, retries and logs every attempt.
+
+Targets: each of the user's enabled endpoints subscribed to the event, and the call's own
+`webhook` URL (for `call.*` events), which is signed with the user's signing secret."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.kit.db import on_commit
+from callwright.kit.jobs import JobQueue
+from callwright.kit.security import random_token
+from callwright.kit.time import utcnow
+from callwright.models import WebhookDelivery, WebhookEndpoint
+
+#: Deliver one webhook delivery by id (sent after the commit that wrote it; retries too).
+DELIVER_JOB = "webhooks.deliver"
+
+#: Every event an endpoint can subscribe to.
+EVENTS = (
+    "call.queued",
+    "call.started",
+    "call.ended",
+    "call.analyzed",
+)
+
+
+def new_delivery_id() -> str:
+    """The `webhook-id`: `msg_` and 27 URL-safe characters."""
+    return "msg_" + random_token(20)
+
+
+def envelope(event: str, data: Mapping[str, Any], at: datetime) -> str:
+    """The body: Standard Webhooks' recommended `{type, timestamp, data}`."""
+    return json.dumps(
+        {"type": event, "timestamp": at.isoformat(), "data": data},
+        separators=(",", ":"),
+        default=str,
+    )
+
+
+class Outbox:
+    def __init__(self, jobs: JobQueue) -> None:
+        self.jobs = jobs
+
+    async def emit(
+        self,
+        session: AsyncSession,
+        *,
+        user_id: int,
+        event: str,
+        data: Mapping[str, Any],
+        call_id: str | None = None,
+        call_webhook: str | None = None,
+    ) -> list[str]:
+        """Write the deliveries of `event` for `user_id` (answers their ids)."""
+        if event not in EVENTS:
+            raise ValueError(f"unknown webhook event {event!r}")
+        now = utcnow()
+        body = envelope(event, data, now)
+        endpoints = (
+            await session.scalars(
+                select(WebhookEndpoint).where(
+                    WebhookEndpoint.user_id == user_id, WebhookEndpoint.enabled.is_(True)
+                )
+            )
+        ).all()
+        targets: list[tuple[int | None, str]] = [
+            (endpoint.id, endpoint.url) for endpoint in endpoints if event in endpoint.events
+        ]
+        if call_webhook:
+            targets.append((None, call_webhook))
+        ids: list[str] = []
+        for endpoint_id, url in targets:
+            delivery = WebhookDelivery(
+                id=new_delivery_id(),
+                user_id=user_id,
+                endpoint_id=endpoint_id,
+                call_id=call_id,
+                url=url,
+                event=event,
+                payload=body,
+                status="pending",
+                attempts=0,
+                next_attempt_at=now,
+                created_at=now,
+            )
+            session.add(delivery)
+            ids.append(delivery.id)
+        if ids:
+            await session.flush()
+            queued = list(ids)
+
+            async def send() -> None:
+                for delivery_id in queued:
+                    await self.jobs.send(DELIVER_JOB, delivery_id)
+
+            on_commit(session, send)
+        return ids

@@ -1,0 +1,16 @@
+"""The webhook jobs, by name. The composition root registers them (`register`); senders only
+need the names (`outbox.DELIVER_JOB`), so emitting an event does not import the deliverer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from callwright.developers.outbox import DELIVER_JOB
+from callwright.kit.jobs import JobQueue
+
+if TYPE_CHECKING:
+    from callwright.developers.delivery import Deliverer
+
+
+def register(jobs: JobQueue, deliverer: Deliverer) -> None:
+    jobs.register(DELIVER_JOB, deliverer.deliver)

@@ -1,0 +1,1 @@
+"""The `/v1` API in Bland's dialect: thin endpoints over calls/, agents/ and developers/."""

@@ -1,0 +1,77 @@
+"""The `/v1` API's own queries: a user's calls with Bland's list filters, an owned call, an
+owned agent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.models import Agent, Call
+from callwright.telephony.state import TERMINAL
+
+
+@dataclass(frozen=True)
+class CallFilter:
+    to_number: str | None = None
+    from_number: str | None = None
+    #: Created at or after / before (UTC).
+    created_from: datetime | None = None
+    created_before: datetime | None = None
+    completed: bool | None = None
+    answered_by: str | None = None
+
+
+def _where(user_id: int, f: CallFilter) -> list[ColumnElement[bool]]:
+    where: list[ColumnElement[bool]] = [Call.user_id == user_id]
+    if f.to_number:
+        where.append(Call.to_number == f.to_number)
+    if f.from_number:
+        where.append(Call.from_number == f.from_number)
+    if f.created_from is not None:
+        where.append(Call.created_at >= f.created_from)
+    if f.created_before is not None:
+        where.append(Call.created_at < f.created_before)
+    ended = [s.value for s in TERMINAL]
+    if f.completed is True:
+        where.append(Call.status.in_(ended))
+    elif f.completed is False:
+        where.append(Call.status.not_in(ended))
+    if f.answered_by == "no-answer":  # how the serializer shows an ended, unanswered call
+        where += [Call.answered_at.is_(None), Call.status.in_(ended)]
+    elif f.answered_by:
+        where.append(Call.answered_by == f.answered_by)
+    return where
+
+
+async def list_calls(
+    session: AsyncSession,
+    user_id: int,
+    f: CallFilter,
+    *,
+    skip: int,
+    size: int,
+    ascending: bool,
+) -> tuple[Sequence[Call], int]:
+    """One slice of the user's matching calls (newest first unless `ascending`) and how many
+    match in all."""
+    where = _where(user_id, f)
+    order = (Call.created_at, Call.id) if ascending else (Call.created_at.desc(), Call.id.desc())
+    rows = (
+        await session.scalars(select(Call).where(*where).order_by(*order).offset(skip).limit(size))
+    ).all()
+    total = await session.scalar(select(func.count()).select_from(Call).where(*where))
+    return rows, int(total or 0)
+
+
+async def owned_call(session: AsyncSession, user_id: int, call_id: str) -> Call | None:
+    call = await session.get(Call, call_id)
+    return call if call is not None and call.user_id == user_id else None
+
+
+async def owned_agent(session: AsyncSession, user_id: int, agent_id: str) -> Agent | None:
+    agent = await session.get(Agent, agent_id)
+    return agent if agent is not None and agent.user_id == user_id else None

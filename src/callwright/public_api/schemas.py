@@ -1,0 +1,342 @@
+"""The `/v1` API's shapes, in Bland's dialect (its field names, defaults and answers). Where
+Bland's docs and its published Python SDK (`bland` 0.3.0) disagree, the SDK's models win: they
+are what a switching customer's code parses. Fields Bland takes that Callwright has no use for
+(`model`, `language`, `tools`, `pathway_id`, `transfer_*`, `dynamic_data`, `keywords`, ...) are
+accepted and ignored (docs/api.md lists them)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+#: Our limit on `max_duration` (minutes); Bland allows up to 12 hours.
+MAX_DURATION_MINUTES = 120
+BackgroundTrack = Literal["office", "cafe", "restaurant", "none"]
+VoicemailActionIn = Literal["hangup", "leave_message"]
+VoiceNumber = Annotated[int, Field(ge=1, le=10_000)]
+#: The types a field of `analysis_schema` may name; any other value is its description.
+FIELD_TYPES = ("string", "boolean", "number", "integer")
+
+
+class V1Voicemail(BaseModel):
+    """Bland's `voicemail` object. `sms` and `sensitive` are accepted and ignored."""
+
+    action: VoicemailActionIn = "hangup"
+    message: str | None = Field(None, max_length=2000)
+
+
+class V1AnalysisField(BaseModel):
+    """One field to extract after the call (the list form of `analysis_schema`)."""
+
+    name: str = Field(min_length=1, max_length=64)
+    type: str = Field("string", max_length=32)
+    description: str = Field("", max_length=500)
+
+
+SEND_CALL_EXAMPLES: dict[str, Any] = {
+    "task": {
+        "summary": "A call with a task",
+        "value": {
+            "phone_number": "+15551230000",
+            "task": "You are Sarah from Bright Dental, confirming {{name}}'s cleaning tomorrow "
+            "at 3 pm. Ask whether the time still works.",
+            "first_sentence": "Hi {{name}}, this is Sarah from Bright Dental.",
+            "voice": "joe",
+            "max_duration": 5,
+            "request_data": {"name": "Alex"},
+            "metadata": {"crm_id": "lead-8812"},
+            "webhook": "https://example.com/hooks/calls",
+            "voicemail": {"action": "leave_message", "message": "Please call us back."},
+            "summary_prompt": "Summarise whether the appointment is confirmed.",
+            "dispositions": ["CONFIRMED", "RESCHEDULE", "NOT_INTERESTED"],
+            "analysis_schema": {"confirmed": "boolean", "new_time": "the time they asked for"},
+        },
+    },
+    "agent": {
+        "summary": "A call from a saved agent",
+        "value": {
+            "phone_number": "+15551230000",
+            "agent_id": "0b8f7c1e-6c2a-4a55-9d1c-3f7f0b0f6a10",
+            "request_data": {"name": "Alex"},
+        },
+    },
+    "scheduled": {
+        "summary": "A scheduled call",
+        "value": {
+            "phone_number": "+15551230000",
+            "task": "You are Sarah from Bright Dental, confirming tomorrow's cleaning at 3 pm.",
+            "start_time": "2030-01-15 09:30:00",
+            "timezone": "America/New_York",
+        },
+    },
+}
+
+
+class V1SendCallIn(BaseModel):
+    """`POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    phone_number: str = Field(
+        max_length=40,
+        description="E.164 (`+15551230000`); without a `+` a 10-digit number is taken as US/"
+        "Canada (+1), like Bland.",
+    )
+    task: str | None = Field(None, max_length=20_000, description="The prompt.")
+    agent_id: str | None = Field(
+        None,
+        max_length=36,
+        description="A saved agent of yours: its settings, with this request's on top.",
+    )
+    voice: Annotated[str, Field(max_length=64)] | VoiceNumber | None = Field(
+        None, description="A voice name or id from `GET /v1/voices`.", examples=["joe"]
+    )
+    voice_id: VoiceNumber | None = Field(
+        None, description="The SDK's numeric voice id (`voice` wins)."
+    )
+    first_sentence: str | None = Field(None, max_length=1000)
+    wait_for_greeting: bool | None = None
+    max_duration: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_DURATION_MINUTES,
+        description="Minutes, 1 to 120 (default 30). Its price is held until the call ends.",
+    )
+    temperature: float | None = Field(None, ge=0, le=1, description="0 to 1 (default 0.7).")
+    interruption_threshold: int | None = Field(
+        None,
+        ge=50,
+        le=500,
+        description="Milliseconds of caller speech before the agent yields, 50 to 500 "
+        "(default 100).",
+    )
+    background_track: BackgroundTrack | None = Field(
+        None, description="`null` (quiet line static), `office`, `cafe`, `restaurant`, `none`."
+    )
+    request_data: dict[str, Any] | None = Field(
+        None, description="Values for the `{{variables}}` of the task and first sentence."
+    )
+    metadata: dict[str, Any] | None = Field(
+        None, description="Your own data, returned on every read and webhook."
+    )
+    webhook: str | None = Field(
+        None, max_length=2048, description="Where this call's `call.*` events go too."
+    )
+    voicemail: V1Voicemail | None = None
+    voicemail_action: VoicemailActionIn | None = Field(
+        None, description="Bland's older flat field (the SDK sends it); `voicemail` wins."
+    )
+    voicemail_message: str | None = Field(None, max_length=2000)
+    summary_prompt: str | None = Field(None, max_length=2000)
+    dispositions: list[str] | None = Field(None, max_length=50)
+    analysis_schema: dict[str, str] | list[V1AnalysisField] | None = Field(
+        None,
+        description="Fields to extract after the call: Bland's object (field -> type or "
+        "description) or a list of `{name, type, description}`.",
+    )
+    start_time: str | None = Field(
+        None,
+        description="`YYYY-MM-DD HH:MM:SS` (in `timezone`), or with an offset "
+        "(`2030-01-15 09:30:00 -05:00`). At least a minute ahead; stop cancels it.",
+    )
+    timezone: str | None = Field(
+        None, max_length=64, description="IANA name; default America/Los_Angeles."
+    )
+
+    @field_validator("webhook")
+    @classmethod
+    def _webhook(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("The webhook must be an http(s) URL.")
+        return value
+
+    @field_validator("dispositions")
+    @classmethod
+    def _dispositions(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        cleaned = [d.strip() for d in value if d.strip()]
+        if any(len(d) > 100 for d in cleaned):
+            raise ValueError("Each disposition is at most 100 characters.")
+        return cleaned or None
+
+
+class V1SendCallOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "status": "success",
+                    "message": "Call successfully queued.",
+                    "call_id": "9c1e5b7a-3f0d-4a1e-b1c2-7d7f7f3b2a10",
+                    "batch_id": None,
+                }
+            ]
+        }
+    )
+
+    status: Literal["success"] = "success"
+    message: str = "Call successfully queued."
+    call_id: str
+    batch_id: str | None = None
+
+
+class V1Error(BaseModel):
+    """Every `/v1` error."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "status": "error",
+                    "message": "Invalid phone number.",
+                    "errors": {"phone_number": ["Phone number should not contain spaces"]},
+                },
+                {"status": "error", "message": "Insufficient balance.", "errors": {}},
+            ]
+        }
+    )
+
+    status: Literal["error"] = "error"
+    message: str
+    #: Field -> messages, for validation errors; empty otherwise.
+    errors: dict[str, list[str]] = Field(default_factory=dict)
+
+
+class V1ListedCall(BaseModel):
+    """One call in `GET /v1/calls` (the SDK's `ListedCallData`)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    call_id: str
+    createdAt: datetime
+    created_at: datetime
+    #: Minutes, answer to end.
+    call_length: float
+    to: str
+    from_: str = Field(alias="from")
+    completed: bool
+    status: str
+    queue_status: str
+    error_message: str | None
+    answered_by: str
+    batch_id: str | None
+    price: float | None
+    max_duration: int
+    metadata: dict[str, Any]
+    inbound: bool = False
+    start_at: datetime | None
+
+
+class V1CallsList(BaseModel):
+    #: How many calls match the filters (all pages).
+    count: int
+    calls: list[V1ListedCall]
+
+
+class V1TranscriptLine(BaseModel):
+    id: str
+    created_at: datetime
+    text: str
+    user: Literal["assistant", "user"]
+    c_id: str
+
+
+class V1CallDetail(BaseModel):
+    """`GET /v1/calls/{call_id}` and the `call.ended` webhook's data (the SDK's
+    `CallDetailsResponse`: `batch_id` and `error_message` are strings, empty when none)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    call_id: str
+    c_id: str
+    to: str
+    from_: str = Field(alias="from")
+    status: str
+    queue_status: str
+    completed: bool
+    #: human, voicemail, unknown (answered, not yet told), no-answer.
+    answered_by: str
+    call_ended_by: Literal["ASSISTANT", "USER"] | None
+    #: How Callwright says it ended (completed, voicemail, busy, no-answer, failed, stopped,
+    #: time-limit, callee-hung-up, cut-by-fault); null while live.
+    outcome: str | None
+    #: Minutes, answer to end.
+    call_length: float
+    #: Seconds, answer to end (what is billed).
+    corrected_duration: int
+    created_at: datetime
+    start_at: datetime | None
+    started_at: datetime | None
+    end_at: datetime | None
+    max_duration: int
+    #: US dollars; null until the call is settled.
+    price: float | None
+    voice: str
+    agent_id: str | None
+    summary: str | None
+    disposition_tag: str | None
+    analysis: dict[str, Any] | None
+    analysis_schema: dict[str, str] | None
+    summary_prompt: str | None
+    dispositions: list[str] | None
+    variables: dict[str, str]
+    request_data: dict[str, str]
+    metadata: dict[str, Any]
+    transcripts: list[V1TranscriptLine]
+    concatenated_transcript: str
+    record: bool = True
+    recording_url: str | None
+    error_message: str
+    batch_id: str
+    endpoint_url: str
+    inbound: bool = False
+
+
+class V1StopOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"status": "success", "message": "Call ended successfully."}]
+        }
+    )
+
+    status: Literal["success"] = "success"
+    message: str = "Call ended successfully."
+
+
+class V1RecordingOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "status": "success",
+                    "url": "https://calls.example.com/v1/recordings/9c1e5b7a-3f0d-4a1e-b1c2-7d7f7f3b2a10",
+                }
+            ]
+        }
+    )
+
+    status: Literal["success"] = "success"
+    #: Where the audio is (`GET /v1/recordings/{call_id}`, with your key).
+    url: str
+
+
+class V1Voice(BaseModel):
+    voice_id: int
+    name: str
+    description: str
+    is_custom: bool = False
+    reduce_latency: bool = True
+    public: bool = True
+    tags: list[str]
+
+
+class V1VoicesList(BaseModel):
+    voices: list[V1Voice]
+    #: Bland's saved voice presets; Callwright has none.
+    presets: list[dict[str, Any]] = Field(default_factory=list)

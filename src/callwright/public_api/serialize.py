@@ -1,0 +1,196 @@
+"""A call as Bland shows it: one serializer for `GET /v1/calls/{id}`, the call list and the
+`call.*` webhooks, so a read and an event never disagree. Our statuses and outcomes
+(telephony.state) map onto Bland's `status`, `queue_status`, `answered_by` and
+`call_ended_by` here and nowhere else."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from callwright.kit.money import dollars
+from callwright.models import Call, TranscriptEntry
+from callwright.telephony.state import TERMINAL, CallOutcome, CallStatus
+
+#: Who ended the call, by our outcome (Bland: ASSISTANT or USER); the rest never connected.
+_ENDED_BY = {
+    CallOutcome.COMPLETED.value: "ASSISTANT",
+    CallOutcome.VOICEMAIL.value: "ASSISTANT",
+    CallOutcome.STOPPED.value: "ASSISTANT",
+    CallOutcome.TIME_LIMIT.value: "ASSISTANT",
+    CallOutcome.CALLEE_HUNG_UP.value: "USER",
+}
+_LIVE_QUEUE = {
+    CallStatus.QUEUED.value: "queued",
+    CallStatus.RINGING.value: "allocated",
+    CallStatus.IN_PROGRESS.value: "started",
+}
+
+
+def is_ended(call: Call) -> bool:
+    return call.status in TERMINAL
+
+
+def queue_status(call: Call) -> str:
+    """Bland's queue status: queued, allocated (ringing), started, complete; a failure before
+    the carrier took the call is a queue_error, one after it a call_error."""
+    if call.status in _LIVE_QUEUE:
+        return _LIVE_QUEUE[call.status]
+    if call.status == CallStatus.FAILED.value:
+        return "call_error" if call.carrier_call_id else "queue_error"
+    return "complete"
+
+
+def answered_by(call: Call) -> str:
+    """human, voicemail, unknown (not told yet, or not answered yet), no-answer (ended
+    unanswered). Always a string: the SDK's models require one."""
+    if call.answered_by:
+        return call.answered_by
+    return "no-answer" if is_ended(call) and call.answered_at is None else "unknown"
+
+
+def call_ended_by(call: Call) -> str | None:
+    if not is_ended(call) or call.answered_at is None:
+        return None
+    return _ENDED_BY.get(call.end_reason or "")
+
+
+def minutes(call: Call) -> float:
+    return round((call.duration_seconds or 0) / 60, 4)
+
+
+def price(call: Call) -> float | None:
+    return dollars(call.cost_cents) if call.cost_cents is not None else None
+
+
+def recording_url(call: Call, app_url: str) -> str | None:
+    return f"{app_url}/v1/recordings/{call.id}" if call.recording_path else None
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, bool | int | float):
+        return json.dumps(value)
+    return json.dumps(value, separators=(",", ":"), default=str)
+
+
+def as_strings(values: Mapping[str, Any] | None) -> dict[str, str]:
+    """`request_data` as the SDK reads it (string values; objects as JSON)."""
+    return {str(k): _text(v) for k, v in (values or {}).items()}
+
+
+def schema_object(fields: Sequence[Mapping[str, Any]] | None) -> dict[str, str] | None:
+    """Our `[{name, type, description}]` as Bland's `{field: description or type}`."""
+    if not fields:
+        return None
+    return {
+        str(f.get("name")): str(f.get("description") or f.get("type") or "string") for f in fields
+    }
+
+
+def _analysis(call: Call) -> dict[str, Any]:
+    if not call.analysis:
+        return {}
+    try:
+        data = json.loads(call.analysis)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def listed(call: Call) -> dict[str, Any]:
+    """A row of `GET /v1/calls`."""
+    return {
+        "call_id": call.id,
+        "createdAt": call.created_at,
+        "created_at": call.created_at,
+        "call_length": minutes(call),
+        "to": call.to_number,
+        "from": call.from_number,
+        "completed": is_ended(call),
+        "status": call.status,
+        "queue_status": queue_status(call),
+        "error_message": call.error,
+        "answered_by": answered_by(call),
+        "batch_id": None,
+        "price": price(call),
+        "max_duration": call.max_duration,
+        "metadata": call.call_metadata or {},
+        "inbound": False,
+        "start_at": call.start_at,
+    }
+
+
+def detail(call: Call, lines: Sequence[TranscriptEntry], app_url: str) -> dict[str, Any]:
+    """`GET /v1/calls/{id}`, and the data of `call.ended`."""
+    analysis = _analysis(call)
+    request_data = as_strings(call.variables)
+    extracted = analysis.get("fields", analysis.get("extracted"))
+    return {
+        "call_id": call.id,
+        "c_id": call.id,
+        "to": call.to_number,
+        "from": call.from_number,
+        "status": call.status,
+        "queue_status": queue_status(call),
+        "completed": is_ended(call),
+        "answered_by": answered_by(call),
+        "call_ended_by": call_ended_by(call),
+        "outcome": call.end_reason if is_ended(call) else None,
+        "call_length": minutes(call),
+        "corrected_duration": call.duration_seconds or 0,
+        "created_at": call.created_at,
+        "start_at": call.start_at,
+        "started_at": call.answered_at,
+        "end_at": call.ended_at,
+        "max_duration": call.max_duration,
+        "price": price(call),
+        "voice": call.voice,
+        "agent_id": call.agent_id,
+        "summary": analysis.get("summary"),
+        "disposition_tag": analysis.get("disposition_tag", analysis.get("disposition")),
+        "analysis": extracted if isinstance(extracted, dict) else None,
+        "analysis_schema": schema_object(call.analysis_schema),
+        "summary_prompt": call.summary_prompt,
+        "dispositions": call.dispositions,
+        "variables": request_data
+        | {"call_id": call.id, "to": call.to_number, "from": call.from_number},
+        "request_data": request_data,
+        "metadata": call.call_metadata or {},
+        "transcripts": [
+            {
+                "id": str(line.id),
+                "created_at": line.created_at,
+                "text": line.text,
+                "user": line.speaker,
+                "c_id": call.id,
+            }
+            for line in lines
+        ],
+        "concatenated_transcript": "\n".join(f"{line.speaker}: {line.text}" for line in lines),
+        "record": True,
+        "recording_url": recording_url(call, app_url),
+        "error_message": call.error or "",
+        "batch_id": "",
+        "endpoint_url": app_url,
+        "inbound": False,
+    }
+
+
+def started(call: Call) -> dict[str, Any]:
+    """The data of `call.started`."""
+    return {
+        "call_id": call.id,
+        "to": call.to_number,
+        "from": call.from_number,
+        "status": call.status,
+        "queue_status": queue_status(call),
+        "answered_by": answered_by(call),
+        "started_at": call.answered_at,
+        "metadata": call.call_metadata or {},
+        "request_data": as_strings(call.variables),
+    }

@@ -1,0 +1,177 @@
+"""Bland's send-call request turned into our `CallOrder`: the phone number read the send-call
+way (kit.phone), the agent's settings under the request's, `{{variables}}` filled from
+`request_data`, the voice found, the schedule read in its time zone. Every refusal is a
+`ValidationFailed` naming Bland's field."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.agents.settings import PROMPT_MIN, filled, merged
+from callwright.calls.service import CallOrder
+from callwright.kit.errors import NotFound, ValidationFailed
+from callwright.kit.phone import dial_number
+from callwright.kit.time import utcnow
+from callwright.models import Agent
+from callwright.public_api import repository
+from callwright.public_api.schemas import FIELD_TYPES, V1AnalysisField, V1SendCallIn
+from callwright.speech import tts
+
+#: Bland's default zone for a `start_time` without an offset.
+DEFAULT_TIMEZONE = "America/Los_Angeles"
+#: How far ahead a call may be scheduled.
+SCHEDULE_AHEAD_MAX = timedelta(days=365)
+#: Bland leaves a voicemail only when asked: its default action is to hang up.
+DEFAULT_VOICEMAIL_ACTION = "hangup"
+#: A number's punctuation Bland's clients may send ("+1 (555) 123-0000").
+_PUNCTUATION = re.compile(r"[\s().\-]")
+_START_TIME = re.compile(
+    r"(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{2}:\d{2}(?::\d{2})?)"
+    r"\s*(?P<offset>Z|[+-]\d{2}:?\d{2})?"
+)
+VOICE_UNAVAILABLE = "The selected voice is not available. See GET /v1/voices."
+
+
+def phone_number(text: str) -> str:
+    """E.164, the send-call rule; without a `+`, ten digits are a US/Canada number (Bland)."""
+    value = _PUNCTUATION.sub("", text.strip())
+    if value and not value.startswith("+") and value.isdigit():
+        value = ("+1" if len(value) == 10 else "+") + value
+    try:
+        return dial_number(value)
+    except ValueError as exc:
+        raise ValidationFailed({"phone_number": [str(exc)]}, "Invalid phone number.") from exc
+
+
+def voice_ids() -> dict[int, tts.Voice]:
+    """The voices this server speaks, numbered from 1 in `GET /v1/voices` order."""
+    return dict(enumerate(tts.catalogue(), start=1))
+
+
+def find_voice(given: str | int | None) -> tts.Voice | None:
+    if given is None:
+        return None
+    if isinstance(given, int) or given.strip().isdigit():
+        return voice_ids().get(int(given))
+    name = given.strip().lower()
+    return next((v for v in tts.catalogue() if v.name.lower() == name), None)
+
+
+def start_at(start_time: str | None, timezone: str | None, now: datetime) -> datetime | None:
+    """The UTC moment of Bland's `start_time`; None when not given."""
+    if not start_time or not start_time.strip():
+        return None
+    match = _START_TIME.fullmatch(start_time.strip())
+    if match is None:
+        raise ValidationFailed(
+            {"start_time": ["Use YYYY-MM-DD HH:MM:SS, optionally with an offset (-05:00)."]}
+        )
+    try:
+        zone = ZoneInfo(timezone or DEFAULT_TIMEZONE)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValidationFailed(
+            {"timezone": ["Unknown time zone: use an IANA name such as America/New_York."]}
+        ) from exc
+    offset = match["offset"]
+    text = f"{match['date']}T{match['time']}"
+    try:
+        if offset:
+            offset = "+00:00" if offset == "Z" else offset
+            if ":" not in offset:
+                offset = offset[:3] + ":" + offset[3:]
+            at = datetime.fromisoformat(text + offset)
+        else:
+            at = datetime.fromisoformat(text).replace(tzinfo=zone)
+    except ValueError as exc:
+        raise ValidationFailed({"start_time": ["That date or time does not exist."]}) from exc
+    at = at.astimezone(UTC)
+    if at <= now:
+        raise ValidationFailed({"start_time": ["The start time must be in the future."]})
+    if at > now + SCHEDULE_AHEAD_MAX:
+        raise ValidationFailed({"start_time": ["A call can be scheduled up to a year ahead."]})
+    return at
+
+
+def analysis_fields(
+    schema: dict[str, str] | list[V1AnalysisField] | None,
+) -> list[dict[str, Any]] | None:
+    """`analysis_schema` as our `[{name, type, description}]`. In Bland's object a value that
+    names a type (string, boolean, number, integer) is the field's type, anything else its
+    description (a string field)."""
+    if schema is None:
+        return None
+    if isinstance(schema, dict):
+        fields = []
+        for name, hint in schema.items():
+            hint = str(hint).strip()
+            kind = hint.lower() if hint.lower() in FIELD_TYPES else "string"
+            description = "" if hint.lower() in FIELD_TYPES else hint
+            fields.append({"name": name, "type": kind, "description": description})
+        return fields or None
+    return [field.model_dump() for field in schema] or None
+
+
+def _given(body: V1SendCallIn) -> dict[str, Any]:
+    """The request's own settings, by CallOrder's names (None: not given)."""
+    voicemail_action = body.voicemail.action if body.voicemail else body.voicemail_action
+    voicemail_message = body.voicemail.message if body.voicemail else None
+    background = body.background_track
+    return {
+        "prompt": body.task.strip() if body.task and body.task.strip() else None,
+        "first_sentence": body.first_sentence,
+        "temperature": body.temperature,
+        "interruption_threshold": body.interruption_threshold,
+        "background_audio": background,
+        "max_duration": body.max_duration,
+        "wait_for_greeting": body.wait_for_greeting,
+        "voicemail_action": voicemail_action,
+        "voicemail_message": voicemail_message or body.voicemail_message,
+        "summary_prompt": body.summary_prompt,
+        "dispositions": body.dispositions,
+        "analysis_schema": analysis_fields(body.analysis_schema),
+        "webhook_url": body.webhook,
+    }
+
+
+async def order_for(
+    session: AsyncSession, user_id: int, key_id: int, body: V1SendCallIn
+) -> CallOrder:
+    """The call `body` asks for, on behalf of `user_id`'s key `key_id`."""
+    to_number = phone_number(body.phone_number)
+    agent: Agent | None = None
+    if body.agent_id:
+        agent = await repository.owned_agent(session, user_id, body.agent_id)
+        if agent is None:
+            raise NotFound("Agent not found.")
+    settings = merged(agent, _given(body))
+    prompt = (settings.get("prompt") or "").strip()
+    if not prompt:
+        raise ValidationFailed({"task": ["The task field is required (or send an agent_id)."]})
+    if len(prompt) < PROMPT_MIN:
+        raise ValidationFailed({"task": ["The task must be at least 10 characters long."]})
+    requested = body.voice if body.voice is not None else body.voice_id
+    voice = find_voice(requested)
+    if requested is not None and voice is None:
+        raise ValidationFailed({"voice": [VOICE_UNAVAILABLE]})
+    if voice is None:
+        voice = (tts.find(agent.voice) if agent and agent.voice else None) or tts.default_voice()
+    settings["voice"] = voice.name
+    settings.setdefault("voicemail_action", DEFAULT_VOICEMAIL_ACTION)
+    variables = dict(body.request_data or {})
+    settings = filled(settings, variables, field="request_data")
+    return CallOrder(
+        kind="user",
+        user_id=user_id,
+        to_number=to_number,
+        agent_id=agent.id if agent else None,
+        variables=variables or None,
+        call_metadata=body.metadata,
+        start_at=start_at(body.start_time, body.timezone, utcnow()),
+        api_key_id=key_id,
+        **settings,
+    )
