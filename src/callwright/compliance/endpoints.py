@@ -9,7 +9,7 @@ import io
 from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, BinaryIO
 
-from fastapi import APIRouter, File, Query, UploadFile
+from fastapi import APIRouter, File, Query, Request, UploadFile
 from fastapi.responses import StreamingResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,7 +27,7 @@ from callwright.compliance.schemas import (
     Removed,
 )
 from callwright.kit.bounds import PageRequest, PathId, page_params
-from callwright.kit.db import SessionDep
+from callwright.kit.db import Database, SessionDep
 from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.phone import list_number
 from callwright.models.compliance import DoNotCall
@@ -146,7 +146,16 @@ async def import_numbers(session: AsyncSession, user_id: int | None, raw: Binary
     )
 
 
-async def _csv(session: AsyncSession, user_id: int | None) -> AsyncIterator[str]:
+async def _csv(db: Database, user_id: int | None) -> AsyncIterator[str]:
+    """The list as CSV chunks. The body is sent after the request's own session has closed, so
+    the rows are read on a session of its own, closed when the stream ends or is abandoned (a
+    session left open here held a read lock that blocked PostgreSQL's TRUNCATE for ever)."""
+    async with db.sessionmaker() as session:
+        async for chunk in _csv_chunks(session, user_id):
+            yield chunk
+
+
+async def _csv_chunks(session: AsyncSession, user_id: int | None) -> AsyncIterator[str]:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(EXPORT_COLUMNS)
@@ -168,9 +177,9 @@ async def _csv(session: AsyncSession, user_id: int | None) -> AsyncIterator[str]
     yield out.getvalue()
 
 
-def _download(session: AsyncSession, user_id: int | None, name: str) -> StreamingResponse:
+def _download(request: Request, user_id: int | None, name: str) -> StreamingResponse:
     return StreamingResponse(
-        _csv(session, user_id),
+        _csv(request.app.state.db, user_id),
         media_type="text/csv; charset=utf-8",
         headers={"content-disposition": f'attachment; filename="{name}"'},
     )
@@ -229,9 +238,9 @@ async def import_do_not_call(
 
 
 @router.get("/do-not-call/export")
-async def export_do_not_call(user: CurrentUser, session: SessionDep) -> StreamingResponse:
+async def export_do_not_call(user: CurrentUser, request: Request) -> StreamingResponse:
     """The whole list as CSV."""
-    return _download(session, user.id, "do-not-call.csv")
+    return _download(request, user.id, "do-not-call.csv")
 
 
 @router.delete("/do-not-call/{entry_id}")
@@ -268,8 +277,8 @@ async def import_global_do_not_call(
 
 
 @router.get("/admin/do-not-call/export")
-async def export_global_do_not_call(_admin: AdminUser, session: SessionDep) -> StreamingResponse:
-    return _download(session, None, "global-do-not-call.csv")
+async def export_global_do_not_call(_admin: AdminUser, request: Request) -> StreamingResponse:
+    return _download(request, None, "global-do-not-call.csv")
 
 
 @router.delete("/admin/do-not-call/{entry_id}")
