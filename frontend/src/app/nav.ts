@@ -1,4 +1,4 @@
-import { BarChart3, Bot, Code2, Flag, Home, Inbox, LayoutDashboard, ListChecks, MessageSquareText, Newspaper, PhoneOutgoing, UserCog, Users, type LucideIcon } from 'lucide-react'
+import { BarChart3, Bot, Code2, Flag, Home, Inbox, LayoutDashboard, ListChecks, MessageSquareText, Newspaper, PhoneOff, PhoneOutgoing, UserCog, Users, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   to: string
@@ -16,6 +16,7 @@ export const USER_NAV: NavItem[] = [
   { to: '/dashboard/agents', label: 'Agents', icon: Bot },
   { to: '/dashboard/analysis', label: 'Analysis', icon: BarChart3 },
   { to: '/dashboard/call-logs', label: 'Call Logs', icon: ListChecks },
+  { to: '/dashboard/do-not-call', label: 'Do not call', icon: PhoneOff },
   { to: '/dashboard/developers', label: 'Developers', icon: Code2 },
   { to: '/dashboard/account', label: 'Account', icon: UserCog },
 ]
@@ -28,5 +29,6 @@ export const ADMIN_NAV: NavItem[] = [
   { to: '/admin/reports', label: 'Reports', icon: Flag },
   { to: '/admin/blogs', label: 'Posts', icon: Newspaper },
   { to: '/admin/inbox', label: 'Inbox', icon: Inbox },
+  { to: '/admin/do-not-call', label: 'Do not call', icon: PhoneOff },
   { to: '/admin/test-call-task', label: 'Test Call Prompt', icon: MessageSquareText },
 ]

@@ -43,6 +43,7 @@ export const routes: RouteObject[] = [
           { path: 'agents/new', lazy: async () => ({ Component: (await import('@/features/agents/AgentEditorPage')).AgentEditorPage }) },
           { path: 'agents/:agentId', lazy: async () => ({ Component: (await import('@/features/agents/AgentEditorPage')).AgentEditorPage }) },
           { path: 'developers', lazy: async () => ({ Component: (await import('@/features/developers/DevelopersPage')).DevelopersPage }) },
+          { path: 'do-not-call', lazy: async () => ({ Component: (await import('@/features/compliance/DoNotCallPage')).DoNotCallPage }) },
         ],
       },
       {
@@ -57,6 +58,7 @@ export const routes: RouteObject[] = [
           { path: 'reports', lazy: async () => ({ Component: (await import('@/features/admin/ReportsPage')).ReportsPage }) },
           { path: 'blogs', lazy: async () => ({ Component: (await import('@/features/admin/PostsPage')).PostsPage }) },
           { path: 'inbox', lazy: async () => ({ Component: (await import('@/features/admin/InboxPage')).InboxPage }) },
+          { path: 'do-not-call', lazy: async () => ({ Component: (await import('@/features/admin/GlobalDoNotCallPage')).GlobalDoNotCallPage }) },
           { path: 'test-call-task', lazy: async () => ({ Component: (await import('@/features/admin/TestCallTaskPage')).TestCallTaskPage }) },
         ],
       },

@@ -11,7 +11,8 @@ import { ApiError, messageOf } from '@/lib/api'
 import { formatDateTime } from '@/lib/format'
 import { notify } from '@/lib/toast'
 import { developersApi, devKeys, keysQuery, type ApiKey } from './api'
-import { ConfirmDialog, SecretOnce, Section, Table } from './parts'
+import { ConfirmDialog, Section, Table } from '@/components/panels'
+import { SecretOnce } from './parts'
 
 export function ApiKeys() {
   const keys = useQuery(keysQuery())

@@ -12,7 +12,7 @@ import { cn } from '@/lib/cn'
 import { formatDateTime } from '@/lib/format'
 import { notify } from '@/lib/toast'
 import { deliveriesQuery, deliveryQuery, DELIVERIES_PAGE_SIZE, DELIVERY_STATUSES, developersApi, devKeys, endpointsQuery, EVENTS, type DeliveryFilters } from './api'
-import { Section, Table } from './parts'
+import { Section, Table } from '@/components/panels'
 
 const TONE: Record<string, string> = {
   delivered: 'bg-emerald-50 text-emerald-700 ring-emerald-200',

@@ -12,7 +12,8 @@ import { ApiError, messageOf } from '@/lib/api'
 import { formatDateTime } from '@/lib/format'
 import { notify } from '@/lib/toast'
 import { developersApi, devKeys, endpointsQuery, EVENTS, type Endpoint } from './api'
-import { ConfirmDialog, SecretOnce, Section, Table } from './parts'
+import { ConfirmDialog, Section, Table } from '@/components/panels'
+import { SecretOnce } from './parts'
 
 interface Draft {
   url: string

@@ -6,7 +6,8 @@ import { Button } from '@/components/ui/button'
 import { messageOf } from '@/lib/api'
 import { notify } from '@/lib/toast'
 import { developersApi, devKeys, signingSecretQuery } from './api'
-import { ConfirmDialog, CopyButton, Section } from './parts'
+import { ConfirmDialog, Section } from '@/components/panels'
+import { CopyButton } from './parts'
 
 export function SigningSecret() {
   const [revealed, setRevealed] = useState(false)

@@ -1,5 +1,6 @@
 /** Copyable examples: a call through the /v1 API with curl, and verifying a webhook in Python. */
-import { CodeBlock, Section } from './parts'
+import { Section } from '@/components/panels'
+import { CodeBlock } from './parts'
 import { curlSnippet, VERIFY_SNIPPET } from './examples'
 
 export function Snippets() {

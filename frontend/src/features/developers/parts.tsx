@@ -1,12 +1,7 @@
-/** Small pieces of the developers page: a copy button, a secret shown once, a confirm dialog,
- * a section card and a code block. */
+/** Small pieces of the developers page: a copy button, a secret shown once and a code block. */
 import { Check, Copy } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
-import { TableHead, TableState } from '@/components/kit'
-import { Modal } from '@/components/Modal'
+import { useState } from 'react'
 import { Button } from '@/components/ui/button'
-import { Card } from '@/components/ui/card'
-import { cn } from '@/lib/cn'
 import { notify } from '@/lib/toast'
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
@@ -44,61 +39,6 @@ export function SecretOnce({ label, secret }: { label: string; secret: string })
   )
 }
 
-export function ConfirmDialog({
-  open,
-  title,
-  message,
-  confirm,
-  busy,
-  onConfirm,
-  onCancel,
-}: {
-  open: boolean
-  title: string
-  message: ReactNode
-  confirm: string
-  busy?: boolean
-  onConfirm: () => void
-  onCancel: () => void
-}) {
-  return (
-    <Modal
-      open={open}
-      onOpenChange={(o) => !o && onCancel()}
-      title={title}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={onConfirm} disabled={busy}>
-            {confirm}
-          </Button>
-        </>
-      }
-    >
-      <div className="text-sm text-slate-700">{message}</div>
-    </Modal>
-  )
-}
-
-export function Section({ id, title, description, action, children }: { id: string; title: string; description: ReactNode; action?: ReactNode; children: ReactNode }) {
-  return (
-    <Card className="overflow-hidden" aria-labelledby={id} role="region">
-      <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-5 py-4">
-        <div>
-          <h2 id={id} className="text-lg font-semibold text-slate-900">
-            {title}
-          </h2>
-          <p className="mt-0.5 text-sm text-slate-500">{description}</p>
-        </div>
-        {action}
-      </div>
-      {children}
-    </Card>
-  )
-}
-
 export function CodeBlock({ code, label }: { code: string; label: string }) {
   return (
     <div className="space-y-2">
@@ -109,39 +49,6 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
       <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100">
         <code>{code}</code>
       </pre>
-    </div>
-  )
-}
-
-/** A scrolling table with its header, and its loading / error / empty row until rows show. */
-export function Table({
-  testId,
-  className,
-  labels,
-  loading,
-  error,
-  empty,
-  skeletonRows,
-  children,
-}: {
-  testId: string
-  className: string
-  labels: string[]
-  loading: boolean
-  error: string | null
-  empty: string
-  skeletonRows: number
-  children: ReactNode[]
-}) {
-  return (
-    <div className="overflow-x-auto">
-      <table className={cn('w-full', className)} data-testid={testId}>
-        <TableHead labels={labels} />
-        <tbody className="divide-y divide-slate-100">
-          <TableState columns={labels.length} rows={skeletonRows} loading={loading} error={error} empty={empty} hasRows={children.length > 0} />
-          {!loading && !error && children}
-        </tbody>
-      </table>
     </div>
   )
 }
