@@ -9,11 +9,17 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from sqlalchemy import select
 
 from callwright.calls import repository as calls
 from callwright.calls.events import CLOSING, CONNECTED
 from callwright.calls.latency import TURN_LATENCY
+from callwright.calls.media_hooks import OPTED_OUT
+from callwright.compliance.do_not_call import OnDoNotCallList
+from callwright.models.compliance import DoNotCall
 from callwright.voice_agent.contract import CallPlan
+from callwright.voice_agent.policy import OPT_OUT_REPLY
+from tests.factories import add_user
 from tests.live import TEST_SPEED, Live, decode_mp3
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -235,3 +241,31 @@ async def test_a_call_the_user_stops_says_stopped(live: Live) -> None:
     sandbox = await live.sandbox_call(call)
     assert sandbox.report is not None
     assert sandbox.report.hung_up_by == "agent", "hung up from our side"
+
+
+async def test_a_callee_who_opts_out_is_listed_with_the_evidence(live: Live) -> None:
+    user = await add_user(live.app, email="optout@example.com", balance_cents=10_000)
+    call_id = await live.place("+15005550008", user_id=user.id)
+    call = await live.wait_finalized(call_id)
+    assert (call.status, call.end_reason, call.answered_by) == ("completed", "completed", "human")
+    lines = await _lines(live, call_id)
+    said = [t for s, t in lines if s == "user"]
+    asked = next(t for t in said if "stop calling" in t.lower())
+    assert [t for s, t in lines if s == "assistant"][-1] == OPT_OUT_REPLY
+    sandbox = await live.sandbox_call(call)
+    assert sandbox.report is not None
+    assert sandbox.report.hung_up_by == "agent"
+    async with live.app.state.db.sessionmaker() as session:
+        entry = await session.scalar(select(DoNotCall).where(DoNotCall.phone == "+15005550008"))
+    assert entry is not None
+    assert (entry.user_id, entry.source, entry.call_id, entry.evidence) == (
+        user.id,
+        "opt-out",
+        call_id,
+        asked,
+    )
+    messages = [e.get("message") for e in live.events_for(call_id)]
+    assert OPTED_OUT in messages
+    # Listed now: the next call to the number is refused before it is placed.
+    with pytest.raises(OnDoNotCallList):
+        await live.place("+15005550008", user_id=user.id)

@@ -18,10 +18,16 @@ from pipecat.frames.frames import (
 from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.tests.utils import SleepFrame, run_test
 
-from callwright.voice_agent.brain import CUT_OFF, OfflineBrain, brain_context, keep_what_was_said
+from callwright.voice_agent.brain import (
+    CUT_OFF,
+    LLMOpener,
+    OfflineBrain,
+    brain_context,
+    keep_what_was_said,
+)
 from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.frames import FinalReplyFrame
-from callwright.voice_agent.policy import OfflinePolicy
+from callwright.voice_agent.policy import OPT_OUT_REPLY, OfflinePolicy
 
 PROMPT = (
     "You are Sarah from Bright Dental. You are calling to remind the customer about their "
@@ -75,6 +81,36 @@ async def test_a_closing_reply_is_followed_by_the_final_reply_frame() -> None:
         ],
     )
     assert _texts(down) == ["I understand. Thank you for your time, and have a nice day. Goodbye."]
+    assert policy.ended
+
+
+async def test_an_opt_out_is_not_left_to_the_model() -> None:
+    """On the LLM path the opener answers an opt-out itself and hangs up: the context frame
+    never reaches the model."""
+    policy = OfflinePolicy(PROMPT)
+    policy.greeted = True
+    plan = CallPlan(
+        call_id="c1",
+        prompt=PROMPT,
+        voice="joe",
+        temperature=0.7,
+        interruption_threshold_ms=100,
+        background_audio="null",
+        max_duration_seconds=60,
+        wait_for_greeting=False,
+    )
+    down, _ = await run_test(
+        LLMOpener(policy, plan),
+        frames_to_send=[_turn("Hello?", "Please stop calling me and take me off your list.")],
+        expected_down_frames=[
+            LLMFullResponseStartFrame,
+            LLMTextFrame,
+            LLMFullResponseEndFrame,
+            FinalReplyFrame,
+        ],
+    )
+    assert _texts(down) == [OPT_OUT_REPLY]
+    assert not any(isinstance(f, LLMContextFrame) for f in down)
     assert policy.ended
 
 

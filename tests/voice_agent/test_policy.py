@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from callwright.sandbox.numbers import SCENARIOS, SPECIAL
-from callwright.voice_agent.policy import Brief, Intent, OfflinePolicy, classify
+from callwright.voice_agent.policy import (
+    OPT_OUT_REPLY,
+    Brief,
+    Intent,
+    OfflinePolicy,
+    classify,
+    opts_out,
+)
 
 DENTAL = (
     "You are Sarah from Bright Dental. You are calling to remind the customer about their cleaning "
@@ -46,6 +53,12 @@ def test_brief_of_a_bare_prompt_still_introduces_itself() -> None:
         ("Hi, you have reached Alex. Please leave a message after the tone.", Intent.VOICEMAIL),
         ("Sorry, I think you have the wrong number.", Intent.WRONG_PERSON),
         ("No thanks, I am not interested.", Intent.NOT_INTERESTED),
+        ("Please stop calling me and take me off your list.", Intent.OPT_OUT),
+        ("Don't call me again.", Intent.OPT_OUT),
+        ("do not call this number", Intent.OPT_OUT),
+        ("Remove my number from your list, please.", Intent.OPT_OUT),
+        ("Put me on your do-not-call list.", Intent.OPT_OUT),
+        ("No more calls, thank you.", Intent.OPT_OUT),
         ("I am busy right now. Can you call me back tomorrow afternoon?", Intent.LATER),
         ("How much does it cost?", Intent.PRICE),
         ("Hi, who was this?", Intent.WHO),
@@ -192,3 +205,15 @@ def test_a_prompt_with_abbreviations_keeps_its_sentences_whole() -> None:
         "St. Mary St. in suite 3.5."
     )
     assert b.questions == ("Could you tell me if the time still works?",)
+
+
+@pytest.mark.parametrize("greeted", [True, False], ids=["after the greeting", "as the first words"])
+def test_an_opt_out_is_acknowledged_and_ends_the_call(greeted: bool) -> None:
+    policy = OfflinePolicy(DENTAL)
+    if greeted:
+        policy.opening()
+    reply = policy.respond("Stop calling me. Take me off your list.")
+    assert (reply.text, reply.end_call, reply.intent) == (OPT_OUT_REPLY, True, Intent.OPT_OUT)
+    assert policy.ended
+    assert opts_out("please don't ever call me again")
+    assert not opts_out("No thanks, I am not interested.")

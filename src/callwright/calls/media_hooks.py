@@ -15,6 +15,7 @@ from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
 from callwright.calls.flows import CallFlows
 from callwright.calls.latency import TURN_LATENCY, live_latency
+from callwright.compliance import do_not_call
 from callwright.config import Settings
 from callwright.kit.db import Database
 from callwright.kit.security import sha256_hex
@@ -36,6 +37,9 @@ from callwright.voice_agent.contract import (
 log = logging.getLogger(__name__)
 
 SECONDS_PER_MINUTE = 60
+OPTED_OUT = "The callee asked not to be called again: the number is on the do-not-call list."
+#: The callee's words kept as an opt-out's evidence, at most.
+EVIDENCE_MAX = 1000
 
 
 def voicemail_action(call_action: str, settings: Settings) -> Literal["message", "hangup"]:
@@ -157,6 +161,26 @@ class MediaHooks(CallHooks):
             self._answerer = who
             async for session in self.db.session():
                 await calls.set_answered_by(session, self.call_id, AnsweredBy(who))
+
+    async def opted_out(self, heard: str) -> None:
+        """The callee asked not to be called again: their number joins the owner's do-not-call
+        list (the global list for the landing page's test call, which has no owner), with this
+        call and their words as the evidence (docs/compliance.md)."""
+        async with self._lines:
+            async for session in self.db.session():
+                call = await calls.get(session, self.call_id)
+                if call is None:
+                    return
+                _, created = await do_not_call.add(
+                    session,
+                    user_id=call.user_id,
+                    phone=call.to_number,
+                    source="opt-out",
+                    call_id=call.id,
+                    evidence=heard[:EVIDENCE_MAX],
+                )
+                if created:
+                    await self.events.record(session, call, OPTED_OUT, "call")
 
     async def line(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
         async with self._lines:

@@ -282,7 +282,7 @@ class SimulatedCallee:
                     listen_since = now
                     pending_latency = True
                     saying = ""
-                    if not lines and persona.kind in ("person", "interrupts"):
+                    if not lines and persona.kind in ("person", "interrupts", "opts-out"):
                         done_at = now
                 action = self._decide(
                     now,
@@ -369,7 +369,7 @@ class SimulatedCallee:
             if not said_hello and now >= 0.5:
                 return "hello"
             return "hangup" if now >= HANGS_UP_AT else None
-        # person / interrupts
+        # person / interrupts / opts-out
         if (
             done_at is not None
             and not agent_speaking

@@ -7,7 +7,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 Kind = Literal[
-    "person", "no-answer", "busy", "failed", "voicemail", "hangs-up", "interrupts", "silent"
+    "person",
+    "no-answer",
+    "busy",
+    "failed",
+    "voicemail",
+    "hangs-up",
+    "interrupts",
+    "silent",
+    "opts-out",
 ]
 
 
@@ -42,6 +50,11 @@ SPECIAL: dict[str, Persona] = {
         interruption="Sorry, can I stop you there? What is this call about?",
     ),
     "+15005550007": Persona("silent", "answers and says nothing"),
+    "+15005550008": Persona(
+        "opts-out",
+        "asks not to be called again",
+        lines=("Please stop calling me and take me off your list.", "Bye."),
+    ),
 }
 
 #: A talking person; the number's digits pick one of these scenarios.

@@ -179,9 +179,9 @@ class OfflineBrain(_Replies):
 
 
 class LLMOpener(_Replies):
-    """Sits before the LLM and speaks what the call's settings fix: the first sentence (when the
-    callee spoke first, with wait_for_greeting) and, on voicemail, the call's own message or a
-    silent hang-up. Every other turn goes on to the model (a voicemail with no message of its
+    """Sits before the LLM and speaks what the call's settings and the rules fix: the first
+    sentence (when the callee spoke first, with wait_for_greeting), on voicemail the call's own
+    message or a silent hang-up, and on an opt-out the acknowledgement and the hang-up. Every other turn goes on to the model (a voicemail with no message of its
     own too: the model leaves a short one, as its system message asks)."""
 
     def __init__(self, policy: OfflinePolicy, plan: CallPlan, *, speed: float = 1.0) -> None:
@@ -199,6 +199,11 @@ class LLMOpener(_Replies):
             if self._closing:
                 return  # the voicemail's reply is on its way; the model is not asked again
             heard = _last_user_text(frame)
+            if classify(heard) is Intent.OPT_OUT:
+                # Not left to the model: the acknowledgement and the hang-up are the rule's.
+                self._closing = True
+                await self.say(self.policy.opt_out())
+                return
             voicemail = not self._human and classify(heard) is Intent.VOICEMAIL
             self._human = self._human or (bool(heard.strip()) and not voicemail)
             if voicemail and (self.plan.voicemail == "hangup" or self.plan.voicemail_message):

@@ -19,6 +19,7 @@ from callwright.voice_agent.sentences import split_sentences
 
 class Intent(StrEnum):
     VOICEMAIL = "voicemail"
+    OPT_OUT = "opt_out"
     WRONG_PERSON = "wrong_person"
     NOT_INTERESTED = "not_interested"
     LATER = "later"
@@ -41,6 +42,16 @@ _INTENT_PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
         ),
     ),
     (
+        # The callee asks not to be called again: the call ends and the number is listed
+        # (docs/compliance.md, opt-out). Before "not interested", which it also is.
+        Intent.OPT_OUT,
+        re.compile(
+            r"(stop|quit) (calling|ringing)|do(n'?t| not) (ever )?(call|ring|phone|contact) (me|us|this number|here)|never (call|ring|phone|contact) (me|us|this number|here)"
+            r"|(take|get) (me|my (phone )?number|this number) off|(remove|delete) (me|my (phone )?number|this number) from"
+            r"|(put|add) (me|my (phone )?number|this number) (on|to) (your|the) do.?not.?call|do.?not.?call list|no more calls"
+        ),
+    ),
+    (
         Intent.WRONG_PERSON,
         re.compile(
             r"wrong (number|person)|no one (here )?(by|with) that name|doesn'?t live here|you have the wrong"
@@ -49,7 +60,7 @@ _INTENT_PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
     (
         Intent.NOT_INTERESTED,
         re.compile(
-            r"not interested|no,? thanks?|no thank you|don'?t call|stop calling|remove (me|my number)|take me off"
+            r"not interested|no,? thanks?|no thank you"
         ),
     ),
     (
@@ -85,6 +96,20 @@ _INTENT_PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
 
 
 _GREETING_ONLY = re.compile(r"^\s*(hello|hi|hey)\b(?!.*\b(yes|yeah|sure|okay|works|fine)\b)")
+
+
+#: What the agent says when the callee opts out, before it hangs up: true, since the number is
+#: on the do-not-call list by the time the call ends.
+OPT_OUT_REPLY = (
+    "I understand, and I'm sorry for the trouble. I've taken your number off our list, so you "
+    "won't be called again. Goodbye."
+)
+
+
+def opts_out(heard: str) -> bool:
+    """Whether the callee asks not to be called again ("stop calling me", "take me off your
+    list", "do not call this number")."""
+    return classify(heard) is Intent.OPT_OUT
 
 
 def classify(heard: str) -> Intent:
@@ -357,6 +382,11 @@ class OfflinePolicy:
         text += " Please call us back when you can. Thank you, goodbye."
         return Reply(text, True, Intent.VOICEMAIL)
 
+    def opt_out(self) -> Reply:
+        """The callee asked not to be called again: acknowledge it and hang up."""
+        self.greeted = True
+        return self._close(OPT_OUT_REPLY, Intent.OPT_OUT)
+
     def _next_question(self) -> str | None:
         if self.asked < len(self.brief.questions):
             question = self.brief.questions[self.asked]
@@ -376,6 +406,8 @@ class OfflinePolicy:
         unsaid, self._opening, self._unsaid = self._unsaid, (), ()
         intent = classify(heard)
         answered, self.pending = self.pending, None
+        if intent is Intent.OPT_OUT:
+            return self.opt_out()
         if not self.greeted:
             if intent is Intent.VOICEMAIL:
                 return self.voicemail_message()
@@ -397,6 +429,8 @@ class OfflinePolicy:
         interested, later, goodbye)."""
         if intent is Intent.VOICEMAIL:
             return self.voicemail_message()
+        if intent is Intent.OPT_OUT:
+            return self.opt_out()
         if intent is Intent.WRONG_PERSON:
             return self._close("I'm sorry for the trouble. Have a good day. Goodbye.", intent)
         if intent is Intent.NOT_INTERESTED:

@@ -58,7 +58,7 @@ from callwright.voice_agent.closer import CallCloser
 from callwright.voice_agent.contract import AgentEnding, Answerer, CallHooks, CallPlan, Recording
 from callwright.voice_agent.frames import FinalReplyFrame
 from callwright.voice_agent.logs import quiet_pipecat
-from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify
+from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify, opts_out
 from callwright.voice_agent.services import LocalTTSService, WhisperSTTService
 from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
 from callwright.voice_agent.turn_timer import TurnTimer
@@ -247,6 +247,8 @@ class CallSession:
             voicemail = classify(message.content) is Intent.VOICEMAIL
             self._answerer = "voicemail" if voicemail else "human"
             self._write(self.hooks.answered_by(self._answerer))
+        if message.content and opts_out(message.content):
+            self._write(self.hooks.opted_out(message.content))
         self.callee_captions.close_turn(message.content or "")
 
     async def _on_assistant_turn(self, _aggregator: Any, message: Any) -> None:
