@@ -1,0 +1,1 @@
+"""Campaigns: contact lists imported from CSV, schedules, the dialler and per-contact results."""
