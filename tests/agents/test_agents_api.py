@@ -11,6 +11,7 @@ import pytest
 from fastapi import FastAPI
 
 from callwright.agents.service import AGENTS_MAX
+from callwright.compliance.disclosure import NOT_AI
 from callwright.models import Agent, Call
 from tests.factories import ApiClient, signed_in
 
@@ -32,6 +33,7 @@ def agent_body(**overrides: Any) -> dict[str, Any]:
         "wait_for_greeting": True,
         "voicemail_action": "leave_message",
         "voicemail_message": "Hi {{name}}, please call Acme Dental back.",
+        "disclosure": "I'm Acme Dental's AI assistant, {{name}}.",
         "summary_prompt": "Summarise whether the appointment was confirmed.",
         "dispositions": ["confirmed", "rescheduled", "no answer"],
         "analysis_schema": [
@@ -128,6 +130,8 @@ async def test_create_read_list_update_delete(app: FastAPI) -> None:
             "The webhook URL must be a valid http or https URL.",
         ),
         ("webhook_url", "https://", "The webhook URL must be a valid http or https URL."),
+        ("disclosure", "This is Acme Dental calling.", NOT_AI),
+        ("disclosure", "I'm an AI. " + "x" * 300, None),
     ],
 )
 async def test_agent_validation_messages(
@@ -258,6 +262,7 @@ async def test_send_call_from_an_agent_fills_variables_and_takes_overrides(app: 
     assert call.prompt == "You are Sam from Acme Dental. Confirm Ann's cleaning on Friday at 3 pm."
     assert call.first_sentence == "Hi Ann, this is Sam from Acme Dental."
     assert call.voicemail_message == "Hi Ann, please call Acme Dental back."
+    assert call.disclosure == "I'm Acme Dental's AI assistant, Ann."
     assert call.voicemail_action == "hangup"
     assert call.temperature == 0.9
     # Not sent: the agent's.

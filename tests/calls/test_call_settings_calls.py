@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from callwright.calls import repository as calls
+from callwright.compliance.disclosure import DEFAULT_DISCLOSURE
 from tests.live import Live
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -24,7 +25,8 @@ async def test_the_first_sentence_opens_the_call(live: Live) -> None:
     call = await live.wait_finalized(call_id)
     assert (call.end_reason, call.answered_by) == ("completed", "human")
     lines = await _lines(live, call_id)
-    assert lines[0] == ("assistant", FIRST), lines
+    # The AI disclosure follows the first sentence (compliance: on by default).
+    assert lines[0] == ("assistant", f"{FIRST} {DEFAULT_DISCLOSURE}"), lines
     assert any(s == "user" for s, _ in lines)
     assert "goodbye" in lines[-1][1].lower()
 

@@ -9,6 +9,7 @@ import pytest
 
 from callwright.calls import repository as calls
 from callwright.calls.service import CallOrder
+from callwright.compliance.disclosure import DEFAULT_DISCLOSURE
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
@@ -57,7 +58,9 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
             lines = [(e.speaker, e.text) for e in await calls.transcript(session, call_id)]
     assert row is not None
     assert row.status == "completed"
-    assert lines[0] == ("assistant", GREETING), (lines, len(fake.requests))
+    # The disclosure is ours, said first; the model introduces itself after it.
+    assert lines[0] == ("assistant", f"Hello! {DEFAULT_DISCLOSURE}"), lines
+    assert lines[1] == ("assistant", GREETING), (lines, len(fake.requests))
     assert any(s == "user" for s, _ in lines), "the callee's words went to the model"
     assert lines[-1] == ("assistant", CLOSING), "the end_call tool hung up after the goodbye"
     first = fake.requests[0]
@@ -66,6 +69,9 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
     assert first["stream"] is True
     assert first["messages"][0]["role"] == "system"
     assert first["messages"][0]["content"].startswith("You are Nova from Acme Travel.")
+    assert (
+        f'already spoken for you: "Hello! {DEFAULT_DISCLOSURE}"' in first["messages"][0]["content"]
+    )
     assert [t["function"]["name"] for t in first["tools"]] == ["end_call"]
     later = fake.requests[-1]
     heard = [m["content"] for m in later["messages"] if m["role"] == "user"]

@@ -1636,6 +1636,8 @@ export interface components {
              * @enum {string}
              */
             background_audio?: "null" | "office" | "cafe" | "restaurant" | "none";
+            /** Disclosure */
+            disclosure?: string | null;
             /** Dispositions */
             dispositions?: string[];
             /** First Sentence */
@@ -1696,6 +1698,8 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** Disclosure */
+            disclosure: string | null;
             /** Dispositions */
             dispositions: string[];
             /** First Sentence */
@@ -2910,6 +2914,8 @@ export interface components {
              * @enum {string}
              */
             background_audio?: "null" | "office" | "cafe" | "restaurant" | "none";
+            /** Disclosure */
+            disclosure?: string | null;
             /** First Sentence */
             first_sentence?: string | null;
             /**
@@ -3489,6 +3495,11 @@ export interface components {
              * @description `null` (quiet line static), `office`, `cafe`, `restaurant`, `none`.
              */
             background_track?: ("office" | "cafe" | "restaurant" | "none") | null;
+            /**
+             * Disclosure
+             * @description Callwright's: the AI disclosure said in the first turn, in your words (it must say the caller is an AI; the recording notice is added when left out). Default: "I'm an AI assistant, and this call is recorded."
+             */
+            disclosure?: string | null;
             /** Dispositions */
             dispositions?: string[] | null;
             /** First Sentence */

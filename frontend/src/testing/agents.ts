@@ -24,6 +24,7 @@ export function makeAgent(fields: Partial<Agent> & Pick<Agent, 'id' | 'name' | '
     wait_for_greeting: false,
     voicemail_action: 'leave_message',
     voicemail_message: null,
+    disclosure: null,
     summary_prompt: null,
     dispositions: [],
     analysis_schema: [],

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from callwright.agents.settings import BackgroundAudio, checked_prompt
+from callwright.compliance.disclosure import Disclosure
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.validation import Label
 from callwright.speech import tts
@@ -109,6 +110,8 @@ class AgentIn(BaseModel):
     wait_for_greeting: bool = False
     voicemail_action: VoicemailAction = "leave_message"
     voicemail_message: OptionalText = Field(None, max_length=TEXT_MAX)
+    #: Said in the first turn; None or empty: "I'm an AI assistant, and this call is recorded."
+    disclosure: Disclosure = None
     summary_prompt: OptionalText = Field(None, max_length=SUMMARY_PROMPT_MAX)
     dispositions: list[str] = Field(default_factory=list, max_length=LIST_MAX)
     analysis_schema: list[AnalysisField] = Field(default_factory=list, max_length=LIST_MAX)
@@ -174,6 +177,7 @@ class AgentOut(AgentSummary):
     wait_for_greeting: bool
     voicemail_action: VoicemailAction
     voicemail_message: str | None
+    disclosure: str | None
     summary_prompt: str | None
     dispositions: list[str]
     analysis_schema: list[AnalysisField]

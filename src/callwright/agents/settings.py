@@ -35,13 +35,14 @@ CALL_SETTINGS = (
     "wait_for_greeting",
     "voicemail_action",
     "voicemail_message",
+    "disclosure",
     "summary_prompt",
     "dispositions",
     "analysis_schema",
     "webhook_url",
 )
 #: The settings whose text may hold `{{variables}}`.
-TEMPLATED = ("prompt", "first_sentence", "voicemail_message")
+TEMPLATED = ("prompt", "first_sentence", "voicemail_message", "disclosure")
 
 
 def merged(agent: Agent | None, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -128,6 +128,7 @@ _SEND_CALL_SETTINGS = {
     "first_sentence": "first_sentence",
     "voicemail_action": "voicemail_action",
     "voicemail_message": "voicemail_message",
+    "disclosure": "disclosure",
 }
 
 

@@ -15,7 +15,7 @@ from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
 from callwright.calls.flows import CallFlows
 from callwright.calls.latency import TURN_LATENCY, live_latency
-from callwright.compliance import do_not_call
+from callwright.compliance import disclosure, do_not_call
 from callwright.config import Settings
 from callwright.kit.db import Database
 from callwright.kit.security import sha256_hex
@@ -98,6 +98,7 @@ class CallMedia:
             voicemail=voicemail_action(call.voicemail_action, self.flows.settings),
             first_sentence=call.first_sentence or None,
             voicemail_message=call.voicemail_message or None,
+            disclosure=disclosure.spoken(call.disclosure),
         )
 
     def hooks(self, call_id: str) -> MediaHooks:

@@ -9,6 +9,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from callwright.agents.settings import BackgroundAudio, checked_prompt
+from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import BodyId
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
@@ -43,6 +44,8 @@ class SendCallIn(BaseModel):
     first_sentence: str | None = Field(None, max_length=1000)
     voicemail_action: Literal["leave_message", "hangup"] | None = None
     voicemail_message: str | None = Field(None, max_length=1000)
+    #: The AI disclosure's wording for this call (over the agent's; empty: the default).
+    disclosure: Disclosure = None
 
     @field_validator("prompt")
     @classmethod

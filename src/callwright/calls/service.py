@@ -60,6 +60,8 @@ class CallOrder:
     first_sentence: str | None = None
     voicemail_action: VoicemailAction = "leave_message"
     voicemail_message: str | None = None
+    #: The AI disclosure's wording (None: the default).
+    disclosure: str | None = None
     #: The post-call analysis: a summary instruction, dispositions, fields to extract.
     summary_prompt: str | None = None
     dispositions: list[str] | None = None

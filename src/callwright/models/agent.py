@@ -36,6 +36,8 @@ class Agent(Base):
     #: On voicemail: "leave_message" (with `voicemail_message`, or a short default) or "hangup".
     voicemail_action: Mapped[str] = mapped_column(String(16), default="leave_message")
     voicemail_message: Mapped[str | None] = mapped_column(Text, default=None)
+    #: The AI disclosure in the agent's own words (None: the default; compliance/disclosure.py).
+    disclosure: Mapped[str | None] = mapped_column(Text, default=None)
     #: The post-call analysis: a summary instruction, the dispositions to choose one of, and
     #: the named fields to extract ([{name, type, description}]).
     summary_prompt: Mapped[str | None] = mapped_column(Text, default=None)

@@ -121,6 +121,8 @@ class Call(Base):
         String(16), default="leave_message", server_default="leave_message"
     )
     voicemail_message: Mapped[str | None] = mapped_column(Text, default=None)
+    #: The AI disclosure in the caller's own words (None: the default).
+    disclosure: Mapped[str | None] = mapped_column(Text, default=None)
     summary_prompt: Mapped[str | None] = mapped_column(Text, default=None)
     dispositions: Mapped[list[str] | None] = mapped_column(JSON, default=None)
     #: Named fields to extract after the call: [{name, type, description}].

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from callwright.compliance.disclosure import Disclosure
+
 #: Our limit on `max_duration` (minutes); Bland allows up to 12 hours.
 MAX_DURATION_MINUTES = 120
 BackgroundTrack = Literal["office", "cafe", "restaurant", "none"]
@@ -129,6 +131,12 @@ class V1SendCallIn(BaseModel):
         None, description="Bland's older flat field (the SDK sends it); `voicemail` wins."
     )
     voicemail_message: str | None = Field(None, max_length=2000)
+    disclosure: Disclosure = Field(
+        None,
+        description="Callwright's: the AI disclosure said in the first turn, in your words (it "
+        "must say the caller is an AI; the recording notice is added when left out). Default: "
+        '"I\'m an AI assistant, and this call is recorded."',
+    )
     summary_prompt: str | None = Field(None, max_length=2000)
     dispositions: list[str] | None = Field(None, max_length=50)
     analysis_schema: dict[str, str] | list[V1AnalysisField] | None = Field(

@@ -131,6 +131,7 @@ def _given(body: V1SendCallIn) -> dict[str, Any]:
         "wait_for_greeting": body.wait_for_greeting,
         "voicemail_action": voicemail_action,
         "voicemail_message": voicemail_message or body.voicemail_message,
+        "disclosure": body.disclosure,
         "summary_prompt": body.summary_prompt,
         "dispositions": body.dispositions,
         "analysis_schema": analysis_fields(body.analysis_schema),

@@ -25,7 +25,7 @@ from pipecat.services.openai.llm import OpenAILLMService
 
 from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.frames import FinalReplyFrame
-from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify
+from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify, llm_opening
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,11 @@ FIRST_SENTENCE = (
     '\n\nThe call opens with this line, already spoken for you: "{}". Do not greet or introduce '
     "yourself again; go on from it."
 )
+#: Added when the call opens with the disclosure alone (the model then introduces itself).
+DISCLOSED = (
+    '\n\nThe call opens with this line, already spoken for you: "{}". Go on from it: say who '
+    "you are and why you are calling, without saying hello again, and do not repeat it."
+)
 END_CALL = FunctionSchema(
     name="end_call",
     description="Hang up the call. Call it right after you have said goodbye.",
@@ -67,7 +72,9 @@ def brain_context(plan: CallPlan, *, llm: bool) -> LLMContext:
     if llm:
         system = f"{plan.prompt}\n\n{PHONE_STYLE}"
         if plan.first_sentence:
-            system += FIRST_SENTENCE.format(plan.first_sentence)
+            system += FIRST_SENTENCE.format(llm_opening(plan.first_sentence, plan.disclosure))
+        elif plan.disclosure:
+            system += DISCLOSED.format(llm_opening(None, plan.disclosure))
         return LLMContext(
             messages=[{"role": "system", "content": system}],
             tools=ToolsSchema(standard_tools=[END_CALL]),
@@ -215,6 +222,9 @@ class LLMOpener(_Replies):
             if self.plan.first_sentence and not self.policy.greeted and not voicemail:
                 await self.say(self.policy.opening())
                 return
+            if self.plan.disclosure and not self.policy.greeted and not voicemail:
+                # The callee spoke first: the disclosure, then the model answers them.
+                await self.say(Reply(llm_opening(None, self.plan.disclosure)))
             self.policy.greeted = True
         await self._watch_quiet(frame)
         await self.push_frame(frame, direction)

@@ -25,6 +25,9 @@ class CallPlan:
     first_sentence: str | None = None
     #: The message left on voicemail (None: a short one made from the prompt, or the LLM's).
     voicemail_message: str | None = None
+    #: Said in the first turn, after the introduction or the first sentence: the AI disclosure
+    #: and recording notice ("" for none: the call side always gives one).
+    disclosure: str = ""
 
 
 @dataclass(frozen=True)

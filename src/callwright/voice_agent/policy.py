@@ -59,9 +59,7 @@ _INTENT_PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
     ),
     (
         Intent.NOT_INTERESTED,
-        re.compile(
-            r"not interested|no,? thanks?|no thank you"
-        ),
+        re.compile(r"not interested|no,? thanks?|no thank you"),
     ),
     (
         Intent.LATER,
@@ -104,6 +102,12 @@ OPT_OUT_REPLY = (
     "I understand, and I'm sorry for the trouble. I've taken your number off our list, so you "
     "won't be called again. Goodbye."
 )
+
+
+def llm_opening(first_sentence: str | None, disclosure: str) -> str:
+    """The line the LLM path opens with, already spoken when the model first runs: the call's
+    first sentence and the disclosure, or a hello and the disclosure."""
+    return " ".join(part for part in (first_sentence or "Hello!", disclosure) if part)
 
 
 def opts_out(heard: str) -> bool:
@@ -310,6 +314,8 @@ class OfflinePolicy:
     first_sentence: str | None = None
     #: The call's voicemail message (None: a short one made from the prompt).
     voicemail_text: str | None = None
+    #: The AI disclosure and recording notice, said in the opening ("" for none).
+    disclosure: str = ""
     brief: Brief = field(init=False)
     asked: int = field(default=0, init=False)
     turns: int = field(default=0, init=False)
@@ -336,11 +342,12 @@ class OfflinePolicy:
         b = self.brief
         self.asked, self.pending = 0, None
         if self.first_sentence:
-            # Said as given; the prompt's questions follow on the callee's turns.
-            self._opening = (self.first_sentence,)
-            return Reply(self.first_sentence)
+            # Said as given, then the disclosure; the prompt's questions follow on the callee's
+            # turns (the last part, a question in the other opening, is empty here).
+            self._opening = (self.first_sentence, self.disclosure, "")
+            return Reply(" ".join(part for part in self._opening if part))
         question = self._next_question() or "Do you have a minute?"
-        self._opening = (f"Hi, {b.introduction}.", b.purpose, question)
+        self._opening = (f"Hi, {b.introduction}.", self.disclosure, b.purpose, question)
         return Reply(" ".join(part for part in self._opening if part))
 
     def reopen(self) -> None:

@@ -58,7 +58,14 @@ from callwright.voice_agent.closer import CallCloser
 from callwright.voice_agent.contract import AgentEnding, Answerer, CallHooks, CallPlan, Recording
 from callwright.voice_agent.frames import FinalReplyFrame
 from callwright.voice_agent.logs import quiet_pipecat
-from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify, opts_out
+from callwright.voice_agent.policy import (
+    Intent,
+    OfflinePolicy,
+    Reply,
+    classify,
+    llm_opening,
+    opts_out,
+)
 from callwright.voice_agent.services import LocalTTSService, WhisperSTTService
 from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
 from callwright.voice_agent.turn_timer import TurnTimer
@@ -107,7 +114,10 @@ class CallSession:
         self.engines = engines
         self.speed = speed
         self.policy = OfflinePolicy(
-            plan.prompt, first_sentence=plan.first_sentence, voicemail_text=plan.voicemail_message
+            plan.prompt,
+            first_sentence=plan.first_sentence,
+            voicemail_text=plan.voicemail_message,
+            disclosure=plan.disclosure,
         )
         self._hung_up = False
         self._spoke_first = False
@@ -286,8 +296,12 @@ class CallSession:
             return
         self._spoke_first = True
         if self.engines.llm is not None and not self.plan.first_sentence:
+            # The disclosure first, then the model introduces itself (its system message says
+            # the line was said).
             self.policy.greeted = True
-            await self.worker.queue_frames([LLMRunFrame()])  # the model greets, from its prompt
+            if self.plan.disclosure:
+                await self._say(Reply(llm_opening(self.plan.first_sentence, self.plan.disclosure)))
+            await self.worker.queue_frames([LLMRunFrame()])
         else:
             await self._say(self.policy.opening())  # the policy's, or the call's first sentence
 

@@ -28,8 +28,14 @@ describe('Agent editor', () => {
 
     await user.type(screen.getByLabelText('Prompt'), 'too short')
     await user.type(screen.getByLabelText('Webhook URL (optional)'), 'ftp://example.com')
+    const disclosure = screen.getByLabelText('AI disclosure')
+    expect(disclosure).toHaveAttribute('placeholder', "I'm an AI assistant, and this call is recorded.")
+    await user.type(disclosure, 'This is Bright Dental calling.')
     await user.click(screen.getByRole('button', { name: 'Create agent' }))
     expect(await screen.findByText('The name field is required.')).toBeInTheDocument()
+    expect(screen.getByText('The disclosure must say that the caller is an AI (for example "I\'m an AI assistant").')).toBeInTheDocument()
+    await user.clear(disclosure)
+    await user.type(disclosure, 'I am a virtual assistant for Bright Dental.')
     expect(screen.getByText('The prompt must be at least 10 characters long')).toBeInTheDocument()
     expect(screen.getByText('The webhook URL must be a valid http or https URL.')).toBeInTheDocument()
     expect(calls.some((c) => c.method === 'POST' && c.path === 'agents')).toBe(false)
@@ -87,6 +93,7 @@ describe('Agent editor', () => {
       wait_for_greeting: false,
       voicemail_action: 'hangup',
       voicemail_message: null,
+      disclosure: 'I am a virtual assistant for Bright Dental.',
       summary_prompt: null,
       dispositions: ['confirmed', 'moved'],
       analysis_schema: [

@@ -19,7 +19,7 @@ import { ApiError, messageOf } from '@/lib/api'
 import { BACKGROUNDS, DEFAULT_VOICE, VOICEMAIL_ACTIONS } from '@/lib/callSettings'
 import { notify } from '@/lib/toast'
 import { placeholders } from '@/lib/variables'
-import { agentSchema, bodyOf, FIELD_TYPES, formOf, LABEL_MAX, LIST_MAX, SERVER_FIELDS, type AgentForm } from './schema'
+import { agentSchema, bodyOf, DEFAULT_DISCLOSURE, FIELD_TYPES, formOf, LABEL_MAX, LIST_MAX, SERVER_FIELDS, type AgentForm } from './schema'
 
 export function AgentEditorPage() {
   const { agentId } = useParams()
@@ -133,6 +133,9 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
         </div>
         <Field id="agent-first-sentence" label="First sentence (optional)" error={errors.first_sentence?.message} hint="Spoken first, as written.">
           <Input id="agent-first-sentence" {...register('first_sentence')} maxLength={1000} aria-invalid={Boolean(errors.first_sentence)} placeholder="Hi {{name}}, this is Sarah from Bright Dental." />
+        </Field>
+        <Field id="agent-disclosure" label="AI disclosure" error={errors.disclosure?.message} hint="Said in the first turn of every call, after the introduction. It must say the caller is an AI; the recording notice is added when left out. Empty: the default.">
+          <Input id="agent-disclosure" {...register('disclosure')} maxLength={300} aria-invalid={Boolean(errors.disclosure)} placeholder={DEFAULT_DISCLOSURE} />
         </Field>
         <Field id="agent-voice" label="Voice" error={errors.voice?.message}>
           <Select id="agent-voice" {...register('voice')}>

@@ -9,6 +9,12 @@ export const LABEL_MAX = 64
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
 export const FIELD_NAME_MESSAGE = 'A field name starts with a letter or underscore and has only letters, digits and underscores (at most 64).'
 
+/** The AI disclosure (compliance/disclosure.py): said in every call's first turn. */
+export const DEFAULT_DISCLOSURE = "I'm an AI assistant, and this call is recorded."
+const DISCLOSURE_MAX = 300
+const SAYS_AI = /\b(ai|a\.i\.|artificial intelligence|automated|virtual (assistant|agent)|bot|robot)\b/i
+const NOT_AI = 'The disclosure must say that the caller is an AI (for example "I\'m an AI assistant").'
+
 const tooLong = (what: string, max: number) => `${what} must be ${max} characters or less.`
 
 export function isHttpUrl(value: string): boolean {
@@ -39,6 +45,10 @@ export const agentSchema = z.object({
   wait_for_greeting: z.boolean(),
   voicemail_action: z.enum(VOICEMAIL_VALUES),
   voicemail_message: z.string().max(1000, tooLong('The voicemail message', 1000)),
+  disclosure: z
+    .string()
+    .max(DISCLOSURE_MAX, tooLong('The disclosure', DISCLOSURE_MAX))
+    .refine((v) => v.trim() === '' || SAYS_AI.test(v), NOT_AI),
   summary_prompt: z.string().max(2000, tooLong('The summary instruction', 2000)),
   dispositions: z.array(z.string()).max(LIST_MAX, `At most ${LIST_MAX} dispositions.`),
   analysis_schema: z
@@ -82,6 +92,7 @@ export function formOf(agent: Agent | null, defaultVoice: string): AgentForm {
     wait_for_greeting: agent?.wait_for_greeting ?? false,
     voicemail_action: agent?.voicemail_action ?? 'leave_message',
     voicemail_message: agent?.voicemail_message ?? '',
+    disclosure: agent?.disclosure ?? '',
     summary_prompt: agent?.summary_prompt ?? '',
     dispositions: agent?.dispositions ?? [],
     analysis_schema: (agent?.analysis_schema ?? []).map((f) => ({ name: f.name, type: f.type ?? 'string', description: f.description ?? '' })),
@@ -99,6 +110,7 @@ export function bodyOf(form: AgentForm): AgentBody {
     first_sentence: orNull(form.first_sentence),
     // Hanging up leaves no message (and asks for none of its variables).
     voicemail_message: form.voicemail_action === 'hangup' ? null : orNull(form.voicemail_message),
+    disclosure: orNull(form.disclosure),
     summary_prompt: orNull(form.summary_prompt),
     webhook_url: orNull(form.webhook_url),
     analysis_schema: form.analysis_schema.map((f) => ({ name: f.name.trim(), type: f.type, description: f.description.trim() })),
