@@ -15,9 +15,13 @@ from callwright.calls import tasks
 from callwright.calls.domain import Calls
 from callwright.calls.events import CallEvents
 from callwright.calls.flows import CallFlows
+from callwright.calls.lifecycle import CallReporter
 from callwright.calls.media_hooks import CallMedia
 from callwright.calls.post_call import PostCallAnalysis
 from callwright.calls.service import CallService
+from callwright.campaigns.dialler import TICK_JOB, Dialler
+from callwright.campaigns.events import CampaignEvents
+from callwright.campaigns.progress import CampaignProgress, Reporters
 from callwright.config import Settings
 from callwright.developers import tasks as webhook_tasks
 from callwright.developers.delivery import Deliverer
@@ -37,6 +41,8 @@ log = logging.getLogger(__name__)
 RECONCILE_EVERY_SECONDS = 60
 #: How often the due-call sweep looks for scheduled calls whose time has come.
 DIAL_DUE_EVERY_SECONDS = 5
+#: How often the campaign dialler looks for due contacts (it is also nudged when a call ends).
+CAMPAIGN_TICK_SECONDS = 3
 
 
 def build_carrier(
@@ -65,12 +71,15 @@ def build_calls(
     publish: Publisher,
     jobs: JobQueue,
     outbox: Outbox | None = None,
+    *others: CallReporter,
 ) -> Calls:
     """The calls domain, its jobs registered on `jobs`; with `outbox`, each user's call
-    reports `call.queued`, `call.started` and `call.ended` to their webhooks."""
+    reports `call.queued`, `call.started` and `call.ended` to their webhooks (and to `others`:
+    the campaigns' progress)."""
     events = CallEvents(publish)
     billing = Billing(publish)
-    reporter = CallWebhooks(settings, outbox) if outbox is not None else None
+    webhooks = [CallWebhooks(settings, outbox)] if outbox is not None else []
+    reporter = Reporters(*webhooks, *others)
     flows = CallFlows(settings, db, carrier, events, billing, reporter, jobs)
     tasks.register(jobs, flows)
     return Calls(
@@ -97,21 +106,32 @@ class Core:
     outbox: Outbox
     #: Signs, sends and retries the outbox's deliveries (`outbox.DELIVER_JOB`).
     deliverer: Deliverer
+    #: Dials the campaigns' due contacts (`dialler.TICK_JOB`).
+    dialler: Dialler
     _reconciler: asyncio.Task[None] | None = None
     _sweeper: asyncio.Task[None] | None = None
     _due_sweep: asyncio.Task[None] | None = None
+    _campaign_ticks: asyncio.Task[None] | None = None
 
     @classmethod
     def build(cls, settings: Settings, db: Database, publish: Publisher) -> Core:
         jobs = JobQueue(settings.job_broker_url)
         carrier = build_carrier(settings)
         outbox = Outbox(jobs)
-        calls = build_calls(settings, db, carrier, publish, jobs, outbox)
+        campaign_events = CampaignEvents(outbox, publish)
+
+        async def nudge() -> None:
+            await jobs.send(TICK_JOB)
+
+        progress = CampaignProgress(campaign_events, nudge)
+        calls = build_calls(settings, db, carrier, publish, jobs, outbox, progress)
+        dialler = Dialler(settings, db, calls.service, campaign_events)
+        jobs.register(TICK_JOB, dialler.tick)
         tasks.register_analysis(jobs, PostCallAnalysis(settings, db, outbox))
         mailer = Mailer(settings, db, jobs)
         deliverer = Deliverer(settings, db, jobs, mailer)
         webhook_tasks.register(jobs, deliverer)
-        return cls(settings, db, jobs, carrier, calls, mailer, outbox, deliverer)
+        return cls(settings, db, jobs, carrier, calls, mailer, outbox, deliverer, dialler)
 
     async def start(self, *, receive: bool) -> None:
         """Connect to the broker; a receiving role also runs queued jobs, the reconciler and
@@ -128,6 +148,9 @@ class Core:
             self._due_sweep = asyncio.create_task(
                 self._every(DIAL_DUE_EVERY_SECONDS, tasks.DIAL_DUE_JOB), name="due-call sweep"
             )
+            self._campaign_ticks = asyncio.create_task(
+                self._every(CAMPAIGN_TICK_SECONDS, TICK_JOB), name="campaign dialler"
+            )
 
     async def _reconcile_forever(self) -> None:
         await self._every(RECONCILE_EVERY_SECONDS, tasks.RECONCILE_JOB)
@@ -141,7 +164,7 @@ class Core:
                 log.exception("could not queue %s", job)
 
     async def close(self) -> None:
-        for task in (self._reconciler, self._sweeper, self._due_sweep):
+        for task in (self._reconciler, self._sweeper, self._due_sweep, self._campaign_ticks):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)

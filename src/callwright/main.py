@@ -147,6 +147,7 @@ def create_app(
     app.state.realtime = realtime
     app.state.sandbox = network
     app.state.calls = core.calls
+    app.state.dialler = core.dialler
     app.state.media_calls = core.calls.media
     app.state.voice_engines = Engines(
         transcriber=Transcriber(settings.data_dir / "models" / "whisper-base"),

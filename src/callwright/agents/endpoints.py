@@ -33,7 +33,11 @@ AgentId = Annotated[str, Path(max_length=36)]
 def _fields(agent: Agent) -> dict[str, Any]:
     return {
         name: getattr(agent, name) for name in ("id", "name", "voice", "created_at", "updated_at")
-    } | {"variables": placeholders(agent.prompt, agent.first_sentence, agent.voicemail_message)}
+    } | {
+        "variables": placeholders(
+            agent.prompt, agent.first_sentence, agent.voicemail_message, agent.disclosure
+        )
+    }
 
 
 def agent_out(agent: Agent) -> AgentOut:

@@ -70,6 +70,9 @@ class CallOrder:
     start_at: datetime | None = None
     #: The API key that placed it.
     api_key_id: int | None = None
+    #: The campaign and contact it is an attempt for.
+    campaign_id: str | None = None
+    campaign_contact_id: int | None = None
 
 
 class CallService:

@@ -31,6 +31,9 @@ EVENTS = (
     "call.started",
     "call.ended",
     "call.analyzed",
+    "campaign.started",
+    "campaign.paused",
+    "campaign.completed",
 )
 
 

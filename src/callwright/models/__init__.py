@@ -3,6 +3,7 @@
 from callwright.models.agent import Agent
 from callwright.models.api_token import ApiToken
 from callwright.models.call import Call, CallEvent, TranscriptEntry, TurnLatency
+from callwright.models.campaign import Campaign, CampaignContact
 from callwright.models.compliance import DoNotCall
 from callwright.models.content import FormSubmission, Post, SiteSetting
 from callwright.models.developer import ApiKey, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -20,6 +21,8 @@ __all__ = [
     "CallEvent",
     "CallReport",
     "CallStatsHourly",
+    "Campaign",
+    "CampaignContact",
     "DoNotCall",
     "EmailMessage",
     "FormSubmission",

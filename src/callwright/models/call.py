@@ -109,6 +109,13 @@ class Call(Base):
     agent_id: Mapped[str | None] = mapped_column(
         ForeignKey("agents.id", ondelete="SET NULL"), default=None
     )
+    #: The campaign and contact this call is an attempt for (campaigns/dialler.py).
+    campaign_id: Mapped[str | None] = mapped_column(
+        ForeignKey("campaigns.id", ondelete="SET NULL"), default=None, index=True
+    )
+    campaign_contact_id: Mapped[int | None] = mapped_column(
+        ForeignKey("campaign_contacts.id", ondelete="SET NULL"), default=None
+    )
     #: The `{{variables}}` the prompt was filled with (Bland's `request_data`).
     variables: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     #: The caller's own data, returned on every read and webhook (Bland's `metadata`).

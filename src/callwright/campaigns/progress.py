@@ -1,0 +1,81 @@
+"""A campaign hears about its calls: when one ends, its contact is done, opted out, or due
+again after its retry policy's wait; the campaign completes when no contact is left; and the
+dialler is asked to fill the freed slot at once. Implements `calls.lifecycle.CallReporter`
+(beside the webhooks'), called in the transaction that finalised the call."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.calls.lifecycle import CallReporter
+from callwright.campaigns import rules
+from callwright.campaigns.dialler import finish_if_done
+from callwright.campaigns.events import CampaignEvents
+from callwright.kit.db import on_commit
+from callwright.kit.time import utcnow
+from callwright.models import Call, Campaign, CampaignContact, DoNotCall
+
+
+class CampaignProgress:
+    def __init__(self, events: CampaignEvents, nudge: Callable[[], Awaitable[None]]) -> None:
+        self.events = events
+        #: Queues a dialler tick (after the commit).
+        self.nudge = nudge
+
+    async def queued(self, session: AsyncSession, call: Call) -> None:
+        return None
+
+    async def started(self, session: AsyncSession, call: Call) -> None:
+        return None
+
+    async def ended(self, session: AsyncSession, call: Call) -> None:
+        if call.campaign_contact_id is None:
+            return
+        contact = await session.get(CampaignContact, call.campaign_contact_id)
+        campaign = await session.get(Campaign, call.campaign_id) if call.campaign_id else None
+        if contact is None or campaign is None or contact.last_call_id != call.id:
+            return
+        now = utcnow()
+        contact.outcome = call.end_reason
+        if await _opted_out(session, call):
+            contact.status, contact.next_attempt_at = "opted-out", None
+        elif campaign.state == "cancelled":
+            contact.status, contact.next_attempt_at = "done", None
+        else:
+            policy = rules.retry_policy(campaign.retries or {})
+            contact.status, contact.next_attempt_at = rules.after_attempt(
+                call.end_reason, contact.attempts, policy, now
+            )
+        await session.flush()
+        if campaign.state in ("running", "paused"):
+            await finish_if_done(session, campaign, self.events, now)
+        self.events.changed(session, campaign)
+        on_commit(session, self.nudge)
+
+
+async def _opted_out(session: AsyncSession, call: Call) -> bool:
+    """The callee asked not to be called again during this call (the agent listed them)."""
+    found = await session.scalar(select(DoNotCall.id).where(DoNotCall.call_id == call.id).limit(1))
+    return found is not None
+
+
+class Reporters:
+    """Every reporter in turn (the webhooks', the campaigns')."""
+
+    def __init__(self, *reporters: CallReporter) -> None:
+        self.reporters = reporters
+
+    async def queued(self, session: AsyncSession, call: Call) -> None:
+        for reporter in self.reporters:
+            await reporter.queued(session, call)
+
+    async def started(self, session: AsyncSession, call: Call) -> None:
+        for reporter in self.reporters:
+            await reporter.started(session, call)
+
+    async def ended(self, session: AsyncSession, call: Call) -> None:
+        for reporter in self.reporters:
+            await reporter.ended(session, call)

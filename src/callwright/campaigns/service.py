@@ -1,0 +1,180 @@
+"""Campaigns as a user keeps them: create a draft from an agent, load its contacts from a CSV
+file (with the report of every refused row), start, pause, resume, cancel; the counters the
+screens show. The dialler (campaigns/dialler.py) does the calling."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.agents import service as agents
+from callwright.agents.variables import placeholders
+from callwright.campaigns import contacts as reading
+from callwright.campaigns import rules
+from callwright.campaigns.events import CampaignEvents
+from callwright.compliance import repository as do_not_call
+from callwright.kit.errors import AppError, NotFound, ValidationFailed
+from callwright.kit.time import utcnow
+from callwright.models import Agent, Campaign, CampaignContact
+
+#: Contacts a campaign may hold.
+CONTACTS_MAX = 100_000
+NOT_FOUND = "Campaign not found."
+NOT_A_DRAFT = "Contacts can be loaded only while the campaign is a draft."
+NO_CONTACTS = "Load the contacts first: the campaign has none to call."
+NO_AGENT = "The campaign's agent was deleted: create a new campaign."
+TOO_MANY = f"A campaign holds at most {CONTACTS_MAX:,} contacts."
+
+
+class CampaignStateError(AppError):
+    status_code = 409
+
+
+async def owned(session: AsyncSession, user_id: int, campaign_id: str) -> Campaign:
+    campaign = await session.scalar(
+        select(Campaign).where(Campaign.id == campaign_id, Campaign.user_id == user_id)
+    )
+    if campaign is None:
+        raise NotFound(NOT_FOUND)
+    return campaign
+
+
+async def create(session: AsyncSession, user_id: int, fields: Mapping[str, Any]) -> Campaign:
+    """A draft campaign; its agent must be the user's own."""
+    await agents.owned(session, user_id, str(fields["agent_id"]))
+    campaign = Campaign(user_id=user_id, state="draft", **fields)
+    session.add(campaign)
+    await session.flush()
+    return campaign
+
+
+def needed_variables(agent: Agent) -> list[str]:
+    """The `{{variables}}` the agent's texts use: every contact must give each one."""
+    return placeholders(
+        agent.prompt, agent.first_sentence, agent.voicemail_message, agent.disclosure
+    )
+
+
+@dataclass
+class Loaded:
+    report: reading.ImportReport = field(default_factory=reading.ImportReport)
+    variables: list[str] = field(default_factory=list)
+
+
+async def load_contacts(
+    session: AsyncSession, campaign: Campaign, raw: BinaryIO, *, default_region: str
+) -> Loaded:
+    """Replace the draft's contacts with the file's, a batch at a time (the file is streamed;
+    numbers listed on the user's or the global do-not-call list are refused)."""
+    if campaign.state != "draft":
+        raise CampaignStateError(NOT_A_DRAFT)
+    agent = await _agent(session, campaign)
+    needed = needed_variables(agent)
+    await session.execute(delete(CampaignContact).where(CampaignContact.campaign_id == campaign.id))
+
+    async def listed(phones: list[str]) -> set[str]:
+        mine = await do_not_call.listed_among(session, campaign.user_id, phones)
+        return mine | await do_not_call.listed_among(session, None, phones)
+
+    loaded = Loaded(variables=needed)
+    try:
+        async for batch in reading.read_contacts(
+            raw, default_region=default_region, listed=listed, required=needed
+        ):
+            loaded.report.add(batch)
+            if loaded.report.accepted > CONTACTS_MAX:
+                raise ValidationFailed({"file": [TOO_MANY]})
+            session.add_all(
+                _contact(campaign.id, c, needed) for c in batch if isinstance(c, reading.Contact)
+            )
+            await session.flush()
+    except reading.ContactsFileError as exc:
+        raise ValidationFailed({"file": [str(exc)]}) from None
+    return loaded
+
+
+def _contact(campaign_id: str, contact: reading.Contact, needed: Sequence[str]) -> CampaignContact:
+    """The row to store. A variable is kept under the agent's own spelling too ("FirstName"
+    for a "First Name" column), so the agent's placeholders fill."""
+    variables = dict(contact.variables)
+    for name in needed:
+        key = reading.variable_name(name)
+        if key in variables:
+            variables[name] = variables[key]
+    return CampaignContact(
+        campaign_id=campaign_id,
+        file_row=contact.row,
+        phone=contact.phone_e164,
+        variables=variables,
+        timezone=contact.timezone,
+        status="pending",
+        attempts=0,
+    )
+
+
+async def _agent(session: AsyncSession, campaign: Campaign) -> Agent:
+    agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
+    if agent is None:
+        raise CampaignStateError(NO_AGENT)
+    return agent
+
+
+async def act(
+    session: AsyncSession, campaign: Campaign, action: str, events: CampaignEvents
+) -> Campaign:
+    """Start, pause, resume or cancel (409 with the reason when the state does not allow it).
+    Pausing stops new dials; calls in progress finish."""
+    target = rules.move(action, campaign.state)
+    if target is None:
+        raise CampaignStateError(rules.CANNOT[action])
+    if action == "start":
+        if not await _has_contacts(session, campaign.id):
+            raise CampaignStateError(NO_CONTACTS)
+        await _agent(session, campaign)
+    campaign.state = target
+    campaign.state_reason = None
+    if target == "cancelled":
+        campaign.finished_at = utcnow()
+        await skip_pending(session, campaign.id, "cancelled")
+    if target == "paused":
+        await events.paused(session, campaign)
+    await session.flush()
+    return campaign
+
+
+async def _has_contacts(session: AsyncSession, campaign_id: str) -> bool:
+    found = await session.scalar(
+        select(CampaignContact.id).where(CampaignContact.campaign_id == campaign_id).limit(1)
+    )
+    return found is not None
+
+
+async def skip_pending(session: AsyncSession, campaign_id: str, why: str) -> None:
+    """Contacts still to call will not be: marked skipped with the reason."""
+    pending = await session.scalars(
+        select(CampaignContact).where(
+            CampaignContact.campaign_id == campaign_id, CampaignContact.status == "pending"
+        )
+    )
+    for contact in pending:
+        contact.status, contact.outcome = "skipped", why
+
+
+async def counters(session: AsyncSession, campaign_id: str) -> dict[str, int]:
+    """Contacts by status, and the done ones by their last outcome ("done:busy")."""
+    rows = await session.execute(
+        select(CampaignContact.status, CampaignContact.outcome, func.count())
+        .where(CampaignContact.campaign_id == campaign_id)
+        .group_by(CampaignContact.status, CampaignContact.outcome)
+    )
+    counts: dict[str, int] = {"total": 0}
+    for status, outcome, count in rows:
+        counts["total"] += count
+        counts[status] = counts.get(status, 0) + count
+        if status == "done" and outcome:
+            counts[f"done:{outcome}"] = counts.get(f"done:{outcome}", 0) + count
+    return counts

@@ -1,0 +1,85 @@
+"""Campaigns: a saved agent calling a list of contacts on a schedule, within limits. A contact
+is one row of the uploaded list; each attempt to call it is a call row (`calls.campaign_id`,
+`calls.campaign_contact_id`), written before the dial, so a crash never loses a contact and the
+dialler never has two calls to one contact at once (docs/campaigns.md)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from callwright.kit.db import Base, UTCDateTime
+from callwright.kit.time import utcnow
+
+
+def new_campaign_id() -> str:
+    return str(uuid.uuid4())
+
+
+class Campaign(Base):
+    __tablename__ = "campaigns"
+    __table_args__ = (
+        Index("ix_campaigns_user_created", "user_id", "created_at"),
+        Index("ix_campaigns_state", "state"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_campaign_id)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    agent_id: Mapped[str | None] = mapped_column(
+        ForeignKey("agents.id", ondelete="SET NULL"), default=None
+    )
+    name: Mapped[str] = mapped_column(String(120))
+    #: draft, scheduled, running, paused, completed, cancelled (campaigns/states.py).
+    state: Mapped[str] = mapped_column(String(16), default="draft")
+    #: Why it is paused or ended when the dialler did it (the balance ran out, the cap).
+    state_reason: Mapped[str | None] = mapped_column(Text, default=None)
+    #: When dialling may begin (None: as soon as it is started) and must end (None: never).
+    start_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    end_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    #: Days of the week it calls on, in the callee's local time (0 Monday .. 6 Sunday).
+    days: Mapped[list[int]] = mapped_column(JSON, default=lambda: [0, 1, 2, 3, 4])
+    #: The daily window in the callee's local time, "HH:MM-HH:MM".
+    calling_window: Mapped[str] = mapped_column(String(11), default="09:00-20:00")
+    #: Calls in progress at once, at most; dials started per minute, at most.
+    concurrency: Mapped[int] = mapped_column(Integer, default=3)
+    pace_per_minute: Mapped[int] = mapped_column(Integer, default=10)
+    #: Per outcome ("no-answer", "busy", "voicemail", "failed"): {"attempts": retries,
+    #: "wait_minutes": minutes before the next}.
+    retries: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: Stop dialling once its calls cost this much (held and charged), in cents; None: no cap.
+    spend_cap_cents: Mapped[int | None] = mapped_column(Integer, default=None)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+
+
+class CampaignContact(Base):
+    __tablename__ = "campaign_contacts"
+    __table_args__ = (
+        # The dialler's question: this campaign's due contacts, oldest due first.
+        Index("ix_campaign_contacts_due", "campaign_id", "status", "next_attempt_at"),
+        Index("ix_campaign_contacts_row", "campaign_id", "file_row"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    #: The row of the uploaded file (1-based, the header is row 1).
+    file_row: Mapped[int] = mapped_column(Integer)
+    phone: Mapped[str] = mapped_column(String(20))
+    variables: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    #: The zone the file named for it (its `timezone` column), else None: the number's own.
+    timezone: Mapped[str | None] = mapped_column(String(64), default=None)
+    #: pending (to call, at next_attempt_at), calling, done, opted-out, skipped.
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    #: The last attempt's outcome (a call outcome), or why it was skipped.
+    outcome: Mapped[str | None] = mapped_column(String(32), default=None)
+    note: Mapped[str | None] = mapped_column(Text, default=None)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    last_call_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
