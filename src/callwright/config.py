@@ -130,6 +130,9 @@ class Settings(BaseSettings):
     #: How often a receiving role re-queues due webhook deliveries (retries, and deliveries a
     #: stopped worker left behind). 0 turns the sweeper off (the tests drive it themselves).
     webhook_sweep_seconds: float = Field(5.0, ge=0)
+    #: How often a receiving role runs the campaign dialler (it also runs when a campaign's
+    #: call ends). 0: only then (the tests drive it themselves).
+    campaign_tick_seconds: float = Field(3.0, ge=0)
     #: Each webhook attempt's time limit (connect, send, answer).
     webhook_timeout_seconds: float = Field(10.0, gt=0)
     #: Waits before each retry of a failed delivery (jittered by +-20 %); when they are used
@@ -158,6 +161,8 @@ class Settings(BaseSettings):
     default_timezone: str = "America/New_York"
     #: A user calls one number at most this many times in any 24 hours (0: no cap).
     max_calls_per_number_per_day: int = Field(3, ge=0)
+    #: The country a campaign's contact numbers written without "+" are read in (ISO 3166).
+    default_region: str = Field("US", pattern=r"^[A-Z]{2}$")
 
     # The public free test call and forms (abuse limits; 429 beyond them)
     test_call_per_ip_per_hour: int = 3

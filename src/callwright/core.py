@@ -41,8 +41,6 @@ log = logging.getLogger(__name__)
 RECONCILE_EVERY_SECONDS = 60
 #: How often the due-call sweep looks for scheduled calls whose time has come.
 DIAL_DUE_EVERY_SECONDS = 5
-#: How often the campaign dialler looks for due contacts (it is also nudged when a call ends).
-CAMPAIGN_TICK_SECONDS = 3
 
 
 def build_carrier(
@@ -148,9 +146,11 @@ class Core:
             self._due_sweep = asyncio.create_task(
                 self._every(DIAL_DUE_EVERY_SECONDS, tasks.DIAL_DUE_JOB), name="due-call sweep"
             )
-            self._campaign_ticks = asyncio.create_task(
-                self._every(CAMPAIGN_TICK_SECONDS, TICK_JOB), name="campaign dialler"
-            )
+            if self.settings.campaign_tick_seconds > 0:
+                self._campaign_ticks = asyncio.create_task(
+                    self._every(self.settings.campaign_tick_seconds, TICK_JOB),
+                    name="campaign dialler",
+                )
 
     async def _reconcile_forever(self) -> None:
         await self._every(RECONCILE_EVERY_SECONDS, tasks.RECONCILE_JOB)

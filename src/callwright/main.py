@@ -27,6 +27,7 @@ from callwright.auth.sockets import SocketAuth
 from callwright.calls.endpoints import router as calls_router
 from callwright.calls.viewers import CallViewers
 from callwright.calls.webhooks import router as webhooks_router
+from callwright.campaigns.endpoints import router as campaigns_router
 from callwright.compliance.endpoints import router as compliance_router
 from callwright.config import Settings, get_settings, parse_networks
 from callwright.content.endpoints import admin_router as content_admin_router
@@ -68,6 +69,8 @@ UPLOAD_ROUTES = (
     ("PUT", f"{API_PREFIX}/admin/posts/[^/]+"),
     # A do-not-call list's CSV import (about 250,000 numbers in 4 MiB).
     ("POST", f"{API_PREFIX}/(admin/)?do-not-call/import"),
+    # A campaign's contacts file (about 100,000 rows of a number and two short columns).
+    ("POST", f"{API_PREFIX}/campaigns/[^/]+/contacts"),
 )
 #: The API's routers in the order requests are matched against them (see create_app).
 HOT_FIRST_ROUTERS = (
@@ -83,6 +86,7 @@ HOT_FIRST_ROUTERS = (
     admin_router,
     agents_router,
     compliance_router,
+    campaigns_router,
 )
 
 

@@ -82,12 +82,11 @@ class Dialler:
         return done
 
     async def _active(self) -> list[str]:
-        async for session in self.db.session():
+        async with self.db.sessionmaker() as session:
             ids = await session.scalars(
                 select(Campaign.id).where(Campaign.state.in_(("scheduled", "running")))
             )
             return list(ids)
-        return []
 
     async def _campaign(self, session: AsyncSession, campaign_id: str, done: Dialled) -> None:
         campaign = await session.scalar(
@@ -96,6 +95,10 @@ class Dialler:
         if campaign is None or campaign.state not in ("scheduled", "running"):
             return
         now = self.clock()
+        # SQLite has no row locks: writing the row takes the database's write lock now, so the
+        # counts below are read inside this transaction and a savepoint never opens it.
+        campaign.updated_at = utcnow()
+        await session.flush()
         schedule = rules.Schedule.of(
             campaign.calling_window, campaign.days, campaign.start_at, campaign.end_at
         )

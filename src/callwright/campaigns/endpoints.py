@@ -1,0 +1,315 @@
+"""The signed-in user's campaigns: create a draft, load its contacts from a CSV file (the
+report of every refused row), start, pause, resume, cancel; the list and one campaign with its
+live counters; its contacts (search, filter) and their results as CSV. docs/campaigns.md."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import AsyncIterator, Sequence
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, File, Path, Query, Request, UploadFile
+from fastapi.responses import StreamingResponse
+from sqlalchemy import Text, cast, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.auth.deps import CurrentUser
+from callwright.billing.service import hold_for
+from callwright.calls.analysis import Analysis
+from callwright.campaigns import service as campaigns
+from callwright.campaigns.events import CampaignEvents
+from callwright.campaigns.schemas import (
+    Acted,
+    CampaignIn,
+    CampaignOut,
+    CampaignResponse,
+    CampaignsPage,
+    ContactOut,
+    ContactsPage,
+    Counters,
+    LoadOut,
+    LoadReport,
+    RefusedRowOut,
+)
+from callwright.kit.bounds import PageRequest, page_params
+from callwright.kit.db import Database, SessionDep
+from callwright.kit.pagination import page_of
+from callwright.models import Agent, Call, Campaign, CampaignContact
+
+router = APIRouter(tags=["campaigns"])
+
+CampaignId = Annotated[str, Path(max_length=36)]
+Action = Literal["start", "pause", "resume", "cancel"]
+DONE_MESSAGES = {
+    "start": "Campaign started.",
+    "pause": "Campaign paused: calls in progress will finish.",
+    "resume": "Campaign resumed.",
+    "cancel": "Campaign cancelled.",
+}
+EXPORT_BATCH = 500
+EXPORT_FIXED = ("row", "phone_number", "status", "outcome", "attempts", "last_call_id")
+
+
+def _events(request: Request) -> CampaignEvents:
+    events: CampaignEvents = request.app.state.dialler.events
+    return events
+
+
+async def campaign_out(session: AsyncSession, campaign: Campaign) -> CampaignOut:
+    counts = await campaigns.counters(session, campaign.id)
+    agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
+    spent = await session.scalar(
+        select(func.coalesce(func.sum(func.coalesce(Call.cost_cents, Call.hold_cents)), 0)).where(
+            Call.campaign_id == campaign.id
+        )
+    )
+    to_call = counts.get("pending", 0)
+    per_call = hold_for(agent.max_duration) if agent else 0
+    return CampaignOut(
+        id=campaign.id,
+        name=campaign.name,
+        agent_id=campaign.agent_id,
+        agent_name=agent.name if agent else None,
+        state=campaign.state,
+        state_reason=campaign.state_reason,
+        start_at=campaign.start_at,
+        end_at=campaign.end_at,
+        days=campaign.days,
+        calling_window=campaign.calling_window,
+        concurrency=campaign.concurrency,
+        pace_per_minute=campaign.pace_per_minute,
+        retries=campaign.retries or {},
+        spend_cap=campaign.spend_cap_cents / 100 if campaign.spend_cap_cents else None,
+        spent=(spent or 0) / 100,
+        max_remaining_cost=to_call * per_call / 100,
+        counters=_counters(counts),
+        created_at=campaign.created_at,
+        started_at=campaign.started_at,
+        finished_at=campaign.finished_at,
+    )
+
+
+def _counters(counts: dict[str, int]) -> Counters:
+    return Counters(
+        total=counts.get("total", 0),
+        pending=counts.get("pending", 0),
+        calling=counts.get("calling", 0),
+        done=counts.get("done", 0),
+        opted_out=counts.get("opted-out", 0),
+        skipped=counts.get("skipped", 0),
+        outcomes={k.split(":", 1)[1]: v for k, v in counts.items() if k.startswith("done:")},
+    )
+
+
+@router.get("/campaigns")
+async def list_campaigns(
+    user: CurrentUser, session: SessionDep, paging: Annotated[PageRequest, page_params(20)]
+) -> CampaignsPage:
+    """The user's campaigns, newest first, each with its counters."""
+    query = select(Campaign).where(Campaign.user_id == user.id)
+    total = await session.scalar(select(func.count()).select_from(query.subquery()))
+    rows = await session.scalars(
+        page_of(
+            query.order_by(Campaign.created_at.desc(), Campaign.id),
+            page=paging.page,
+            per_page=paging.per_page,
+        )
+    )
+    return CampaignsPage(
+        data=[await campaign_out(session, c) for c in rows.all()],
+        pagination=paging.pagination(int(total or 0)),
+    )
+
+
+@router.post("/campaigns", status_code=201)
+async def create_campaign(
+    body: CampaignIn, user: CurrentUser, session: SessionDep
+) -> CampaignResponse:
+    """A draft campaign calling with one of the user's agents."""
+    fields: dict[str, Any] = body.model_dump(exclude={"spend_cap", "retries"})
+    fields["retries"] = {k: v.model_dump() for k, v in body.retries.items()}
+    fields["spend_cap_cents"] = round(body.spend_cap * 100) if body.spend_cap else None
+    campaign = await campaigns.create(session, user.id, fields)
+    return CampaignResponse(data=await campaign_out(session, campaign))
+
+
+@router.get("/campaigns/{campaign_id}")
+async def get_campaign(
+    campaign_id: CampaignId, user: CurrentUser, session: SessionDep
+) -> CampaignResponse:
+    campaign = await campaigns.owned(session, user.id, campaign_id)
+    return CampaignResponse(data=await campaign_out(session, campaign))
+
+
+@router.post("/campaigns/{campaign_id}/contacts")
+async def load_contacts(
+    campaign_id: CampaignId,
+    user: CurrentUser,
+    session: SessionDep,
+    request: Request,
+    file: Annotated[UploadFile, File()],
+) -> LoadOut:
+    """Replace a draft's contacts with a CSV file's: a phone column, any others become the
+    agent's `{{variables}}`, an optional `timezone` column. Answers the validation report."""
+    campaign = await campaigns.owned(session, user.id, campaign_id)
+    loaded = await campaigns.load_contacts(
+        session, campaign, file.file, default_region=request.app.state.settings.default_region
+    )
+    report = loaded.report
+    return LoadOut(
+        data=LoadReport(
+            accepted=report.accepted,
+            refused_count=report.refused_count,
+            refused=[
+                RefusedRowOut(row=r.row, value=r.value, reason=r.reason) for r in report.refused
+            ],
+            reasons=dict(report.reasons),
+            variables=loaded.variables,
+        )
+    )
+
+
+@router.post("/campaigns/{campaign_id}/{action}")
+async def act_on_campaign(
+    campaign_id: CampaignId,
+    action: Action,
+    user: CurrentUser,
+    session: SessionDep,
+    request: Request,
+) -> Acted:
+    """Start a draft, pause (new dials stop, calls in progress finish), resume, or cancel."""
+    campaign = await campaigns.owned(session, user.id, campaign_id)
+    await campaigns.act(session, campaign, action, _events(request))
+    return Acted(message=DONE_MESSAGES[action], data=await campaign_out(session, campaign))
+
+
+ContactStatus = Literal["pending", "calling", "done", "opted-out", "skipped"]
+
+
+@router.get("/campaigns/{campaign_id}/contacts")
+async def list_contacts(
+    campaign_id: CampaignId,
+    user: CurrentUser,
+    session: SessionDep,
+    paging: Annotated[PageRequest, page_params(25)],
+    status: ContactStatus | None = None,
+    outcome: Annotated[str | None, Query(max_length=32)] = None,
+    search: Annotated[str, Query(max_length=40)] = "",
+) -> ContactsPage:
+    """The campaign's contacts in file order; filter by status or last outcome, search the
+    number's digits or a variable's text."""
+    campaign = await campaigns.owned(session, user.id, campaign_id)
+    query = select(CampaignContact).where(CampaignContact.campaign_id == campaign.id)
+    if status:
+        query = query.where(CampaignContact.status == status)
+    if outcome:
+        query = query.where(CampaignContact.outcome == outcome)
+    if search.strip():
+        needle = f"%{search.strip()}%"
+        query = query.where(
+            or_(
+                CampaignContact.phone.like(needle),
+                cast(CampaignContact.variables, Text).like(needle),
+            )
+        )
+    total = await session.scalar(select(func.count()).select_from(query.subquery()))
+    rows = (
+        await session.scalars(
+            page_of(
+                query.order_by(CampaignContact.file_row), page=paging.page, per_page=paging.per_page
+            )
+        )
+    ).all()
+    analyses = await _analyses(session, [c.last_call_id for c in rows if c.last_call_id])
+    return ContactsPage(
+        data=[contact_out(c, analyses.get(c.last_call_id or "")) for c in rows],
+        pagination=paging.pagination(int(total or 0)),
+    )
+
+
+async def _analyses(session: AsyncSession, call_ids: Sequence[str]) -> dict[str, Analysis]:
+    if not call_ids:
+        return {}
+    rows = await session.execute(
+        select(Call.id, Call.analysis).where(Call.id.in_(call_ids), Call.analysis.is_not(None))
+    )
+    return {call_id: Analysis.from_json(text) for call_id, text in rows if text}
+
+
+def contact_out(contact: CampaignContact, analysis: Analysis | None) -> ContactOut:
+    return ContactOut(
+        id=contact.id,
+        row=contact.file_row,
+        phone_number=contact.phone,
+        variables=contact.variables or {},
+        timezone=contact.timezone,
+        status=contact.status,
+        outcome=contact.outcome,
+        note=contact.note,
+        attempts=contact.attempts,
+        next_attempt_at=contact.next_attempt_at,
+        last_call_id=contact.last_call_id,
+        disposition=analysis.disposition_tag if analysis else None,
+        fields=dict(analysis.values()) if analysis else None,
+    )
+
+
+@router.get("/campaigns/{campaign_id}/export")
+async def export_results(
+    campaign_id: CampaignId, user: CurrentUser, session: SessionDep, request: Request
+) -> StreamingResponse:
+    """Every contact with its variables, outcome, disposition and extracted fields, as CSV."""
+    campaign = await campaigns.owned(session, user.id, campaign_id)
+    agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
+    fields = [str(f["name"]) for f in (agent.analysis_schema or [])] if agent else []
+    return StreamingResponse(
+        _results_csv(request.app.state.db, campaign.id, fields),
+        media_type="text/csv; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="campaign-{campaign.id[:8]}.csv"'},
+    )
+
+
+async def _results_csv(db: Database, campaign_id: str, fields: list[str]) -> AsyncIterator[str]:
+    """A batch of 500 contacts at a time, on a session of its own (the body is sent after the
+    request's session closed)."""
+    async with db.sessionmaker() as session:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        variables: list[str] | None = None
+        after = 0
+        while True:
+            batch = (
+                await session.scalars(
+                    select(CampaignContact)
+                    .where(CampaignContact.campaign_id == campaign_id, CampaignContact.id > after)
+                    .order_by(CampaignContact.id)
+                    .limit(EXPORT_BATCH)
+                )
+            ).all()
+            if variables is None:
+                variables = list(batch[0].variables or {}) if batch else []
+                writer.writerow([*EXPORT_FIXED, *variables, "disposition", *fields])
+            if not batch:
+                break
+            after = batch[-1].id
+            analyses = await _analyses(session, [c.last_call_id for c in batch if c.last_call_id])
+            for contact in batch:
+                writer.writerow(_result_row(contact, analyses, variables, fields))
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+        yield out.getvalue()
+
+
+def _result_row(
+    c: CampaignContact, analyses: dict[str, Analysis], variables: list[str], fields: list[str]
+) -> list[object]:
+    analysis = analyses.get(c.last_call_id or "")
+    values = analysis.values() if analysis else {}
+    return (
+        [c.file_row, c.phone, c.status, c.outcome or "", c.attempts, c.last_call_id or ""]
+        + [(c.variables or {}).get(v, "") for v in variables]
+        + [(analysis.disposition_tag or "") if analysis else ""]
+        + ["" if values.get(f) is None else values[f] for f in fields]
+    )
