@@ -649,6 +649,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Campaigns
+         * @description The user's campaigns, newest first, each with its counters.
+         */
+        get: operations["list_campaigns_api_v1_campaigns_get"];
+        put?: never;
+        /**
+         * Create Campaign
+         * @description A draft campaign calling with one of the user's agents.
+         */
+        post: operations["create_campaign_api_v1_campaigns_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Campaign */
+        get: operations["get_campaign_api_v1_campaigns__campaign_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Contacts
+         * @description The campaign's contacts in file order; filter by status or last outcome, search the
+         *     number's digits or a variable's text.
+         */
+        get: operations["list_contacts_api_v1_campaigns__campaign_id__contacts_get"];
+        put?: never;
+        /**
+         * Load Contacts
+         * @description Replace a draft's contacts with a CSV file's: a phone column, any others become the
+         *     agent's `{{variables}}`, an optional `timezone` column. Answers the validation report.
+         */
+        post: operations["load_contacts_api_v1_campaigns__campaign_id__contacts_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Results
+         * @description Every contact with its variables, outcome, disposition and extracted fields, as CSV.
+         */
+        get: operations["export_results_api_v1_campaigns__campaign_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act On Campaign
+         * @description Start a draft, pause (new dials stop, calls in progress finish), resume, or cancel.
+         */
+        post: operations["act_on_campaign_api_v1_campaigns__campaign_id___action__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contact": {
         parameters: {
             query?: never;
@@ -1505,6 +1612,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** Acted */
+        Acted: {
+            data: components["schemas"]["CampaignOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** AddUserIn */
         AddUserIn: {
             /**
@@ -2017,6 +2135,11 @@ export interface components {
             /** File */
             file: string;
         };
+        /** Body_load_contacts_api_v1_campaigns__campaign_id__contacts_post */
+        Body_load_contacts_api_v1_campaigns__campaign_id__contacts_post: {
+            /** File */
+            file: string;
+        };
         /** Bucket */
         Bucket: {
             /** Calls */
@@ -2133,6 +2256,113 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * CampaignIn
+         * @description A new campaign (a draft until started).
+         */
+        CampaignIn: {
+            /** Agent Id */
+            agent_id: string;
+            /**
+             * Calling Window
+             * @default 09:00-20:00
+             */
+            calling_window?: string;
+            /**
+             * Concurrency
+             * @default 3
+             */
+            concurrency?: number;
+            /** Days */
+            days?: number[];
+            /** End At */
+            end_at?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Pace Per Minute
+             * @default 10
+             */
+            pace_per_minute?: number;
+            /** Retries */
+            retries?: {
+                [key: string]: components["schemas"]["RetryIn"];
+            };
+            /** Spend Cap */
+            spend_cap?: number | null;
+            /** Start At */
+            start_at?: string | null;
+        };
+        /** CampaignOut */
+        CampaignOut: {
+            /** Agent Id */
+            agent_id: string | null;
+            /** Agent Name */
+            agent_name: string | null;
+            /** Calling Window */
+            calling_window: string;
+            /** Concurrency */
+            concurrency: number;
+            counters: components["schemas"]["Counters"];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Days */
+            days: number[];
+            /** End At */
+            end_at: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /** Max Remaining Cost */
+            max_remaining_cost: number;
+            /** Name */
+            name: string;
+            /** Pace Per Minute */
+            pace_per_minute: number;
+            /** Retries */
+            retries: {
+                [key: string]: components["schemas"]["RetryIn"];
+            };
+            /** Spend Cap */
+            spend_cap: number | null;
+            /** Spent */
+            spent: number;
+            /** Start At */
+            start_at: string | null;
+            /** Started At */
+            started_at: string | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "draft" | "scheduled" | "running" | "paused" | "completed" | "cancelled";
+            /** State Reason */
+            state_reason: string | null;
+        };
+        /** CampaignResponse */
+        CampaignResponse: {
+            data: components["schemas"]["CampaignOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** CampaignsPage */
+        CampaignsPage: {
+            /** Data */
+            data: components["schemas"]["CampaignOut"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** Charts */
         Charts: {
             /** Daily */
@@ -2175,6 +2405,90 @@ export interface components {
              * @default
              */
             phone?: string;
+        };
+        /** ContactOut */
+        ContactOut: {
+            /** Attempts */
+            attempts: number;
+            /** Disposition */
+            disposition: string | null;
+            /** Fields */
+            fields: {
+                [key: string]: unknown;
+            } | null;
+            /** Id */
+            id: number;
+            /** Last Call Id */
+            last_call_id: string | null;
+            /** Next Attempt At */
+            next_attempt_at: string | null;
+            /** Note */
+            note: string | null;
+            /** Outcome */
+            outcome: string | null;
+            /** Phone Number */
+            phone_number: string;
+            /** Row */
+            row: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "calling" | "done" | "opted-out" | "skipped";
+            /** Timezone */
+            timezone: string | null;
+            /** Variables */
+            variables: {
+                [key: string]: string;
+            };
+        };
+        /** ContactsPage */
+        ContactsPage: {
+            /** Data */
+            data: components["schemas"]["ContactOut"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** Counters */
+        Counters: {
+            /**
+             * Calling
+             * @default 0
+             */
+            calling?: number;
+            /**
+             * Done
+             * @default 0
+             */
+            done?: number;
+            /**
+             * Opted Out
+             * @default 0
+             */
+            opted_out?: number;
+            /** Outcomes */
+            outcomes?: {
+                [key: string]: number;
+            };
+            /**
+             * Pending
+             * @default 0
+             */
+            pending?: number;
+            /**
+             * Skipped
+             * @default 0
+             */
+            skipped?: number;
+            /**
+             * Total
+             * @default 0
+             */
+            total?: number;
         };
         /** DailyPoint */
         DailyPoint: {
@@ -2581,6 +2895,30 @@ export interface components {
              */
             success?: boolean;
         };
+        /** LoadOut */
+        LoadOut: {
+            data: components["schemas"]["LoadReport"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** LoadReport */
+        LoadReport: {
+            /** Accepted */
+            accepted: number;
+            /** Reasons */
+            reasons: {
+                [key: string]: number;
+            };
+            /** Refused */
+            refused: components["schemas"]["RefusedRowOut"][];
+            /** Refused Count */
+            refused_count: number;
+            /** Variables */
+            variables: string[];
+        };
         /** LoginIn */
         LoginIn: {
             /** Email */
@@ -2821,6 +3159,15 @@ export interface components {
             /** Value */
             value: string;
         };
+        /** RefusedRowOut */
+        RefusedRowOut: {
+            /** Reason */
+            reason: string;
+            /** Row */
+            row: number;
+            /** Value */
+            value: string;
+        };
         /** RegisterIn */
         RegisterIn: {
             /** Email */
@@ -2899,6 +3246,13 @@ export interface components {
             password_confirmation?: string | null;
             /** Token */
             token: string;
+        };
+        /** RetryIn */
+        RetryIn: {
+            /** Attempts */
+            attempts: number;
+            /** Wait Minutes */
+            wait_minutes: number;
         };
         /**
          * SendCallIn
@@ -3781,6 +4135,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type SchemaActed = components['schemas']['Acted'];
 export type SchemaAddUserIn = components['schemas']['AddUserIn'];
 export type SchemaAdminCall = components['schemas']['AdminCall'];
 export type SchemaAdminCallsPage = components['schemas']['AdminCallsPage'];
@@ -3812,6 +4167,7 @@ export type SchemaBalanceIn = components['schemas']['BalanceIn'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
 export type SchemaBodyImportDoNotCallApiV1DoNotCallImportPost = components['schemas']['Body_import_do_not_call_api_v1_do_not_call_import_post'];
 export type SchemaBodyImportGlobalDoNotCallApiV1AdminDoNotCallImportPost = components['schemas']['Body_import_global_do_not_call_api_v1_admin_do_not_call_import_post'];
+export type SchemaBodyLoadContactsApiV1CampaignsCampaignIdContactsPost = components['schemas']['Body_load_contacts_api_v1_campaigns__campaign_id__contacts_post'];
 export type SchemaBucket = components['schemas']['Bucket'];
 export type SchemaCallDetails = components['schemas']['CallDetails'];
 export type SchemaCallDetailsOut = components['schemas']['CallDetailsOut'];
@@ -3819,9 +4175,16 @@ export type SchemaCallOutcome = components['schemas']['CallOutcome'];
 export type SchemaCallRecord = components['schemas']['CallRecord'];
 export type SchemaCallUser = components['schemas']['CallUser'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
+export type SchemaCampaignIn = components['schemas']['CampaignIn'];
+export type SchemaCampaignOut = components['schemas']['CampaignOut'];
+export type SchemaCampaignResponse = components['schemas']['CampaignResponse'];
+export type SchemaCampaignsPage = components['schemas']['CampaignsPage'];
 export type SchemaCharts = components['schemas']['Charts'];
 export type SchemaChartsOut = components['schemas']['ChartsOut'];
 export type SchemaContactIn = components['schemas']['ContactIn'];
+export type SchemaContactOut = components['schemas']['ContactOut'];
+export type SchemaContactsPage = components['schemas']['ContactsPage'];
+export type SchemaCounters = components['schemas']['Counters'];
 export type SchemaDailyPoint = components['schemas']['DailyPoint'];
 export type SchemaDeliveriesPage = components['schemas']['DeliveriesPage'];
 export type SchemaDeliveryDetail = components['schemas']['DeliveryDetail'];
@@ -3851,6 +4214,8 @@ export type SchemaKeyFactOut = components['schemas']['KeyFactOut'];
 export type SchemaLatencyOut = components['schemas']['LatencyOut'];
 export type SchemaLiveCall = components['schemas']['LiveCall'];
 export type SchemaLiveCallsOut = components['schemas']['LiveCallsOut'];
+export type SchemaLoadOut = components['schemas']['LoadOut'];
+export type SchemaLoadReport = components['schemas']['LoadReport'];
 export type SchemaLoginIn = components['schemas']['LoginIn'];
 export type SchemaLoginOut = components['schemas']['LoginOut'];
 export type SchemaMessage = components['schemas']['Message'];
@@ -3870,6 +4235,7 @@ export type SchemaProfileResponse = components['schemas']['ProfileResponse'];
 export type SchemaProfileUpdate = components['schemas']['ProfileUpdate'];
 export type SchemaRecording = components['schemas']['Recording'];
 export type SchemaRefusedRow = components['schemas']['RefusedRow'];
+export type SchemaRefusedRowOut = components['schemas']['RefusedRowOut'];
 export type SchemaRegisterIn = components['schemas']['RegisterIn'];
 export type SchemaRegisterOut = components['schemas']['RegisterOut'];
 export type SchemaRemoved = components['schemas']['Removed'];
@@ -3877,6 +4243,7 @@ export type SchemaReportIn = components['schemas']['ReportIn'];
 export type SchemaReportOut = components['schemas']['ReportOut'];
 export type SchemaReportsPage = components['schemas']['ReportsPage'];
 export type SchemaResetPasswordIn = components['schemas']['ResetPasswordIn'];
+export type SchemaRetryIn = components['schemas']['RetryIn'];
 export type SchemaSendCallIn = components['schemas']['SendCallIn'];
 export type SchemaSendCallOut = components['schemas']['SendCallOut'];
 export type SchemaSigningSecretOut = components['schemas']['SigningSecretOut'];
@@ -5228,6 +5595,241 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TranscriptOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_campaigns_api_v1_campaigns_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_campaign_api_v1_campaigns_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_campaign_api_v1_campaigns__campaign_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_contacts_api_v1_campaigns__campaign_id__contacts_get: {
+        parameters: {
+            query?: {
+                status?: ("pending" | "calling" | "done" | "opted-out" | "skipped") | null;
+                outcome?: string | null;
+                search?: string;
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    load_contacts_api_v1_campaigns__campaign_id__contacts_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_load_contacts_api_v1_campaigns__campaign_id__contacts_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoadOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_results_api_v1_campaigns__campaign_id__export_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    act_on_campaign_api_v1_campaigns__campaign_id___action__post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+                action: "start" | "pause" | "resume" | "cancel";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Acted"];
                 };
             };
             /** @description Validation Error */
