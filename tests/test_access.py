@@ -74,6 +74,8 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/api/v1/campaigns"): "user",
     ("POST", "/api/v1/campaigns"): "user",
     ("GET", "/api/v1/campaigns/{campaign_id}"): "user",
+    ("PUT", "/api/v1/campaigns/{campaign_id}"): "user",
+    ("GET", "/api/v1/campaigns/{campaign_id}/zones"): "user",
     ("POST", "/api/v1/campaigns/{campaign_id}/contacts"): "user",
     ("POST", "/api/v1/campaigns/{campaign_id}/{action}"): "user",
     ("GET", "/api/v1/campaigns/{campaign_id}/contacts"): "user",

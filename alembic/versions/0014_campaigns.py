@@ -63,7 +63,7 @@ def upgrade() -> None:
         sa.Column("file_row", sa.Integer, nullable=False),
         sa.Column("phone", sa.String(20), nullable=False),
         sa.Column("variables", sa.JSON, nullable=False),
-        sa.Column("timezone", sa.String(64), nullable=True),
+        sa.Column("timezone", sa.String(200), nullable=True),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("outcome", sa.String(32), nullable=True),
         sa.Column("note", sa.Text, nullable=True),

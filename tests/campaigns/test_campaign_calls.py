@@ -105,7 +105,11 @@ async def test_a_40_contact_campaign(live: Live) -> None:
             },
         )
         loaded = await campaigns.load_contacts(
-            session, campaign, io.BytesIO(_csv()), default_region="US"
+            session,
+            campaign,
+            io.BytesIO(_csv()),
+            default_region="US",
+            default_zone="America/New_York",
         )
         campaign_id = campaign.id
     assert (loaded.report.accepted, loaded.report.refused_count) == (40, 1)

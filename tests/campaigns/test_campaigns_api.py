@@ -248,3 +248,47 @@ async def test_one_tick_starts_no_more_than_the_cap_and_the_pace(
         )
     assert calling is not None
     assert calling <= 4
+
+
+async def test_a_draft_is_edited_and_previews_when_each_zone_opens(
+    app: FastAPI, clock: list[datetime]
+) -> None:
+    client, _ = await signed_in(app, "zones@example.com", balance_cents=10_000)
+    async with client:
+        agent_id = await _agent(client)
+        campaign = await _campaign(client, agent_id)
+        cid = campaign["id"]
+        text = f"name,phone,time\nNY,{NEW_YORK},3\nNY2,+12125550124,3\nLA,{LOS_ANGELES},4\n"
+        await _load(client, cid, text)
+        changed = await client.api(
+            "PUT",
+            f"campaigns/{cid}",
+            json={
+                "name": "Renamed",
+                "agent_id": agent_id,
+                "calling_window": "10:00-12:00",
+                "days": [0, 1, 2, 3, 4, 5, 6],
+                "spend_cap": 12.5,
+            },
+        )
+        assert changed.status_code == 200, changed.text
+        data = changed.json()["data"]
+        assert (data["name"], data["calling_window"], data["spend_cap"]) == (
+            "Renamed",
+            "10:00-12:00",
+            12.5,
+        )
+        # The preview is computed from the real clock: check the shape and the order.
+        zones = (await client.api("GET", f"campaigns/{cid}/zones")).json()["data"]
+        assert [(z["zones"], z["contacts"]) for z in zones] == [
+            ("America/New_York", 2),
+            ("America/Los_Angeles", 1),
+        ]
+        for zone in zones:
+            assert zone["open_now"] or zone["opens_at"] is not None
+        await client.api("POST", f"campaigns/{cid}/start")
+        late = await client.api(
+            "PUT", f"campaigns/{cid}", json={"name": "Again", "agent_id": agent_id}
+        )
+        assert late.status_code == 409
+        assert late.json()["message"] == "Only a draft campaign can be changed."

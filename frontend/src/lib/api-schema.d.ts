@@ -682,7 +682,11 @@ export interface paths {
         };
         /** Get Campaign */
         get: operations["get_campaign_api_v1_campaigns__campaign_id__get"];
-        put?: never;
+        /**
+         * Update Campaign
+         * @description Change a draft's name, agent, schedule and limits (409 once it is started).
+         */
+        put: operations["update_campaign_api_v1_campaigns__campaign_id__put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -728,6 +732,27 @@ export interface paths {
          * @description Every contact with its variables, outcome, disposition and extracted fields, as CSV.
          */
         get: operations["export_results_api_v1_campaigns__campaign_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Campaign Zones
+         * @description The contacts by the time zone they are called in, with when the campaign's window opens
+         *     there next (the schedule step's preview).
+         */
+        get: operations["campaign_zones_api_v1_campaigns__campaign_id__zones_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4128,6 +4153,27 @@ export interface components {
             /** Usedbalance */
             usedBalance: number;
         };
+        /** ZoneOut */
+        ZoneOut: {
+            /** Contacts */
+            contacts: number;
+            /** Open Now */
+            open_now: boolean;
+            /** Opens At */
+            opens_at: string | null;
+            /** Zones */
+            zones: string;
+        };
+        /** ZonesOut */
+        ZonesOut: {
+            /** Data */
+            data: components["schemas"]["ZoneOut"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
     };
     responses: never;
     parameters: never;
@@ -4290,6 +4336,8 @@ export type SchemaWeekCount = components['schemas']['WeekCount'];
 export type SchemaWeekOut = components['schemas']['WeekOut'];
 export type SchemaWeekdayPoint = components['schemas']['WeekdayPoint'];
 export type SchemaWeekdayStats = components['schemas']['WeekdayStats'];
+export type SchemaZoneOut = components['schemas']['ZoneOut'];
+export type SchemaZonesOut = components['schemas']['ZonesOut'];
 export type $defs = Record<string, never>;
 export interface operations {
     add_user_api_v1_admin_add_user_post: {
@@ -5706,6 +5754,41 @@ export interface operations {
             };
         };
     };
+    update_campaign_api_v1_campaigns__campaign_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     list_contacts_api_v1_campaigns__campaign_id__contacts_get: {
         parameters: {
             query?: {
@@ -5798,6 +5881,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    campaign_zones_api_v1_campaigns__campaign_id__zones_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ZonesOut"];
                 };
             };
             /** @description Validation Error */

@@ -155,9 +155,7 @@ class Dialler:
         for contact in due:
             if slots == 0:
                 return
-            zones = rules.zones_of(
-                contact.phone, contact.timezone, schedule.window, self.settings.default_timezone
-            )
+            zones = rules.stored_zones(contact.timezone, self.settings.default_timezone)
             if not schedule.open_in(zones, now):
                 contact.next_attempt_at = schedule.next_open(zones, now)
                 done.waiting += 1

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from callwright.auth.deps import CurrentUser
 from callwright.billing.service import hold_for
 from callwright.calls.analysis import Analysis
+from callwright.campaigns import rules
 from callwright.campaigns import service as campaigns
 from callwright.campaigns.events import CampaignEvents
 from callwright.campaigns.schemas import (
@@ -31,10 +32,13 @@ from callwright.campaigns.schemas import (
     LoadOut,
     LoadReport,
     RefusedRowOut,
+    ZoneOut,
+    ZonesOut,
 )
 from callwright.kit.bounds import PageRequest, page_params
 from callwright.kit.db import Database, SessionDep
 from callwright.kit.pagination import page_of
+from callwright.kit.time import utcnow
 from callwright.models import Agent, Call, Campaign, CampaignContact
 
 router = APIRouter(tags=["campaigns"])
@@ -102,6 +106,13 @@ def _counters(counts: dict[str, int]) -> Counters:
     )
 
 
+def _fields(body: CampaignIn) -> dict[str, Any]:
+    fields: dict[str, Any] = body.model_dump(exclude={"spend_cap", "retries"})
+    fields["retries"] = {k: v.model_dump() for k, v in body.retries.items()}
+    fields["spend_cap_cents"] = round(body.spend_cap * 100) if body.spend_cap else None
+    return fields
+
+
 @router.get("/campaigns")
 async def list_campaigns(
     user: CurrentUser, session: SessionDep, paging: Annotated[PageRequest, page_params(20)]
@@ -127,10 +138,7 @@ async def create_campaign(
     body: CampaignIn, user: CurrentUser, session: SessionDep
 ) -> CampaignResponse:
     """A draft campaign calling with one of the user's agents."""
-    fields: dict[str, Any] = body.model_dump(exclude={"spend_cap", "retries"})
-    fields["retries"] = {k: v.model_dump() for k, v in body.retries.items()}
-    fields["spend_cap_cents"] = round(body.spend_cap * 100) if body.spend_cap else None
-    campaign = await campaigns.create(session, user.id, fields)
+    campaign = await campaigns.create(session, user.id, _fields(body))
     return CampaignResponse(data=await campaign_out(session, campaign))
 
 
@@ -140,6 +148,40 @@ async def get_campaign(
 ) -> CampaignResponse:
     campaign = await campaigns.owned(session, user.id, campaign_id)
     return CampaignResponse(data=await campaign_out(session, campaign))
+
+
+@router.put("/campaigns/{campaign_id}")
+async def update_campaign(
+    campaign_id: CampaignId, body: CampaignIn, user: CurrentUser, session: SessionDep
+) -> CampaignResponse:
+    """Change a draft's name, agent, schedule and limits (409 once it is started)."""
+    campaign = await campaigns.owned(session, user.id, campaign_id)
+    await campaigns.update(session, campaign, _fields(body))
+    return CampaignResponse(data=await campaign_out(session, campaign))
+
+
+@router.get("/campaigns/{campaign_id}/zones")
+async def campaign_zones(
+    campaign_id: CampaignId, user: CurrentUser, session: SessionDep, request: Request
+) -> ZonesOut:
+    """The contacts by the time zone they are called in, with when the campaign's window opens
+    there next (the schedule step's preview)."""
+    campaign = await campaigns.owned(session, user.id, campaign_id)
+    groups = await campaigns.zone_groups(session, campaign.id)
+    schedule = rules.Schedule.of(
+        campaign.calling_window, campaign.days, campaign.start_at, campaign.end_at
+    )
+    now = max(utcnow(), campaign.start_at or utcnow())
+    default_zone = request.app.state.settings.default_timezone
+    out = []
+    for names, count in groups:
+        zones = rules.stored_zones(names, default_zone)
+        open_now = schedule.open_in(zones, now)
+        opens = now if open_now else schedule.next_open(zones, now)
+        out.append(
+            ZoneOut(zones=names or default_zone, contacts=count, open_now=open_now, opens_at=opens)
+        )
+    return ZonesOut(data=out)
 
 
 @router.post("/campaigns/{campaign_id}/contacts")
@@ -153,8 +195,13 @@ async def load_contacts(
     """Replace a draft's contacts with a CSV file's: a phone column, any others become the
     agent's `{{variables}}`, an optional `timezone` column. Answers the validation report."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
+    settings = request.app.state.settings
     loaded = await campaigns.load_contacts(
-        session, campaign, file.file, default_region=request.app.state.settings.default_region
+        session,
+        campaign,
+        file.file,
+        default_region=settings.default_region,
+        default_zone=settings.default_timezone,
     )
     report = loaded.report
     return LoadOut(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
@@ -101,6 +102,16 @@ def zones_of(
     """The zones a contact's window is checked in: its file's `timezone`, else its number's,
     else the operator's default (compliance.calling_hours.callee_zones)."""
     return callee_zones(phone, window, default_zone, given).zones
+
+
+def stored_zones(names: str | None, default_zone: str) -> tuple[ZoneInfo, ...]:
+    """A contact's zones as its load stored them (comma-separated IANA names)."""
+    return tuple(_zone(name) for name in (names or default_zone).split(",") if name)
+
+
+@cache
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,19 @@ class ContactsPage(Paged[ContactOut]):
     pass
 
 
+class ZoneOut(BaseModel):
+    #: The zone (or zones, comma-separated) its contacts' window is checked in.
+    zones: str
+    contacts: int
+    open_now: bool
+    #: When the window next opens there (UTC); None when it does not within two weeks.
+    opens_at: datetime | None
+
+
+class ZonesOut(Ok[list[ZoneOut]]):
+    pass
+
+
 class Acted(Envelope):
     message: str
     data: CampaignOut

@@ -17,6 +17,7 @@ from callwright.campaigns import contacts as reading
 from callwright.campaigns import rules
 from callwright.campaigns.events import CampaignEvents
 from callwright.compliance import repository as do_not_call
+from callwright.compliance.calling_hours import Window
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
 from callwright.models import Agent, Campaign, CampaignContact
@@ -24,6 +25,9 @@ from callwright.models import Agent, Campaign, CampaignContact
 #: Contacts a campaign may hold.
 CONTACTS_MAX = 100_000
 NOT_FOUND = "Campaign not found."
+NOT_EDITABLE = "Only a draft campaign can be changed."
+#: Time-zone groups the preview lists, at most (the biggest first).
+ZONE_GROUPS_SHOWN = 50
 NOT_A_DRAFT = "Contacts can be loaded only while the campaign is a draft."
 NO_CONTACTS = "Load the contacts first: the campaign has none to call."
 NO_AGENT = "The campaign's agent was deleted: create a new campaign."
@@ -52,6 +56,31 @@ async def create(session: AsyncSession, user_id: int, fields: Mapping[str, Any])
     return campaign
 
 
+async def update(session: AsyncSession, campaign: Campaign, fields: Mapping[str, Any]) -> None:
+    """A draft's settings replaced (its agent must be the user's own)."""
+    if campaign.state != "draft":
+        raise CampaignStateError(NOT_EDITABLE)
+    await agents.owned(session, campaign.user_id, str(fields["agent_id"]))
+    for name, value in fields.items():
+        setattr(campaign, name, value)
+    await session.flush()
+
+
+async def zone_groups(session: AsyncSession, campaign_id: str) -> list[tuple[str | None, int]]:
+    """The contacts still to call, counted by the zones they are called in."""
+    rows = await session.execute(
+        select(CampaignContact.timezone, func.count())
+        .where(
+            CampaignContact.campaign_id == campaign_id,
+            CampaignContact.status.in_(("pending", "calling")),
+        )
+        .group_by(CampaignContact.timezone)
+        .order_by(func.count().desc())
+        .limit(ZONE_GROUPS_SHOWN)
+    )
+    return [(names, count) for names, count in rows.tuples()]
+
+
 def needed_variables(agent: Agent) -> list[str]:
     """The `{{variables}}` the agent's texts use: every contact must give each one."""
     return placeholders(
@@ -66,7 +95,12 @@ class Loaded:
 
 
 async def load_contacts(
-    session: AsyncSession, campaign: Campaign, raw: BinaryIO, *, default_region: str
+    session: AsyncSession,
+    campaign: Campaign,
+    raw: BinaryIO,
+    *,
+    default_region: str,
+    default_zone: str,
 ) -> Loaded:
     """Replace the draft's contacts with the file's, a batch at a time (the file is streamed;
     numbers listed on the user's or the global do-not-call list are refused)."""
@@ -81,6 +115,7 @@ async def load_contacts(
         return mine | await do_not_call.listed_among(session, None, phones)
 
     loaded = Loaded(variables=needed)
+    window = Window.parse(campaign.calling_window)
     try:
         async for batch in reading.read_contacts(
             raw, default_region=default_region, listed=listed, required=needed
@@ -89,7 +124,9 @@ async def load_contacts(
             if loaded.report.accepted > CONTACTS_MAX:
                 raise ValidationFailed({"file": [TOO_MANY]})
             session.add_all(
-                _contact(campaign.id, c, needed) for c in batch if isinstance(c, reading.Contact)
+                _contact(campaign.id, c, needed, _zones(c, window, default_zone))
+                for c in batch
+                if isinstance(c, reading.Contact)
             )
             await session.flush()
     except reading.ContactsFileError as exc:
@@ -97,7 +134,14 @@ async def load_contacts(
     return loaded
 
 
-def _contact(campaign_id: str, contact: reading.Contact, needed: Sequence[str]) -> CampaignContact:
+def _zones(contact: reading.Contact, window: Window, default_zone: str) -> str:
+    zones = rules.zones_of(contact.phone_e164, contact.timezone, window, default_zone)
+    return ",".join(z.key for z in zones)
+
+
+def _contact(
+    campaign_id: str, contact: reading.Contact, needed: Sequence[str], zones: str
+) -> CampaignContact:
     """The row to store. A variable is kept under the agent's own spelling too ("FirstName"
     for a "First Name" column), so the agent's placeholders fill."""
     variables = dict(contact.variables)
@@ -110,7 +154,7 @@ def _contact(campaign_id: str, contact: reading.Contact, needed: Sequence[str]) 
         file_row=contact.row,
         phone=contact.phone_e164,
         variables=variables,
-        timezone=contact.timezone,
+        timezone=zones,
         status="pending",
         attempts=0,
     )

@@ -72,8 +72,9 @@ class CampaignContact(Base):
     file_row: Mapped[int] = mapped_column(Integer)
     phone: Mapped[str] = mapped_column(String(20))
     variables: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
-    #: The zone the file named for it (its `timezone` column), else None: the number's own.
-    timezone: Mapped[str | None] = mapped_column(String(64), default=None)
+    #: The zone(s) its calling window is checked in, comma-separated, resolved at load: the
+    #: file's `timezone` column, else the number's own zones, else the operator's default.
+    timezone: Mapped[str | None] = mapped_column(String(200), default=None)
     #: pending (to call, at next_attempt_at), calling, done, opted-out, skipped.
     status: Mapped[str] = mapped_column(String(16), default="pending")
     #: The last attempt's outcome (a call outcome), or why it was skipped.
