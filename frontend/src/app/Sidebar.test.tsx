@@ -26,6 +26,7 @@ describe('Sidebar', () => {
     expect(within(nav).getByRole('link', { name: 'Analysis' })).toHaveAttribute('href', '/dashboard/analysis')
     expect(within(nav).getByRole('link', { name: 'Call Logs' })).toHaveAttribute('href', '/dashboard/call-logs')
     expect(within(nav).getByRole('link', { name: 'Do not call' })).toHaveAttribute('href', '/dashboard/do-not-call')
+    expect(within(nav).getByRole('link', { name: 'Campaigns' })).toHaveAttribute('href', '/dashboard/campaigns')
     expect(within(nav).queryByRole('link', { name: 'Dashboard' })).not.toBeInTheDocument()
     expect(await screen.findByTestId('balance')).toHaveTextContent('$0.50')
   })

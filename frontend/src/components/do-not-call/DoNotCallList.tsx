@@ -12,7 +12,8 @@ import { Input } from '@/components/ui/input'
 import { ApiError, messageOf } from '@/lib/api'
 import { formatDateTime } from '@/lib/format'
 import { notify } from '@/lib/toast'
-import { dncApi, dncKeys, dncQuery, EXPORT_NAME, NOTE_MAX, NUMBER_MAX, saveBlob, type DoNotCallEntry, type ImportReport, type Scope } from './api'
+import { saveBlob } from '@/lib/download'
+import { dncApi, dncKeys, dncQuery, EXPORT_NAME, NOTE_MAX, NUMBER_MAX, type DoNotCallEntry, type ImportReport, type Scope } from './api'
 
 const SOURCE_LABEL: Record<DoNotCallEntry['source'], string> = { manual: 'Added by hand', import: 'Imported', 'opt-out': 'Opted out in a call' }
 /** The server's own rule (kit/phone.py LIST_NUMBER_FORMAT), checked here first. */

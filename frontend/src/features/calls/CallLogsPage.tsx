@@ -2,7 +2,8 @@
  * transcript and report modals, an inline player (one plays at a time) and downloads. */
 import { useQuery } from '@tanstack/react-query'
 import { Download, FileText, Flag, Play } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import { useSearchParams } from 'react-router'
 import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
@@ -32,6 +33,13 @@ export function CallLogsPage() {
   const transcript = useTranscript((error) => messageOf(error, 'Failed to fetch call details'))
   const [reporting, setReporting] = useState<string | null>(null)
   useOneAudioAtATime()
+  // A link from elsewhere (a campaign's contact) opens that call's details: ?call=<id>.
+  const [params] = useSearchParams()
+  const linked = params.get('call')
+  const openLinked = useRef(transcript.open)
+  useEffect(() => {
+    if (linked) void openLinked.current(linked)
+  }, [linked])
   // One layout at a time (not both hidden by CSS), so a row has exactly one player.
   const desktop = useMediaQuery('(min-width: 768px)')
 
