@@ -130,7 +130,7 @@ async def test_bad_input_is_refused_with_clear_messages(app: FastAPI) -> None:
         assert theirs.status_code == 404
         for fields, key in (
             ({"calling_window": "21:00-08:00"}, "calling_window"),
-            ({"days": [7]}, "days"),
+            ({"days": [7]}, "days.0"),
             ({"concurrency": 0}, "concurrency"),
             ({"retries": {"busy": {"attempts": 9, "wait_minutes": 1}}}, "retries.busy.attempts"),
         ):

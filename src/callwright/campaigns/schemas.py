@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -12,6 +12,8 @@ from callwright.compliance.calling_hours import Window
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.validation import Label
 
+#: 0 Monday .. 6 Sunday.
+Weekday = Annotated[int, Field(ge=0, le=6)]
 CONCURRENCY_MAX = 20
 PACE_MAX = 120
 RETRIES_MAX = 5
@@ -35,7 +37,7 @@ class CampaignIn(BaseModel):
     start_at: AwareDatetime | None = None
     end_at: AwareDatetime | None = None
     #: 0 Monday .. 6 Sunday, in the callee's local time.
-    days: list[int] = Field(default_factory=lambda: [0, 1, 2, 3, 4], min_length=1, max_length=7)
+    days: list[Weekday] = Field(default_factory=lambda: [0, 1, 2, 3, 4], min_length=1, max_length=7)
     #: The daily window in the callee's local time; inside the legal calling hours.
     calling_window: str = Field("09:00-20:00", max_length=11)
     concurrency: int = Field(3, ge=1, le=CONCURRENCY_MAX)
@@ -49,8 +51,6 @@ class CampaignIn(BaseModel):
     @field_validator("days")
     @classmethod
     def _days(cls, value: list[int]) -> list[int]:
-        if any(day not in range(7) for day in value):
-            raise ValueError("Days are numbers from 0 (Monday) to 6 (Sunday).")
         return sorted(set(value))
 
     @field_validator("calling_window")
