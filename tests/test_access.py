@@ -17,7 +17,7 @@ from sqlalchemy import update
 from callwright.auth.deps import admin_user, current_user
 from callwright.developers.keys import api_key_caller
 from callwright.kit.time import utcnow
-from callwright.models import ApiKey
+from callwright.models import ApiKey, Campaign
 from tests.conftest import make_client
 from tests.factories import add_api_key, add_user, queued_call
 
@@ -71,6 +71,10 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("POST", "/api/v1/admin/do-not-call/import"): "admin",
     ("GET", "/api/v1/admin/do-not-call/export"): "admin",
     ("DELETE", "/api/v1/admin/do-not-call/{entry_id}"): "admin",
+    ("POST", "/v1/batches"): "key",
+    ("GET", "/v1/batches"): "key",
+    ("GET", "/v1/batches/{batch_id}"): "key",
+    ("POST", "/v1/batches/{batch_id}/stop"): "key",
     ("GET", "/api/v1/campaigns"): "user",
     ("POST", "/api/v1/campaigns"): "user",
     ("GET", "/api/v1/campaigns/{campaign_id}"): "user",
@@ -214,6 +218,10 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
     other = await add_user(app, email="other@example.com")
     await add_user(app, email="admin@example.com", role="admin")
     call = await queued_call(app, owner.id)
+    async with app.state.db.sessionmaker() as session:
+        batch = Campaign(user_id=owner.id, name="A batch", call_settings={"prompt": "x" * 20})
+        session.add(batch)
+        await session.commit()
     owner_key, other_key = await add_api_key(app, owner), await add_api_key(app, other)
     async with (
         make_client(app) as anon,
@@ -223,7 +231,8 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
     ):
         await admin.login("admin@example.com")
         for method, path in KEY_ROUTES:
-            url = _concrete(path).replace("/1", f"/{call.id}") if "{" in path else path
+            url = path.replace("{batch_id}", batch.id)
+            url = _concrete(url).replace("/1", f"/{call.id}") if "{" in url else url
             for client in (anon, admin):
                 headers = {"Authorization": f"Bearer {client.token}"} if client.token else {}
                 response = await client.request(method, url, json={}, headers=headers)
@@ -233,7 +242,7 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
             assert as_owner.status_code not in (401, 403, 404) or path.endswith(
                 ("/recording", "/recordings/{call_id}")
             ), (method, path, as_owner.text)
-            if "{call_id}" in path:
+            if "{call_id}" in path or "{batch_id}" in path:
                 as_other = await theirs.request(method, url, json={})
                 assert as_other.status_code == 404, (method, path)
                 assert as_other.json()["status"] == "error"
@@ -243,7 +252,8 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
             )
             await session.commit()
         for method, path in KEY_ROUTES:
-            url = _concrete(path).replace("/1", f"/{call.id}") if "{" in path else path
+            url = path.replace("{batch_id}", batch.id)
+            url = _concrete(url).replace("/1", f"/{call.id}") if "{" in url else url
             assert (await mine.request(method, url, json={})).status_code == 401, (method, path)
 
 

@@ -34,6 +34,7 @@ def upgrade() -> None:
             nullable=True,
         ),
         sa.Column("name", sa.String(120), nullable=False),
+        sa.Column("call_settings", sa.JSON, nullable=True),
         sa.Column("state", sa.String(16), nullable=False),
         sa.Column("state_reason", sa.Text, nullable=True),
         sa.Column("start_at", UTCDateTime(), nullable=True),

@@ -42,6 +42,7 @@ from callwright.kit.nul_guard import NulGuard
 from callwright.kit.proxies import ClientAddressMiddleware
 from callwright.kit.ratelimit import RateLimiter
 from callwright.public_api.analyze import router as analyze_router
+from callwright.public_api.batches import router as batches_router
 from callwright.public_api.endpoints import router as public_api_router
 from callwright.public_api.errors import install_v1_error_handlers
 from callwright.realtime.server import Realtime
@@ -172,6 +173,7 @@ def create_app(
         app.include_router(router, prefix=API_PREFIX)
     # The Bland-compatible call API at the root (Bland's SDK joins its base URL and "v1/calls").
     app.include_router(public_api_router)
+    app.include_router(batches_router)
     app.include_router(analyze_router)  # POST /v1/calls/{call_id}/analyze
     api = APIRouter(prefix=API_PREFIX)
 

@@ -1486,6 +1486,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List batches
+         * @description Every batch (campaign) of the key's owner, newest first.
+         */
+        get: operations["list_batches_v1_batches_get"];
+        put?: never;
+        /**
+         * Send a batch of calls
+         * @description Call every row with the same task (a campaign that starts now, or at `start_time`).
+         */
+        post: operations["send_batch_v1_batches_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Batch details
+         * @description The batch's parameters, an analysis of its calls so far, and its calls (the first 1,000).
+         */
+        get: operations["batch_details_v1_batches__batch_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a batch
+         * @description No new calls are dialled; calls in progress finish.
+         */
+        post: operations["stop_batch_v1_batches__batch_id__stop_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/calls": {
         parameters: {
             query?: never;
@@ -3645,6 +3709,123 @@ export interface components {
              */
             type?: string;
         };
+        /** V1BatchCreated */
+        V1BatchCreated: {
+            /** Batch Id */
+            batch_id: string;
+            /** Contacts */
+            contacts: number;
+            /**
+             * Message
+             * @default Batch created successfully.
+             */
+            message?: string;
+            /** Refused */
+            refused: components["schemas"]["V1BatchRefused"][];
+            /**
+             * Status
+             * @default success
+             */
+            status?: string;
+        };
+        /**
+         * V1BatchIn
+         * @description Bland's SDK shape (`base_prompt`, `call_data`, settings at the top level; it also sends a
+         *     top-level `phone_number` and `task`, which a batch does not use but the first may fill the
+         *     prompt) or the newer docs' (`global`, `call_objects`).
+         */
+        V1BatchIn: {
+            /** Agent Id */
+            agent_id?: string | null;
+            /** Base Prompt */
+            base_prompt?: string | null;
+            /** Call Data */
+            call_data?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** Call Objects */
+            call_objects?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** First Sentence */
+            first_sentence?: string | null;
+            global?: components["schemas"]["V1BatchSettings"] | null;
+            /** Interruption Threshold */
+            interruption_threshold?: number | null;
+            /** Label */
+            label?: string | null;
+            /** Max Duration */
+            max_duration?: number | null;
+            /** Request Data */
+            request_data?: {
+                [key: string]: unknown;
+            } | null;
+            /** Start Time */
+            start_time?: string | null;
+            /** Status Webhook */
+            status_webhook?: string | null;
+            /** Task */
+            task?: string | null;
+            /** Temperature */
+            temperature?: number | null;
+            /** Timezone */
+            timezone?: string | null;
+            /** Voice */
+            voice?: string | number | null;
+            /** Voice Id */
+            voice_id?: number | null;
+            /** Voicemail Action */
+            voicemail_action?: ("hangup" | "leave_message") | null;
+            /** Voicemail Message */
+            voicemail_message?: string | null;
+            /** Wait For Greeting */
+            wait_for_greeting?: boolean | null;
+            /** Webhook */
+            webhook?: string | null;
+        };
+        /** V1BatchRefused */
+        V1BatchRefused: {
+            /** Phone Number */
+            phone_number: string;
+            /** Reason */
+            reason: string;
+            /** Row */
+            row: number;
+        };
+        /**
+         * V1BatchSettings
+         * @description The call settings a batch may give (top level, or in `global`).
+         */
+        V1BatchSettings: {
+            /** Agent Id */
+            agent_id?: string | null;
+            /** First Sentence */
+            first_sentence?: string | null;
+            /** Interruption Threshold */
+            interruption_threshold?: number | null;
+            /** Max Duration */
+            max_duration?: number | null;
+            /** Request Data */
+            request_data?: {
+                [key: string]: unknown;
+            } | null;
+            /** Task */
+            task?: string | null;
+            /** Temperature */
+            temperature?: number | null;
+            /** Voice */
+            voice?: string | number | null;
+            /** Voice Id */
+            voice_id?: number | null;
+            /** Voicemail Action */
+            voicemail_action?: ("hangup" | "leave_message") | null;
+            /** Voicemail Message */
+            voicemail_message?: string | null;
+            /** Wait For Greeting */
+            wait_for_greeting?: boolean | null;
+            /** Webhook */
+            webhook?: string | null;
+        };
         /**
          * V1CallDetail
          * @description `GET /v1/calls/{call_id}` and the `call.ended` webhook's data (the SDK's
@@ -3986,6 +4167,23 @@ export interface components {
              */
             status?: "success";
         };
+        /** V1StopBatchOut */
+        V1StopBatchOut: {
+            /** Batch Id */
+            batch_id: string;
+            /**
+             * Message
+             * @default Batch stopped: calls in progress will finish.
+             */
+            message?: string;
+            /** Num Calls */
+            num_calls: number;
+            /**
+             * Status
+             * @default success
+             */
+            status?: string;
+        };
         /**
          * V1StopOut
          * @example {
@@ -4317,6 +4515,10 @@ export type SchemaUserOut = components['schemas']['UserOut'];
 export type SchemaUserResponse = components['schemas']['UserResponse'];
 export type SchemaUsersPage = components['schemas']['UsersPage'];
 export type SchemaV1AnalysisField = components['schemas']['V1AnalysisField'];
+export type SchemaV1BatchCreated = components['schemas']['V1BatchCreated'];
+export type SchemaV1BatchIn = components['schemas']['V1BatchIn'];
+export type SchemaV1BatchRefused = components['schemas']['V1BatchRefused'];
+export type SchemaV1BatchSettings = components['schemas']['V1BatchSettings'];
 export type SchemaV1CallDetail = components['schemas']['V1CallDetail'];
 export type SchemaV1CallsList = components['schemas']['V1CallsList'];
 export type SchemaV1Error = components['schemas']['V1Error'];
@@ -4324,6 +4526,7 @@ export type SchemaV1ListedCall = components['schemas']['V1ListedCall'];
 export type SchemaV1RecordingOut = components['schemas']['V1RecordingOut'];
 export type SchemaV1SendCallIn = components['schemas']['V1SendCallIn'];
 export type SchemaV1SendCallOut = components['schemas']['V1SendCallOut'];
+export type SchemaV1StopBatchOut = components['schemas']['V1StopBatchOut'];
 export type SchemaV1StopOut = components['schemas']['V1StopOut'];
 export type SchemaV1TranscriptLine = components['schemas']['V1TranscriptLine'];
 export type SchemaV1Voice = components['schemas']['V1Voice'];
@@ -7180,6 +7383,125 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_batches_v1_batches_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    send_batch_v1_batches_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["V1BatchIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1BatchCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    batch_details_v1_batches__batch_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    stop_batch_v1_batches__batch_id__stop_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1StopBatchOut"];
                 };
             };
             /** @description Validation Error */

@@ -204,10 +204,14 @@ class Dialler:
     async def _order(
         self, session: AsyncSession, campaign: Campaign, contact: CampaignContact
     ) -> CallOrder:
-        if campaign.agent_id is None:
+        if campaign.agent_id is None and not campaign.call_settings:
             raise ValidationFailed({"agent": [campaigns.NO_AGENT]})
         agent, settings = await agents.call_settings(
-            session, campaign.user_id, campaign.agent_id, {}, contact.variables
+            session,
+            campaign.user_id,
+            campaign.agent_id,
+            campaign.call_settings or {},
+            contact.variables,
         )
         name = settings.pop("voice", "")
         voice = (tts.find(name) if name else None) or tts.default_voice()

@@ -63,13 +63,15 @@ def _events(request: Request) -> CampaignEvents:
 async def campaign_out(session: AsyncSession, campaign: Campaign) -> CampaignOut:
     counts = await campaigns.counters(session, campaign.id)
     agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
+    given = campaign.call_settings or {}
+    minutes = int(given.get("max_duration") or (agent.max_duration if agent else 0))
     spent = await session.scalar(
         select(func.coalesce(func.sum(func.coalesce(Call.cost_cents, Call.hold_cents)), 0)).where(
             Call.campaign_id == campaign.id
         )
     )
     to_call = counts.get("pending", 0)
-    per_call = hold_for(agent.max_duration) if agent else 0
+    per_call = hold_for(minutes) if minutes else 0
     return CampaignOut(
         id=campaign.id,
         name=campaign.name,

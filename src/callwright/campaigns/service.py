@@ -12,6 +12,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents import service as agents
+from callwright.agents.settings import TEMPLATED, merged
 from callwright.agents.variables import placeholders
 from callwright.campaigns import contacts as reading
 from callwright.campaigns import rules
@@ -48,8 +49,9 @@ async def owned(session: AsyncSession, user_id: int, campaign_id: str) -> Campai
 
 
 async def create(session: AsyncSession, user_id: int, fields: Mapping[str, Any]) -> Campaign:
-    """A draft campaign; its agent must be the user's own."""
-    await agents.owned(session, user_id, str(fields["agent_id"]))
+    """A draft campaign; its agent, if it names one, must be the user's own."""
+    if fields.get("agent_id"):
+        await agents.owned(session, user_id, str(fields["agent_id"]))
     campaign = Campaign(user_id=user_id, state="draft", **fields)
     session.add(campaign)
     await session.flush()
@@ -81,11 +83,18 @@ async def zone_groups(session: AsyncSession, campaign_id: str) -> list[tuple[str
     return [(names, count) for names, count in rows.tuples()]
 
 
-def needed_variables(agent: Agent) -> list[str]:
-    """The `{{variables}}` the agent's texts use: every contact must give each one."""
-    return placeholders(
-        agent.prompt, agent.first_sentence, agent.voicemail_message, agent.disclosure
-    )
+async def call_settings(session: AsyncSession, campaign: Campaign) -> dict[str, Any]:
+    """What every call of the campaign starts from: its agent's settings with the campaign's
+    own on top (a `/v1/batches` task ...); CampaignStateError when it has neither."""
+    agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
+    if agent is None and not campaign.call_settings:
+        raise CampaignStateError(NO_AGENT)
+    return merged(agent, campaign.call_settings or {})
+
+
+def needed_variables(settings: Mapping[str, Any]) -> list[str]:
+    """The `{{variables}}` the call's texts use: every contact must give each one."""
+    return placeholders(*(settings.get(name) for name in TEMPLATED))
 
 
 @dataclass
@@ -106,8 +115,7 @@ async def load_contacts(
     numbers listed on the user's or the global do-not-call list are refused)."""
     if campaign.state != "draft":
         raise CampaignStateError(NOT_A_DRAFT)
-    agent = await _agent(session, campaign)
-    needed = needed_variables(agent)
+    needed = needed_variables(await call_settings(session, campaign))
     await session.execute(delete(CampaignContact).where(CampaignContact.campaign_id == campaign.id))
 
     async def listed(phones: list[str]) -> set[str]:
@@ -160,13 +168,6 @@ def _contact(
     )
 
 
-async def _agent(session: AsyncSession, campaign: Campaign) -> Agent:
-    agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
-    if agent is None:
-        raise CampaignStateError(NO_AGENT)
-    return agent
-
-
 async def act(
     session: AsyncSession, campaign: Campaign, action: str, events: CampaignEvents
 ) -> Campaign:
@@ -178,7 +179,7 @@ async def act(
     if action == "start":
         if not await _has_contacts(session, campaign.id):
             raise CampaignStateError(NO_CONTACTS)
-        await _agent(session, campaign)
+        await call_settings(session, campaign)
     campaign.state = target
     campaign.state_reason = None
     if target == "cancelled":

@@ -33,6 +33,9 @@ class Campaign(Base):
         ForeignKey("agents.id", ondelete="SET NULL"), default=None
     )
     name: Mapped[str] = mapped_column(String(120))
+    #: A call's settings given with the campaign (a `/v1/batches` task, voice ...), over the
+    #: agent's when it has one (CallOrder's names).
+    call_settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     #: draft, scheduled, running, paused, completed, cancelled (campaigns/states.py).
     state: Mapped[str] = mapped_column(String(16), default="draft")
     #: Why it is paused or ended when the dialler did it (the balance ran out, the cap).

@@ -41,7 +41,7 @@ export function CampaignPage() {
   const c = campaign.data
   return (
     <div className="space-y-6">
-      <PageHeader title={c.name} subtitle={`${c.agent_name ?? 'Agent deleted'} · ${c.days.map((d) => DAYS[d]).join(', ')} · ${c.calling_window} in the callee's time · ${c.concurrency} at once, ${c.pace_per_minute}/min`} action={<Actions campaign={c} />} />
+      <PageHeader title={c.name} subtitle={`${c.agent_name ?? (c.agent_id ? 'Agent deleted' : 'API batch')} · ${c.days.map((d) => DAYS[d]).join(', ')} · ${c.calling_window} in the callee's time · ${c.concurrency} at once, ${c.pace_per_minute}/min`} action={<Actions campaign={c} />} />
       <Overview campaign={c} />
       <Contacts campaign={c} />
     </div>

@@ -62,7 +62,7 @@ export function CampaignsPage() {
                         {campaign.name}
                       </Link>
                     </td>
-                    <td className={TD}>{campaign.agent_name ?? '—'}</td>
+                    <td className={TD}>{campaign.agent_name ?? (campaign.agent_id ? '—' : 'API batch')}</td>
                     <td className={TD}>
                       <StateBadge state={campaign.state} />
                     </td>

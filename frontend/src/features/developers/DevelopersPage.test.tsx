@@ -146,13 +146,14 @@ describe('Developers page', () => {
     await user.type(within(dialog).getByLabelText('Description'), 'CRM')
     await user.click(within(dialog).getByRole('checkbox', { name: 'call.queued' }))
     await user.click(within(dialog).getByRole('checkbox', { name: 'call.started' }))
+    await user.click(within(dialog).getByRole('checkbox', { name: 'campaign.paused' }))
     await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }))
     expect(await within(dialog).findByText('whsec_ENDPOINTSECRET')).toBeInTheDocument()
     expect(within(dialog).getByText(/you won't see it again/)).toBeInTheDocument()
     expect(asked('POST', 'webhook-endpoints')[0]?.body).toEqual({
       url: 'https://crm.example.com/hook',
       description: 'CRM',
-      events: ['call.ended', 'call.analyzed'],
+      events: ['call.ended', 'call.analyzed', 'campaign.started', 'campaign.completed'],
       enabled: true,
     })
   })

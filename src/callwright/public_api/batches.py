@@ -1,0 +1,343 @@
+"""`/v1/batches` in Bland's dialect, mapped onto campaigns (docs/api.md, docs/campaigns.md).
+
+A batch is a campaign that starts at once: its rows are its contacts (checked like a CSV upload:
+numbers in E.164, duplicates, emergency and premium numbers, the do-not-call lists, a variable
+the task needs), its task and call settings are the campaign's own (over an `agent_id`'s), and
+it calls every day inside the legal calling hours of each callee's zone, within its own
+concurrency and pace. Both request shapes are taken: the one Bland's published SDK sends
+(`base_prompt` + `call_data`, the settings at the top level) and the newer docs' (`global` +
+`call_objects`). Each row's keys other than `phone_number` are its `{{variables}}`, on top of the
+batch's `request_data`. `stop` cancels it: calls in progress finish, no new ones are dialled."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.calls.service import VoicemailAction
+from callwright.campaigns import service as campaigns
+from callwright.campaigns.events import CampaignEvents
+from callwright.compliance.calling_hours import Window
+from callwright.developers.keys import ApiKeyCaller
+from callwright.kit.db import SessionDep
+from callwright.kit.errors import AppError, NotFound, ValidationFailed
+from callwright.kit.time import utcnow
+from callwright.models import Agent, Call, Campaign
+from callwright.public_api import repository
+from callwright.public_api.service import find_voice, start_at, voice_ids
+from callwright.speech import tts
+from callwright.telephony.state import TERMINAL
+
+TAG = "Call API (v1)"
+ROWS_MAX = 10_000
+BATCH_CONCURRENCY = 10
+BATCH_PACE = 60
+NOT_FOUND = "Batch not found."
+ENDED = "This batch has already ended."
+NO_ROWS = "Send the calls: `call_data` (or `call_objects`) with a phone_number each."
+NO_TASK = "The base_prompt field is required (or a task, or an agent_id)."
+CALL_DATA_SHOWN = 1000
+_TERMINAL = [s.value for s in TERMINAL]
+_LENGTH_BUCKETS = (
+    ("0-5", 0, 5),
+    ("5-10", 5, 10),
+    ("10-15", 10, 15),
+    ("15-20", 15, 20),
+    ("20-30", 20, 30),
+    ("30-45", 30, 45),
+    ("45-60", 45, 60),
+    ("60-90", 60, 90),
+    ("90-120", 90, 120),
+    ("120+", 120, 10**9),
+)
+
+router = APIRouter(prefix="/v1", tags=[TAG])
+
+
+class V1BatchSettings(BaseModel):
+    """The call settings a batch may give (top level, or in `global`)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    task: str | None = Field(None, max_length=20_000)
+    agent_id: str | None = Field(None, max_length=36)
+    voice: str | int | None = None
+    voice_id: int | None = Field(None, ge=1, le=10_000)
+    first_sentence: str | None = Field(None, max_length=1000)
+    wait_for_greeting: bool | None = None
+    max_duration: int | None = Field(None, ge=1, le=120)
+    temperature: float | None = Field(None, ge=0, le=1)
+    interruption_threshold: int | None = Field(None, ge=50, le=500)
+    voicemail_action: VoicemailAction | None = None
+    voicemail_message: str | None = Field(None, max_length=2000)
+    request_data: dict[str, Any] | None = None
+    webhook: str | None = Field(None, max_length=2048)
+
+
+class V1BatchIn(V1BatchSettings):
+    """Bland's SDK shape (`base_prompt`, `call_data`, settings at the top level; it also sends a
+    top-level `phone_number` and `task`, which a batch does not use but the first may fill the
+    prompt) or the newer docs' (`global`, `call_objects`)."""
+
+    base_prompt: str | None = Field(None, max_length=20_000)
+    call_data: list[dict[str, Any]] | None = Field(None, max_length=ROWS_MAX)
+    global_: V1BatchSettings | None = Field(None, alias="global")
+    call_objects: list[dict[str, Any]] | None = Field(None, max_length=ROWS_MAX)
+    label: str | None = Field(None, max_length=120)
+    start_time: str | None = Field(None, max_length=40)
+    timezone: str | None = Field(None, max_length=64)
+    status_webhook: str | None = Field(None, max_length=2048)
+
+
+class V1BatchRefused(BaseModel):
+    #: Its place in `call_data` (or `call_objects`), from 1.
+    row: int
+    phone_number: str
+    reason: str
+
+
+class V1BatchCreated(BaseModel):
+    status: str = "success"
+    message: str = "Batch created successfully."
+    batch_id: str
+    #: Callwright's: the rows accepted and refused (with why), as a CSV upload's report.
+    contacts: int
+    refused: list[V1BatchRefused]
+
+
+class V1StopBatchOut(BaseModel):
+    status: str = "success"
+    message: str = "Batch stopped: calls in progress will finish."
+    #: Contacts that will not be called now.
+    num_calls: int
+    batch_id: str
+
+
+def _settings(body: V1BatchIn) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
+    """The agent id, the call settings (CallOrder's names) and the batch-wide variables."""
+    top, inner = body, body.global_ or V1BatchSettings()
+
+    def pick(name: str) -> Any:
+        value = getattr(inner, name)
+        return value if value is not None else getattr(top, name)
+
+    prompt = (body.base_prompt or inner.task or body.task or "").strip() or None
+    requested = pick("voice") if pick("voice") is not None else pick("voice_id")
+    voice = find_voice(requested)
+    if requested is not None and voice is None:
+        raise ValidationFailed({"voice": ["The selected voice is not available."]})
+    settings = {
+        "prompt": prompt,
+        "voice": voice.name if voice else None,
+        "first_sentence": pick("first_sentence"),
+        "wait_for_greeting": pick("wait_for_greeting"),
+        "max_duration": pick("max_duration"),
+        "temperature": pick("temperature"),
+        "interruption_threshold": pick("interruption_threshold"),
+        "voicemail_action": pick("voicemail_action"),
+        "voicemail_message": pick("voicemail_message"),
+        "webhook_url": pick("webhook") or body.status_webhook,
+    }
+    given = {k: v for k, v in settings.items() if v is not None}
+    return pick("agent_id"), given, dict(pick("request_data") or {})
+
+
+def _csv(rows: list[dict[str, Any]], shared: dict[str, Any]) -> bytes:
+    """The rows as the CSV a user would upload: phone_number first, then every variable."""
+    names: dict[str, None] = dict.fromkeys(str(k) for k in shared)
+    for row in rows:
+        names.update(dict.fromkeys(str(k) for k in row if k != "phone_number"))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["phone_number", *names])
+    for row in rows:
+        values = {**shared, **row}
+        writer.writerow([str(row.get("phone_number", "")), *(_text(values.get(n)) for n in names)])
+    return out.getvalue().encode()
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+@router.post("/batches", summary="Send a batch of calls")
+async def send_batch(
+    body: V1BatchIn, caller: ApiKeyCaller, session: SessionDep, request: Request
+) -> V1BatchCreated:
+    """Call every row with the same task (a campaign that starts now, or at `start_time`)."""
+    rows = body.call_objects if body.call_objects is not None else body.call_data
+    if not rows:
+        raise ValidationFailed({"call_data": [NO_ROWS]})
+    agent_id, given, shared = _settings(body)
+    if agent_id and await repository.owned_agent(session, caller.user.id, agent_id) is None:
+        raise NotFound("Agent not found.")
+    if not agent_id and not given.get("prompt"):
+        raise ValidationFailed({"base_prompt": [NO_TASK]})
+    settings = request.app.state.settings
+    campaign = await campaigns.create(
+        session,
+        caller.user.id,
+        {
+            "name": (body.label or "").strip() or f"API batch {utcnow():%Y-%m-%d %H:%M}",
+            "agent_id": agent_id,
+            "call_settings": given,
+            "days": list(range(7)),
+            "calling_window": str(Window.parse(settings.calling_hours)),
+            "concurrency": BATCH_CONCURRENCY,
+            "pace_per_minute": BATCH_PACE,
+            "retries": {},
+            "start_at": start_at(body.start_time, body.timezone, utcnow()),
+        },
+    )
+    loaded = await campaigns.load_contacts(
+        session,
+        campaign,
+        io.BytesIO(_csv(rows, shared)),
+        default_region=settings.default_region,
+        default_zone=settings.default_timezone,
+    )
+    refused = [
+        V1BatchRefused(row=r.row - 1, phone_number=r.value, reason=r.reason)
+        for r in loaded.report.refused
+    ]
+    if loaded.report.accepted == 0:
+        message = refused[0].reason if refused else NO_ROWS
+        raise ValidationFailed({"call_data": [message]}, "No call in the batch can be placed.")
+    await campaigns.act(session, campaign, "start", _events(request))
+    return V1BatchCreated(batch_id=campaign.id, contacts=loaded.report.accepted, refused=refused)
+
+
+def _events(request: Request) -> CampaignEvents:
+    events: CampaignEvents = request.app.state.dialler.events
+    return events
+
+
+async def _owned(session: AsyncSession, user_id: int, batch_id: str) -> Campaign:
+    try:
+        return await campaigns.owned(session, user_id, batch_id)
+    except NotFound:
+        raise NotFound(NOT_FOUND) from None
+
+
+async def _batch_object(session: AsyncSession, campaign: Campaign) -> dict[str, Any]:
+    """A batch as Bland's `BatchObject` (and `batch_params`), with Callwright's state and counts."""
+    settings = await campaigns.call_settings(session, campaign) if _has_settings(campaign) else {}
+    agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
+    voice = tts.find(str(settings.get("voice") or "")) or tts.default_voice()
+    number = next((n for n, v in voice_ids().items() if v.name == voice.name), 1)
+    return {
+        "batch_id": campaign.id,
+        "id": campaign.id,
+        "campaign_id": campaign.id,
+        "created_at": campaign.created_at,
+        "label": campaign.name,
+        "base_prompt": str(settings.get("prompt") or ""),
+        "endpoint_code": "api",
+        "call_params": {
+            "reduce_latency": False,
+            "voice_id": number,
+            "language": "en",
+            "request_data": {},
+            "max_duration": int(settings.get("max_duration") or 30),
+            "wait_for_greeting": bool(settings.get("wait_for_greeting")),
+        },
+        "agent_id": agent.id if agent else None,
+        "state": campaign.state,
+        "counters": await campaigns.counters(session, campaign.id),
+    }
+
+
+def _has_settings(campaign: Campaign) -> bool:
+    return bool(campaign.agent_id or campaign.call_settings)
+
+
+@router.get("/batches", summary="List batches")
+async def list_batches(caller: ApiKeyCaller, session: SessionDep) -> dict[str, Any]:
+    """Every batch (campaign) of the key's owner, newest first."""
+    rows = await session.scalars(
+        select(Campaign)
+        .where(Campaign.user_id == caller.user.id)
+        .order_by(Campaign.created_at.desc(), Campaign.id)
+        .limit(CALL_DATA_SHOWN)
+    )
+    return {"status": "success", "batches": [await _batch_object(session, c) for c in rows.all()]}
+
+
+@router.get("/batches/{batch_id}", summary="Batch details")
+async def batch_details(batch_id: str, caller: ApiKeyCaller, session: SessionDep) -> dict[str, Any]:
+    """The batch's parameters, an analysis of its calls so far, and its calls (the first 1,000)."""
+    campaign = await _owned(session, caller.user.id, batch_id[:36])
+    calls = list(
+        await session.scalars(
+            select(Call)
+            .where(Call.campaign_id == campaign.id)
+            .order_by(Call.created_at, Call.id)
+            .limit(CALL_DATA_SHOWN)
+        )
+    )
+    return {
+        "batch_params": await _batch_object(session, campaign),
+        "analysis": await _analysis(session, campaign, calls),
+        "call_data": [_call_data(call) for call in calls],
+    }
+
+
+def _call_data(call: Call) -> dict[str, Any]:
+    return {
+        "created_at": call.created_at,
+        "to": call.to_number,
+        "from": call.from_number,
+        "completed": call.status in _TERMINAL,
+        "call_id": call.id,
+        "call_length": round((call.duration_seconds or 0) / 60, 2),
+        "answered_by": call.answered_by,
+        "outcome": call.end_reason,
+    }
+
+
+async def _analysis(session: AsyncSession, campaign: Campaign, calls: list[Call]) -> dict[str, Any]:
+    total = await session.scalar(select(func.count()).where(Call.campaign_id == campaign.id))
+    done = [c for c in calls if c.status in _TERMINAL]
+    seconds = [c.duration_seconds or 0 for c in done]
+    nonzero = [s for s in seconds if s]
+    queues = Counter("complete" if c.status in _TERMINAL else "queued" for c in calls)
+    queues["call_error"] = sum(1 for c in done if c.end_reason == "failed")
+    return {
+        "total_calls": int(total or 0),
+        "completed_calls": len(done),
+        "in_progress_calls": len(calls) - len(done),
+        "queue_statuses": dict(queues),
+        "call_lengths": {
+            "average": round(sum(seconds) / len(seconds)) if seconds else 0,
+            "average_nonzero": round(sum(nonzero) / len(nonzero)) if nonzero else 0,
+            "summary": {
+                label: sum(1 for s in seconds if low <= s / 60 < high)
+                for label, low, high in _LENGTH_BUCKETS
+            },
+            "all": seconds,
+        },
+        "call_ids": [c.id for c in calls],
+        "error_messages": [c.error for c in done if c.error],
+        "endpoints": {"API": str(int(total or 0))},
+    }
+
+
+@router.post("/batches/{batch_id}/stop", summary="Stop a batch")
+async def stop_batch(
+    batch_id: str, caller: ApiKeyCaller, session: SessionDep, request: Request
+) -> V1StopBatchOut:
+    """No new calls are dialled; calls in progress finish."""
+    campaign = await _owned(session, caller.user.id, batch_id[:36])
+    left = (await campaigns.counters(session, campaign.id)).get("pending", 0)
+    try:
+        await campaigns.act(session, campaign, "cancel", _events(request))
+    except campaigns.CampaignStateError:
+        raise AppError(ENDED, 400) from None
+    return V1StopBatchOut(num_calls=left, batch_id=campaign.id)

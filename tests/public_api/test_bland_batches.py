@@ -1,0 +1,153 @@
+"""`/v1/batches` driven by Bland's own SDK (`bland` 0.3.0): a batch of the SDK's shape
+(`base_prompt` + `call_data`) becomes a campaign that calls its good rows and reports the bad
+one; the SDK lists it, reads its details (parameters, analysis, calls) and stops another; the
+newer docs' shape (`global` + `call_objects`) is taken too."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+from bland.client import BlandAI
+from bland.core.api_error import ApiError
+from sqlalchemy import select
+
+from callwright.campaigns.contacts import BAD_NUMBER
+from callwright.models import Campaign, CampaignContact
+from tests.factories import add_api_key, add_user
+from tests.live import Live
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PROMPT = (
+    "You are Sarah from {{business}}. You are calling to remind the customer about their "
+    "{{service}} tomorrow. Ask if the time still works for them."
+)
+DECLINES = "+15005550104"  # a person who declines politely (docs/sandbox.md)
+
+
+async def run(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+    return await asyncio.to_thread(fn, *args, **kwargs)
+
+
+async def _sdk(live: Live) -> tuple[BlandAI, str]:
+    user = await add_user(
+        live.app, email=f"batch-{uuid.uuid4().hex[:8]}@example.com", balance_cents=5_000
+    )
+    key = await add_api_key(live.app, user)
+    return BlandAI(api_key=key, base_url=live.url, timeout=30), key
+
+
+def _send(sdk: BlandAI, rows: list[dict[str, Any]], label: str) -> Any:
+    return sdk.batches.send(
+        base_prompt=PROMPT,
+        call_data=rows,  # type: ignore[arg-type]
+        label=label,
+        # The SDK requires these of every batch; a batch takes its prompt from base_prompt.
+        phone_number=DECLINES,
+        task="unused",
+        temperature=None,
+        tools=None,
+        interruption_threshold=None,
+        max_duration=1,
+        voice_id=1,
+    )
+
+
+async def test_the_bland_sdk_sends_lists_reads_and_stops_batches(live: Live) -> None:
+    sdk, _ = await _sdk(live)
+    rows = [
+        {"phone_number": DECLINES, "business": "Bright Dental", "service": "cleaning"},
+        {"phone_number": "12345", "business": "Bright Dental", "service": "cleaning"},
+    ]
+    sent = await run(_send, sdk, rows, "Week 48")
+    assert sent.message == "Batch created successfully."
+    extra = sent.dict()
+    assert extra["contacts"] == 1
+    assert [(r["row"], r["reason"]) for r in extra["refused"]] == [(2, BAD_NUMBER)]
+
+    dialler = live.app.state.dialler
+    assert (await dialler.tick()).placed == 1
+    async with live.app.state.db.sessionmaker() as session:
+        contact = await session.scalar(
+            select(CampaignContact).where(CampaignContact.campaign_id == sent.batch_id)
+        )
+    assert contact is not None
+    assert contact.last_call_id is not None
+    call = await live.wait_finalized(contact.last_call_id)
+    assert call.prompt.startswith("You are Sarah from Bright Dental.")
+    assert call.variables == {"business": "Bright Dental", "service": "cleaning"}
+    assert call.max_duration == 1
+
+    listed = await run(sdk.batches.list)
+    assert listed.status == "success"
+    mine = next(b for b in listed.batches if b.batch_id == sent.batch_id)
+    assert (mine.label, mine.base_prompt, mine.call_params.max_duration) == ("Week 48", PROMPT, 1)
+
+    details = await run(sdk.batches.details, sent.batch_id)
+    assert details.batch_params.id == sent.batch_id
+    assert details.analysis.total_calls == 1
+    assert [(c.to, c.call_id, c.completed) for c in details.call_data] == [
+        (DECLINES, call.id, True)
+    ]
+
+    second = await run(_send, sdk, [*rows[:1], {**rows[0], "phone_number": "+15005550109"}], "B")
+    stopped = await run(sdk.batches.stop, second.batch_id)
+    assert (stopped.status, stopped.num_calls, stopped.batch_id) == ("success", 2, second.batch_id)
+    with pytest.raises(ApiError) as again:
+        await run(sdk.batches.stop, second.batch_id)
+    assert again.value.status_code == 400
+    assert (await dialler.tick()).placed == 0
+    with pytest.raises(ApiError) as unknown:
+        await run(sdk.batches.details, str(uuid.uuid4()))
+    assert unknown.value.status_code == 404
+
+
+async def test_the_newer_shape_and_its_refusals(live: Live) -> None:
+    _, key = await _sdk(live)
+    async with httpx.AsyncClient(base_url=live.url, headers={"authorization": key}) as api:
+        made = await api.post(
+            "/v1/batches",
+            json={
+                "global": {"task": PROMPT, "max_duration": 2, "request_data": {"business": "Acme"}},
+                "call_objects": [
+                    {"phone_number": "+15005550113", "service": "check-up"},
+                    {"phone_number": "+15005550114", "service": "cleaning", "business": "Zen"},
+                ],
+                "start_time": "2027-01-04 09:00:00",
+                "timezone": "America/New_York",
+            },
+        )
+        assert made.status_code == 200, made.text
+        bad_rows = await api.post(
+            "/v1/batches", json={"base_prompt": PROMPT, "call_data": [{"phone_number": "911"}]}
+        )
+        no_task = await api.post("/v1/batches", json={"call_data": [{"phone_number": DECLINES}]})
+        nothing = await api.post("/v1/batches", json={"base_prompt": PROMPT})
+    assert made.json()["contacts"] == 2
+    async with live.app.state.db.sessionmaker() as session:
+        campaign = await session.get(Campaign, made.json()["batch_id"])
+        contacts = list(
+            await session.scalars(
+                select(CampaignContact)
+                .where(CampaignContact.campaign_id == made.json()["batch_id"])
+                .order_by(CampaignContact.file_row)
+            )
+        )
+    assert campaign is not None
+    assert campaign.state == "scheduled"
+    assert campaign.start_at is not None
+    assert campaign.start_at.isoformat() == "2027-01-04T14:00:00+00:00"
+    assert [c.variables for c in contacts] == [
+        {"business": "Acme", "service": "check-up"},
+        {"business": "Zen", "service": "cleaning"},
+    ]
+    assert bad_rows.status_code == 400
+    assert bad_rows.json()["message"] == "No call in the batch can be placed."
+    assert no_task.status_code == 400
+    assert "base_prompt" in no_task.json()["errors"]
+    assert nothing.status_code == 400
+    assert nothing.json()["status"] == "error"
