@@ -292,3 +292,58 @@ async def test_a_draft_is_edited_and_previews_when_each_zone_opens(
         )
         assert late.status_code == 409
         assert late.json()["message"] == "Only a draft campaign can be changed."
+
+
+async def test_a_dial_lost_with_a_crashed_worker_is_sent_again_by_the_sweep(
+    app: FastAPI, clock: list[datetime], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tick commits the attempt, then its dial job is lost (the worker died): the contact
+    is not lost, the due-call sweep sends the dial again and the dial claims the call."""
+    dialler: Dialler = app.state.dialler
+    client, _ = await signed_in(app, "crash@example.com", balance_cents=10_000)
+    async with client:
+        agent_id = await _agent(client)
+        campaign = await _campaign(
+            client, agent_id, calling_window="00:00-24:00", days=list(range(7))
+        )
+        await _load(client, campaign["id"], f"name,phone,time\nNY,{NEW_YORK},3\n")
+        await client.api("POST", f"campaigns/{campaign['id']}/start")
+    jobs = app.state.jobs
+    real_send = jobs.send
+    lost: list[str] = []
+
+    async def lose_dials(name: str, *args: object) -> None:
+        if name == "calls.dial":
+            lost.append(str(args[0]))
+            return
+        await real_send(name, *args)
+
+    monkeypatch.setattr(jobs, "send", lose_dials)
+    assert (await dialler.tick()).placed == 1
+    assert len(lost) == 1
+    async with app.state.db.sessionmaker() as session:
+        call = await session.get(Call, lost[0])
+        contact = await session.scalar(
+            select(CampaignContact).where(CampaignContact.campaign_id == campaign["id"])
+        )
+    assert call is not None
+    assert contact is not None
+    assert (call.status, call.media_token_hash) == ("queued", None)
+    assert (contact.status, contact.last_call_id) == ("calling", call.id)
+    monkeypatch.setattr(jobs, "send", real_send)
+    claimed: list[str] = []
+    flows = app.state.calls.flows
+    real_dial = flows.dial
+
+    async def dial(call_id: str) -> None:
+        claimed.append(call_id)
+        await real_dial(call_id)
+
+    monkeypatch.setattr(flows, "dial", dial)
+    monkeypatch.setattr(flows, "jobs", None)  # the sweep dials in this process
+    assert await flows.dial_due() == 1
+    assert claimed == [call.id]
+    async with app.state.db.sessionmaker() as session:
+        dialled = await session.get(Call, call.id)
+    assert dialled is not None
+    assert dialled.status != "queued" or dialled.media_token_hash is not None

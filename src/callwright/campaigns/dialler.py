@@ -5,7 +5,8 @@ campaign pauses itself when a call's hold no longer fits) and its spending cap.
 
 Each attempt is a call row written, with the contact marked `calling`, in the transaction that
 chose it; the dial itself is a job sent after that commit. A crash between the two leaves a
-queued call the reconciler ends, never a lost contact, and a contact is `calling` until its call
+queued call that the due-call sweep dials within seconds (its dial job is sent again; the dial's
+claim makes a repeat harmless), never a lost contact; and a contact is `calling` until its call
 has ended, so it is never dialled twice at once. The campaign's row is locked (`FOR UPDATE`) for
 the choice on PostgreSQL, so several worker processes never exceed the concurrency cap together.
 """
@@ -204,6 +205,9 @@ class Dialler:
     async def _order(
         self, session: AsyncSession, campaign: Campaign, contact: CampaignContact
     ) -> CallOrder:
+        """The attempt's call. It is "scheduled" for now: dialled at once by the dial job sent
+        after the commit, and, should that job be lost with a worker that crashed, by the
+        due-call sweep of the next receiving role (the dial's claim makes a repeat harmless)."""
         if campaign.agent_id is None and not campaign.call_settings:
             raise ValidationFailed({"agent": [campaigns.NO_AGENT]})
         agent, settings = await agents.call_settings(
@@ -224,6 +228,7 @@ class Dialler:
             variables=dict(contact.variables),
             campaign_id=campaign.id,
             campaign_contact_id=contact.id,
+            start_at=utcnow(),
             **settings,
         )
 
