@@ -94,3 +94,32 @@ export function Table({
     </div>
   )
 }
+
+/** The rows of an uploaded file that were refused, each with its reason (the first ones the
+ * server kept; `total` counts them all). */
+export function RefusedRows({ rows, total, testId }: { rows: { row: number; value: string; reason: string }[]; total: number; testId: string }) {
+  if (rows.length === 0) return null
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[420px]" data-testid={testId}>
+        <thead>
+          <tr className="text-left text-xs uppercase tracking-wide text-slate-500">
+            <th className="py-1 pr-4">Row</th>
+            <th className="py-1 pr-4">Value</th>
+            <th className="py-1">Why it was refused</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.row} className="align-top text-slate-700">
+              <td className="py-1 pr-4 tabular-nums">{row.row}</td>
+              <td className="py-1 pr-4 font-mono">{row.value || '(empty)'}</td>
+              <td className="py-1">{row.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {total > rows.length && <p className="mt-1 text-xs text-slate-500">The first {rows.length} refused rows are shown.</p>}
+    </div>
+  )
+}

@@ -5,7 +5,7 @@ import { Download, PhoneOff, Plus, Trash2, Upload } from 'lucide-react'
 import { useCallback, useRef, useState, type FormEvent } from 'react'
 import { SearchBox, TD } from '@/components/kit'
 import { Pager } from '@/components/Pager'
-import { ConfirmDialog, Section, Table } from '@/components/panels'
+import { ConfirmDialog, RefusedRows, Section, Table } from '@/components/panels'
 import { Button } from '@/components/ui/button'
 import { Field } from '@/components/ui/field'
 import { Input } from '@/components/ui/input'
@@ -74,29 +74,7 @@ function ImportResult({ report, onClose }: { report: ImportReport; onClose: () =
           Dismiss
         </Button>
       </div>
-      {report.refused.length > 0 && (
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[420px]" data-testid="dnc-refused">
-            <thead>
-              <tr className="text-left text-xs uppercase tracking-wide text-slate-500">
-                <th className="py-1 pr-4">Row</th>
-                <th className="py-1 pr-4">Value</th>
-                <th className="py-1">Why it was refused</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.refused.map((row) => (
-                <tr key={row.row} className="align-top text-slate-700">
-                  <td className="py-1 pr-4 tabular-nums">{row.row}</td>
-                  <td className="py-1 pr-4 font-mono">{row.value || '(empty)'}</td>
-                  <td className="py-1">{row.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {report.refused_count > report.refused.length && <p className="mt-1 text-xs text-slate-500">The first {report.refused.length} refused rows are shown.</p>}
-        </div>
-      )}
+      <RefusedRows rows={report.refused} total={report.refused_count} testId="dnc-refused" />
     </div>
   )
 }

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNod
 import { Link, useNavigate, useParams } from 'react-router'
 import { AGENTS_MAX, agentsQuery } from '@/components/agents/api'
 import { PageHeader, Select } from '@/components/kit'
+import { RefusedRows } from '@/components/panels'
 import { Button } from '@/components/ui/button'
 import { Card, Spinner } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
@@ -273,29 +274,7 @@ function Report({ report }: { report: LoadReport }) {
         {report.accepted} {report.accepted === 1 ? 'contact' : 'contacts'} accepted, {report.refused_count} refused.
       </p>
       {report.variables.length > 0 && <p className="text-slate-600">Every row gave the agent's {report.variables.map((v) => `{{${v}}}`).join(', ')}.</p>}
-      {report.refused.length > 0 && (
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[28rem]" data-testid="load-refused">
-            <thead>
-              <tr className="text-left text-xs uppercase tracking-wide text-slate-500">
-                <th className="py-1 pr-4">Row</th>
-                <th className="py-1 pr-4">Value</th>
-                <th className="py-1">Why it was refused</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.refused.map((row) => (
-                <tr key={row.row} className="align-top text-slate-700">
-                  <td className="py-1 pr-4 tabular-nums">{row.row}</td>
-                  <td className="py-1 pr-4 font-mono">{row.value || '(empty)'}</td>
-                  <td className="py-1">{row.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {report.refused_count > report.refused.length && <p className="mt-1 text-xs text-slate-500">The first {report.refused.length} refused rows are shown.</p>}
-        </div>
-      )}
+      <RefusedRows rows={report.refused} total={report.refused_count} testId="load-refused" />
     </div>
   )
 }
