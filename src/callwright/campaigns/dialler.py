@@ -153,12 +153,21 @@ class Dialler:
             )
             .limit(slots * LOOKAHEAD)
         )
+        # Per zone, once a tick: whether the window is open there, and when it opens next.
+        windows: dict[str | None, tuple[bool, datetime | None]] = {}
         for contact in due:
             if slots == 0:
                 return
-            zones = rules.stored_zones(contact.timezone, self.settings.default_timezone)
-            if not schedule.open_in(zones, now):
-                contact.next_attempt_at = schedule.next_open(zones, now)
+            if contact.timezone not in windows:
+                zones = rules.stored_zones(contact.timezone, self.settings.default_timezone)
+                is_open = schedule.open_in(zones, now)
+                windows[contact.timezone] = (
+                    is_open,
+                    None if is_open else schedule.next_open(zones, now),
+                )
+            is_open, opens = windows[contact.timezone]
+            if not is_open:
+                contact.next_attempt_at = opens
                 done.waiting += 1
                 continue
             if not await self._place(session, campaign, contact, now):
