@@ -216,7 +216,7 @@ async def _next_attempts(app: FastAPI, campaign_id: str) -> dict[str, datetime |
                 CampaignContact.campaign_id == campaign_id
             )
         )
-        return dict(rows.tuples().all())
+        return dict(rows.all())
 
 
 async def test_one_tick_starts_no_more_than_the_cap_and_the_pace(

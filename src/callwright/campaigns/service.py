@@ -80,7 +80,7 @@ async def zone_groups(session: AsyncSession, campaign_id: str) -> list[tuple[str
         .order_by(func.count().desc())
         .limit(ZONE_GROUPS_SHOWN)
     )
-    return [(names, count) for names, count in rows.tuples()]
+    return [(str(names) if names else None, int(count)) for names, count in rows]
 
 
 async def call_settings(session: AsyncSession, campaign: Campaign) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,6 +31,7 @@ from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
 from callwright.models import Agent, Call, Campaign
 from callwright.public_api import repository
+from callwright.public_api.schemas import VoiceNumber
 from callwright.public_api.service import find_voice, start_at, voice_ids
 from callwright.speech import tts
 from callwright.telephony.state import TERMINAL
@@ -68,7 +69,7 @@ class V1BatchSettings(BaseModel):
 
     task: str | None = Field(None, max_length=20_000)
     agent_id: str | None = Field(None, max_length=36)
-    voice: str | int | None = None
+    voice: Annotated[str, Field(max_length=64)] | VoiceNumber | None = None
     voice_id: int | None = Field(None, ge=1, le=10_000)
     first_sentence: str | None = Field(None, max_length=1000)
     wait_for_greeting: bool | None = None
