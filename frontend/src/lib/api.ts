@@ -106,3 +106,16 @@ export function messageOf(error: unknown, fallback: string): string {
   if (error instanceof ApiError || error instanceof Error) return error.message || fallback
   return fallback
 }
+
+/** openapi-fetch options that send `file` as the multipart form field `file` (the upload
+ * routes' body). */
+export function fileBody(file: File) {
+  return {
+    body: { file: file as unknown as string },
+    bodySerializer: () => {
+      const form = new FormData()
+      form.append('file', file)
+      return form
+    },
+  }
+}

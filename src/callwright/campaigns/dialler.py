@@ -38,7 +38,6 @@ from callwright.kit.errors import ValidationFailed
 from callwright.kit.time import utcnow
 from callwright.models import Call, Campaign, CampaignContact
 from callwright.speech import tts
-from callwright.telephony.state import TERMINAL
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +45,6 @@ TICK_JOB = "campaigns.tick"
 #: How many due contacts one tick reads per free slot (most are skipped only when their zone's
 #: window is closed).
 LOOKAHEAD = 20
-_TERMINAL = [s.value for s in TERMINAL]
 
 
 @dataclass
@@ -113,21 +111,19 @@ class Dialler:
         slots = await self._free_slots(session, campaign, now)
         if slots > 0:
             await self._dial_due(session, campaign, schedule, slots, now, done)
+            # One message to the owner's screens per tick, not one per call placed.
+            self.events.changed(session, campaign)
 
     async def _free_slots(self, session: AsyncSession, campaign: Campaign, now: datetime) -> int:
         """How many more calls may start now: the concurrency cap less the calls in progress,
         and the pace less the calls started in the last minute."""
-        live = await session.scalar(
-            select(func.count()).where(
-                CampaignContact.campaign_id == campaign.id, CampaignContact.status == "calling"
-            )
-        )
+        live = await campaigns.count(session, campaign.id, "calling")
         recent = await session.scalar(
             select(func.count()).where(
                 Call.campaign_id == campaign.id, Call.queued_at > now - timedelta(minutes=1)
             )
         )
-        return min(campaign.concurrency - (live or 0), campaign.pace_per_minute - (recent or 0))
+        return min(campaign.concurrency - live, campaign.pace_per_minute - (recent or 0))
 
     async def _dial_due(
         self,
@@ -208,7 +204,6 @@ class Dialler:
             call.id,
         )
         contact.next_attempt_at = None
-        self.events.changed(session, campaign)
         return True
 
     async def _order(
@@ -245,12 +240,8 @@ class Dialler:
         """Whether one more call's hold fits under the spending cap (charged and held so far)."""
         if campaign.spend_cap_cents is None:
             return True
-        spent = await session.scalar(
-            select(
-                func.coalesce(func.sum(func.coalesce(Call.cost_cents, Call.hold_cents)), 0)
-            ).where(Call.campaign_id == campaign.id)
-        )
-        if (spent or 0) + hold_for(minutes) <= campaign.spend_cap_cents:
+        spent = await campaigns.spent_cents(session, campaign.id)
+        if spent + hold_for(minutes) <= campaign.spend_cap_cents:
             return True
         await self._pause(
             session, campaign, rules.SPEND_CAP_REACHED.format(campaign.spend_cap_cents / 100)
@@ -271,21 +262,12 @@ async def finish_if_done(
 ) -> bool:
     """Complete the campaign when no contact is left to call or in a call (or when its end
     time passed: its pending contacts are skipped). True when it completed."""
-    left = await session.scalar(
-        select(func.count()).where(
-            CampaignContact.campaign_id == campaign.id,
-            CampaignContact.status.in_(("pending", "calling")),
-        )
-    )
+    left = await campaigns.count(session, campaign.id, "pending", "calling")
     over = schedule is not None and schedule.over(now)
     if left and not over:
         return False
     if over and left:
-        calling = await session.scalar(
-            select(func.count()).where(
-                CampaignContact.campaign_id == campaign.id, CampaignContact.status == "calling"
-            )
-        )
+        calling = await campaigns.count(session, campaign.id, "calling")
         await campaigns.skip_pending(session, campaign.id, "end-passed")
         if calling:
             return True  # its calls in progress finish first

@@ -20,6 +20,7 @@ from callwright.calls.analysis import Analysis
 from callwright.campaigns import rules
 from callwright.campaigns import service as campaigns
 from callwright.campaigns.events import CampaignEvents
+from callwright.campaigns.rules import ContactStatus
 from callwright.campaigns.schemas import (
     Acted,
     CampaignIn,
@@ -65,11 +66,7 @@ async def campaign_out(session: AsyncSession, campaign: Campaign) -> CampaignOut
     agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
     given = campaign.call_settings or {}
     minutes = int(given.get("max_duration") or (agent.max_duration if agent else 0))
-    spent = await session.scalar(
-        select(func.coalesce(func.sum(func.coalesce(Call.cost_cents, Call.hold_cents)), 0)).where(
-            Call.campaign_id == campaign.id
-        )
-    )
+    spent = await campaigns.spent_cents(session, campaign.id)
     to_call = counts.get("pending", 0)
     per_call = hold_for(minutes) if minutes else 0
     return CampaignOut(
@@ -87,7 +84,7 @@ async def campaign_out(session: AsyncSession, campaign: Campaign) -> CampaignOut
         pace_per_minute=campaign.pace_per_minute,
         retries=campaign.retries or {},
         spend_cap=campaign.spend_cap_cents / 100 if campaign.spend_cap_cents else None,
-        spent=(spent or 0) / 100,
+        spent=spent / 100,
         max_remaining_cost=to_call * per_call / 100,
         counters=_counters(counts),
         created_at=campaign.created_at,
@@ -231,9 +228,6 @@ async def act_on_campaign(
     campaign = await campaigns.owned(session, user.id, campaign_id)
     await campaigns.act(session, campaign, action, _events(request))
     return Acted(message=DONE_MESSAGES[action], data=await campaign_out(session, campaign))
-
-
-ContactStatus = Literal["pending", "calling", "done", "opted-out", "skipped"]
 
 
 @router.get("/campaigns/{campaign_id}/contacts")

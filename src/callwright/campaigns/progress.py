@@ -50,9 +50,11 @@ class CampaignProgress:
                 call.end_reason, contact.attempts, policy, now
             )
         await session.flush()
-        if campaign.state in ("running", "paused"):
-            await finish_if_done(session, campaign, self.events, now)
-        self.events.changed(session, campaign)
+        completed = campaign.state in ("running", "paused") and await finish_if_done(
+            session, campaign, self.events, now
+        )
+        if not completed:  # completing tells the screens itself
+            self.events.changed(session, campaign)
         on_commit(session, self.nudge)
 
 

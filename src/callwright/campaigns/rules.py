@@ -17,7 +17,6 @@ State = Literal["draft", "scheduled", "running", "paused", "completed", "cancell
 ContactStatus = Literal["pending", "calling", "done", "opted-out", "skipped"]
 #: The outcomes a retry policy may name (telephony.state.CallOutcome's values).
 RETRYABLE = ("no-answer", "busy", "voicemail", "failed")
-ENDED: tuple[State, ...] = ("completed", "cancelled")
 
 #: What each action may start from, and the state it leads to.
 MOVES: dict[str, tuple[tuple[State, ...], State]] = {

@@ -7,7 +7,6 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from callwright.campaigns.rules import RETRYABLE
 from callwright.compliance.calling_hours import Window
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.validation import Label
@@ -166,6 +165,3 @@ class ZonesOut(Ok[list[ZoneOut]]):
 class Acted(Envelope):
     message: str
     data: CampaignOut
-
-
-RETRY_OUTCOMES = RETRYABLE

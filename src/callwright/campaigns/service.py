@@ -21,7 +21,7 @@ from callwright.compliance import repository as do_not_call
 from callwright.compliance.calling_hours import Window
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
-from callwright.models import Agent, Campaign, CampaignContact
+from callwright.models import Agent, Call, Campaign, CampaignContact
 
 #: Contacts a campaign may hold.
 CONTACTS_MAX = 100_000
@@ -207,6 +207,26 @@ async def skip_pending(session: AsyncSession, campaign_id: str, why: str) -> Non
     )
     for contact in pending:
         contact.status, contact.outcome = "skipped", why
+
+
+async def count(session: AsyncSession, campaign_id: str, *statuses: str) -> int:
+    """The campaign's contacts in any of `statuses`."""
+    found = await session.scalar(
+        select(func.count()).where(
+            CampaignContact.campaign_id == campaign_id, CampaignContact.status.in_(statuses)
+        )
+    )
+    return int(found or 0)
+
+
+async def spent_cents(session: AsyncSession, campaign_id: str) -> int:
+    """What the campaign's calls were charged, and hold while in progress."""
+    spent = await session.scalar(
+        select(func.coalesce(func.sum(func.coalesce(Call.cost_cents, Call.hold_cents)), 0)).where(
+            Call.campaign_id == campaign_id
+        )
+    )
+    return int(spent or 0)
 
 
 async def counters(session: AsyncSession, campaign_id: str) -> dict[str, int]:

@@ -1,7 +1,7 @@
 /** The do-not-call lists' calls: a user's own list (`/do-not-call`) and the admins' global list
  * (`/admin/do-not-call`) share their shapes (docs/compliance.md). */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
-import { api, ApiError, unwrap } from '@/lib/api'
+import { api, ApiError, fileBody, unwrap } from '@/lib/api'
 import type { components } from '@/lib/api-schema'
 
 type S = components['schemas']
@@ -40,14 +40,7 @@ export const dncApi = {
   /** Sends the file as multipart form data; the answer is the import's report. */
   importFile: async (scope: Scope, file: File): Promise<ImportReport> => {
     const res = await unwrap(
-      api.POST(IMPORT[scope], {
-        body: { file: file as unknown as string },
-        bodySerializer: () => {
-          const form = new FormData()
-          form.append('file', file)
-          return form
-        },
-      }),
+      api.POST(IMPORT[scope], fileBody(file)),
       'Failed to import the file',
     )
     return res.data

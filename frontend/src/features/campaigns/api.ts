@@ -2,7 +2,7 @@
  * contacts, the zones preview; create and edit a draft, load its contacts, start, pause, resume,
  * cancel, export the results. */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
-import { api, ApiError, unwrap } from '@/lib/api'
+import { api, ApiError, fileBody, unwrap } from '@/lib/api'
 import type { components } from '@/lib/api-schema'
 
 type S = components['schemas']
@@ -72,15 +72,7 @@ export const campaignsApi = {
     unwrap(api.POST('/api/v1/campaigns/{campaign_id}/{action}', { params: { path: { campaign_id: id, action } } }), `Failed to ${action} the campaign`),
   load: async (id: string, file: File): Promise<LoadReport> => {
     const res = await unwrap(
-      api.POST('/api/v1/campaigns/{campaign_id}/contacts', {
-        ...path(id),
-        body: { file: file as unknown as string },
-        bodySerializer: () => {
-          const form = new FormData()
-          form.append('file', file)
-          return form
-        },
-      }),
+      api.POST('/api/v1/campaigns/{campaign_id}/contacts', { ...path(id), ...fileBody(file) }),
       'Failed to load the contacts',
     )
     return res.data
