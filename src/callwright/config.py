@@ -133,6 +133,9 @@ class Settings(BaseSettings):
     #: How often a receiving role runs the campaign dialler (it also runs when a campaign's
     #: call ends). 0: only then (the tests drive it themselves).
     campaign_tick_seconds: float = Field(3.0, ge=0)
+    #: How often a receiving role dials the scheduled calls whose time has come (and repeats a
+    #: dial job that a stopped worker lost). 0 turns the sweep off (the tests drive it).
+    dial_due_sweep_seconds: float = Field(5.0, ge=0)
     #: Each webhook attempt's time limit (connect, send, answer).
     webhook_timeout_seconds: float = Field(10.0, gt=0)
     #: Waits before each retry of a failed delivery (jittered by +-20 %); when they are used

@@ -39,8 +39,6 @@ log = logging.getLogger(__name__)
 
 #: How often the reconciler looks for calls whose end never arrived.
 RECONCILE_EVERY_SECONDS = 60
-#: How often the due-call sweep looks for scheduled calls whose time has come.
-DIAL_DUE_EVERY_SECONDS = 5
 
 
 def build_carrier(
@@ -143,9 +141,11 @@ class Core:
                     self.deliverer.sweep_forever(self.settings.webhook_sweep_seconds),
                     name="webhook-sweeper",
                 )
-            self._due_sweep = asyncio.create_task(
-                self._every(DIAL_DUE_EVERY_SECONDS, tasks.DIAL_DUE_JOB), name="due-call sweep"
-            )
+            if self.settings.dial_due_sweep_seconds > 0:
+                self._due_sweep = asyncio.create_task(
+                    self._every(self.settings.dial_due_sweep_seconds, tasks.DIAL_DUE_JOB),
+                    name="due-call sweep",
+                )
             if self.settings.campaign_tick_seconds > 0:
                 self._campaign_ticks = asyncio.create_task(
                     self._every(self.settings.campaign_tick_seconds, TICK_JOB),

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from datetime import datetime
 
 import pytest
 from sqlalchemy import select
@@ -24,6 +23,7 @@ from callwright.campaigns.dialler import Dialler
 from callwright.compliance import do_not_call
 from callwright.models import Call, Campaign, CampaignContact, DoNotCall
 from callwright.sandbox.numbers import persona_for
+from tests.campaigns.spans import most_at_once
 from tests.factories import add_user
 from tests.live import Live
 
@@ -64,15 +64,6 @@ def _csv() -> bytes:
     numbers = [*SPECIAL, LISTED_BEFORE, LISTED_AFTER, *PEOPLE]
     rows += [f"Person {i},{number}" for i, number in enumerate(numbers)]
     return ("\n".join(rows) + "\n").encode()
-
-
-def _most_at_once(spans: list[tuple[datetime, datetime]]) -> int:
-    moments = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans])
-    live = most = 0
-    for _, step in moments:  # an end before a start at the same instant
-        live += step
-        most = max(most, live)
-    return most
 
 
 async def test_a_40_contact_campaign(live: Live) -> None:
@@ -152,7 +143,7 @@ async def test_a_40_contact_campaign(live: Live) -> None:
     assert all(c.variables and c.variables["name"].startswith("Person ") for c in calls)
     spans = [(c.queued_at, c.finalized_at) for c in calls if c.finalized_at is not None]
     assert len(spans) == len(calls)
-    assert _most_at_once(spans) <= 3
+    assert most_at_once(spans) <= 3
 
 
 async def _run(live: Live, dialler: Dialler, campaign_id: str, within: float = 600) -> str:

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
+from subprocess import Popen
 from typing import Any
 
 import pytest
@@ -32,11 +29,10 @@ from callwright.kit.db import Database
 from callwright.kit.serving import free_port, serving
 from callwright.models import WebhookDelivery, WebhookEndpoint
 from tests.factories import add_user
+from tests.workers import REDIS_URL, worker_process
 
 pytestmark = pytest.mark.asyncio
 
-REDIS_URL = os.environ.get("CALLWRIGHT_TEST_REDIS_URL", "")
-SRC = Path(__file__).resolve().parents[2] / "src"
 DELIVERIES = 20
 
 
@@ -65,40 +61,15 @@ class FlakyReceiver:
         return PlainTextResponse("ok")
 
 
-@contextmanager
-def worker_process(settings: Settings, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(SRC),
-        "CALLWRIGHT_ENV": "test",
-        "CALLWRIGHT_DATA_DIR": str(settings.data_dir),
-        "CALLWRIGHT_DATABASE_URL": settings.database_url,
-        "CALLWRIGHT_SECRET_KEY": settings.secret_key,
-        "CALLWRIGHT_JOB_BROKER_URL": REDIS_URL,
-        "CALLWRIGHT_REDIS_URL": "",
-        "CALLWRIGHT_WARM_UP_VOICE": "false",
-        "CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
-        "CALLWRIGHT_WEBHOOK_SWEEP_SECONDS": "0.3",
-        "CALLWRIGHT_WEBHOOK_TIMEOUT_SECONDS": "1",
-        "CALLWRIGHT_WEBHOOK_RETRY_SECONDS": json.dumps([0.3] * 6),
-    }
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-c", "from callwright.cli import app; app()", "worker"],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+def webhook_worker(settings: Settings, log: Path) -> AbstractContextManager[Popen[bytes]]:
+    return worker_process(
+        settings,
+        log,
+        CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS="true",
+        CALLWRIGHT_WEBHOOK_SWEEP_SECONDS="0.3",
+        CALLWRIGHT_WEBHOOK_TIMEOUT_SECONDS="1",
+        CALLWRIGHT_WEBHOOK_RETRY_SECONDS=json.dumps([0.3] * 6),
+    )
 
 
 async def statuses(db: Database, ids: list[str]) -> dict[str, str]:
@@ -143,7 +114,7 @@ async def test_a_killed_worker_loses_no_delivery(
     receiver_app = Starlette(routes=[Route("/hook", receiver.handle, methods=["POST"])])
     try:
         async with serving(receiver_app, port):
-            with worker_process(migrated, log) as first:
+            with webhook_worker(migrated, log) as first:
                 ids: list[str] = []
                 for n in range(DELIVERIES):
                     async for session in sender.db.session():
@@ -164,7 +135,7 @@ async def test_a_killed_worker_loses_no_delivery(
             assert len(left) == DELIVERIES
             assert "pending" in left.values(), "the worker was killed after it had finished"
 
-            with worker_process(migrated, log) as second:
+            with webhook_worker(migrated, log) as second:
                 deadline = loop.time() + 90
                 while set((await statuses(db, ids)).values()) != {"delivered"}:
                     assert second.poll() is None, log.read_text()
