@@ -212,6 +212,43 @@ def worker() -> None:
     asyncio.run(main())
 
 
+def _serve_role(factory: str, host: str, port: int) -> None:
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    uvicorn.run(factory, factory=True, host=host, port=port, proxy_headers=False, log_level="info")
+
+
+@app.command()
+def voice(
+    host: Annotated[str | None, typer.Option()] = None,
+    port: Annotated[int, typer.Option()] = 8001,
+) -> None:
+    """Run a voice process: the carriers' media websockets and the calls' pipelines (the API
+    processes then run with CALLWRIGHT_HOST_CALLS=false)."""
+    settings = get_settings()
+    if not settings.job_broker_url:
+        typer.echo(
+            "A voice process sends its jobs to the workers: set CALLWRIGHT_JOB_BROKER_URL "
+            "(and CALLWRIGHT_REDIS_URL for its live events).",
+            err=True,
+        )
+        raise typer.Exit(2)
+    _serve_role("callwright.roles:create_voice_app", host or settings.host, port)
+
+
+@app.command()
+def sandbox(
+    host: Annotated[str | None, typer.Option()] = None,
+    port: Annotated[int, typer.Option()] = 8002,
+) -> None:
+    """Run the sandbox network (the simulated callees) in a process of its own (the API
+    processes then run with CALLWRIGHT_HOST_SANDBOX=false, CALLWRIGHT_SANDBOX_URL pointing here
+    or a proxy routing /sandbox/ here)."""
+    settings = get_settings()
+    _serve_role("callwright.roles:create_sandbox_app", host or settings.host, port)
+
+
 @app.command()
 def serve(
     host: Annotated[str | None, typer.Option()] = None,

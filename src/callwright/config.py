@@ -104,6 +104,16 @@ class Settings(BaseSettings):
     sandbox_from_number: str = "+18885550100"
     #: Sandbox call speed: 1.0 is real time; tests run faster.
     sandbox_speed: float = 1.0
+    #: Whether this API process serves the carriers' media websockets and runs the calls'
+    #: pipelines (off when `callwright voice` processes do it: docs/deployment.md).
+    host_calls: bool = True
+    #: Whether this API process serves the sandbox network (off when `callwright sandbox` does).
+    host_sandbox: bool = True
+    #: Base URL the carrier connects a call's media stream to (the voice processes, or a proxy
+    #: in front of them); empty: `app_url`.
+    media_url: str = ""
+    #: Base URL of the sandbox network's Twilio-style REST API; empty: `app_url`.
+    sandbox_url: str = ""
     twilio_account_sid: str = ""
     twilio_auth_token: str = ""
     twilio_from_number: str = ""
@@ -259,6 +269,16 @@ class Settings(BaseSettings):
     @property
     def smtp_enabled(self) -> bool:
         return bool(self.smtp_host)
+
+    @property
+    def media_base_url(self) -> str:
+        """Where carriers send calls' media: `media_url`, else the app itself."""
+        return (self.media_url or self.app_url).rstrip("/")
+
+    @property
+    def sandbox_base_url(self) -> str:
+        """Where the sandbox network's REST API is: `sandbox_url`, else the app itself."""
+        return (self.sandbox_url or self.app_url).rstrip("/")
 
     @property
     def secure_cookies(self) -> bool:

@@ -54,7 +54,7 @@ def build_carrier(
     return TwilioCarrier(
         account_sid=sid,
         auth_token=token,
-        base_url=f"{settings.app_url}/sandbox/twilio",
+        base_url=f"{settings.sandbox_base_url}/sandbox/twilio",
         name="sandbox",
         transport=sandbox_transport,
     )

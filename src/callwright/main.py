@@ -46,12 +46,10 @@ from callwright.public_api.batches import router as batches_router
 from callwright.public_api.endpoints import router as public_api_router
 from callwright.public_api.errors import install_v1_error_handlers
 from callwright.realtime.server import Realtime
+from callwright.roles import build_engines, warm_up
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
-from callwright.speech import tts
-from callwright.speech.stt import Transcriber
 from callwright.voice_agent.media import router as media_router
-from callwright.voice_agent.session import Engines, LLMConfig
 from callwright.voices.endpoints import router as voices_router
 
 log = logging.getLogger(__name__)
@@ -105,7 +103,7 @@ def create_app(
     )
     network = (
         SandboxNetwork(settings.secret_key, speed=settings.sandbox_speed)
-        if settings.carrier == "sandbox"
+        if settings.carrier == "sandbox" and settings.host_sandbox
         else None
     )
     core = Core.build(settings, db, realtime.publish)
@@ -118,8 +116,8 @@ def create_app(
         await realtime.start()
         if settings.smtp_enabled and settings.embedded_worker:
             jobs.spawn(app.state.mailer.deliver_pending(), name="mail-pending")
-        if settings.warm_up_voice:
-            jobs.spawn(asyncio.to_thread(_warm_up, app.state.voice_engines), name="voice-warm-up")
+        if settings.warm_up_voice and settings.host_calls:
+            jobs.spawn(asyncio.to_thread(warm_up, app.state.voice_engines), name="voice-warm-up")
         # What start-up created lives as long as the process: moved out of the collector's
         # generations, a full collection no longer walks it (each one took 100-250 ms and stalled
         # every request in flight).
@@ -154,12 +152,7 @@ def create_app(
     app.state.calls = core.calls
     app.state.dialler = core.dialler
     app.state.media_calls = core.calls.media
-    app.state.voice_engines = Engines(
-        transcriber=Transcriber(settings.data_dir / "models" / "whisper-base"),
-        llm=LLMConfig(settings.llm_base_url, settings.llm_api_key, settings.llm_model)
-        if settings.llm_base_url
-        else None,
-    )
+    app.state.voice_engines = build_engines(settings)
     app.state.oauth = build_oauth(settings, google_transport)
     install_error_handlers(app)
     install_v1_error_handlers(app)  # Bland's error shape under /v1 only
@@ -170,7 +163,8 @@ def create_app(
     # about a fifth of a call-log request's CPU. No path is matched by routes of two routers
     # (tests/test_access.py checks), so the order changes nothing else.
     for router in HOT_FIRST_ROUTERS:
-        app.include_router(router, prefix=API_PREFIX)
+        if router is not media_router or settings.host_calls:
+            app.include_router(router, prefix=API_PREFIX)
     # The Bland-compatible call API at the root (Bland's SDK joins its base URL and "v1/calls").
     app.include_router(public_api_router)
     app.include_router(batches_router)
@@ -238,16 +232,6 @@ def create_asgi_app() -> ASGIApp:
     app = create_app()
     realtime: Realtime = app.state.realtime
     return realtime.wrap(app)
-
-
-def _warm_up(engines: Engines) -> None:
-    """Load the speech models before the first call needs them."""
-    try:
-        engines.transcriber.load()
-        tts.warm_up(tts.default_voice())
-        gc.freeze()
-    except Exception:
-        log.exception("warming up the speech models failed")
 
 
 def _mount_spa(app: FastAPI, dist: Path) -> None:

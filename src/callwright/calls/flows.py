@@ -73,7 +73,8 @@ class CallFlows:
 
     @property
     def media_url(self) -> str:
-        base = self.settings.app_url.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+        base = self.settings.media_base_url.replace("https://", "wss://", 1)
+        base = base.replace("http://", "ws://", 1)
         return f"{base}/api/v1/media/twilio"
 
     def status_callback_url(self) -> str:

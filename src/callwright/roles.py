@@ -1,0 +1,110 @@
+"""The voice and sandbox roles (ARCHITECTURE.md section 1), each a small ASGI app of its own.
+
+`callwright voice` serves only the carriers' media websockets and runs the calls' pipelines:
+its jobs go to the Redis broker and its realtime events through Redis to the API processes'
+sockets, like a worker's. `callwright sandbox` serves only the sandbox network, so a voice
+process's cost is the agent alone, as with a real carrier. The API processes are told not to
+host either (`CALLWRIGHT_HOST_CALLS`, `CALLWRIGHT_HOST_SANDBOX`)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from callwright import __version__
+from callwright.config import Settings, get_settings
+from callwright.core import Core
+from callwright.kit.db import Database
+from callwright.realtime.server import redis_publisher
+from callwright.sandbox.network import SandboxNetwork
+from callwright.sandbox.network import install_error_handler as install_sandbox_errors
+from callwright.speech import tts
+from callwright.speech.stt import Transcriber
+from callwright.voice_agent.media import router as media_router
+from callwright.voice_agent.session import Engines, LLMConfig
+
+log = logging.getLogger(__name__)
+API_PREFIX = "/api/v1"
+
+
+def build_engines(settings: Settings) -> Engines:
+    """The speech engines and the brain of the process that runs calls' pipelines."""
+    return Engines(
+        transcriber=Transcriber(settings.data_dir / "models" / "whisper-base"),
+        llm=LLMConfig(settings.llm_base_url, settings.llm_api_key, settings.llm_model)
+        if settings.llm_base_url
+        else None,
+    )
+
+
+def warm_up(engines: Engines) -> None:
+    """Load the speech models before the first call needs them."""
+    try:
+        engines.transcriber.load()
+        tts.warm_up(tts.default_voice())
+        gc.freeze()
+    except Exception:
+        log.exception("warming up the speech models failed")
+
+
+def _health(app: FastAPI, role: str) -> None:
+    @app.get(f"{API_PREFIX}/health", include_in_schema=False)
+    async def health() -> dict[str, str]:
+        return {"status": "ok", "role": role, "version": __version__}
+
+
+def create_voice_app(settings: Settings | None = None) -> FastAPI:
+    """`callwright voice`: the media websocket at /api/v1/media/twilio, nothing else."""
+    settings = settings or get_settings()
+    core = Core.build(settings, Database(settings.database_url), redis_publisher(settings))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        await core.start(receive=False)
+        if settings.warm_up_voice:
+            core.jobs.spawn(asyncio.to_thread(warm_up, app.state.voice_engines), name="warm-up")
+        try:
+            yield
+        finally:
+            await core.close()
+
+    app = FastAPI(
+        title="Callwright voice", version=__version__, lifespan=lifespan, openapi_url=None
+    )
+    app.state.settings = settings
+    app.state.db = core.db
+    app.state.calls = core.calls
+    app.state.media_calls = core.calls.media
+    app.state.voice_engines = build_engines(settings)
+    app.include_router(media_router, prefix=API_PREFIX)
+    _health(app, "voice")
+    return app
+
+
+def create_sandbox_app(settings: Settings | None = None) -> FastAPI:
+    """`callwright sandbox`: the sandbox network's Twilio-style REST API and its callees."""
+    settings = settings or get_settings()
+    network = SandboxNetwork(settings.secret_key, speed=settings.sandbox_speed)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await network.close()
+
+    app = FastAPI(
+        title="Callwright sandbox network", version=__version__, lifespan=lifespan, openapi_url=None
+    )
+    app.state.settings = settings
+    app.state.sandbox = network
+    app.include_router(network.router)
+    install_sandbox_errors(app)
+    _health(app, "sandbox")
+    return app
