@@ -6,7 +6,7 @@ set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 set -e
-apt_install flite espeak-ng
+apt_install flite espeak-ng nginx-light  # nginx: the cluster test's reverse proxy
 ensure_python dev
 ensure_node_modules
 ensure_chromium
