@@ -53,6 +53,7 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
         webhook_sweep_seconds=0,
         campaign_tick_seconds=0,
         dial_due_sweep_seconds=0,
+        reconcile_seconds=0,
         # Calls are placed at any hour of the day the suite runs; the calling-hours tests set
         # the window they test.
         calling_hours="00:00-24:00",

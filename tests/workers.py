@@ -1,5 +1,6 @@
-"""`callwright worker` as a real process for the restart tests: the same database, secret and
-data folder as the test's settings, jobs from the Redis broker the tests use."""
+"""Callwright's roles as real processes for the restart and fault tests (`callwright worker`,
+`callwright voice`): the same database, secret and data folder as the test's settings, jobs
+through the Redis broker the tests use."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from callwright.config import Settings
@@ -17,10 +18,19 @@ REDIS_URL = os.environ.get("CALLWRIGHT_TEST_REDIS_URL", "")
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
-@contextmanager
-def worker_process(settings: Settings, log: Path, **env: str) -> Iterator[subprocess.Popen[bytes]]:
+def worker_process(
+    settings: Settings, log: Path, **env: str
+) -> AbstractContextManager[subprocess.Popen[bytes]]:
     """A worker until the block ends (stopped with SIGTERM then, unless the test killed it);
     `env` adds or overrides its CALLWRIGHT_ settings. Its output goes to `log`."""
+    return role_process(settings, log, ["worker"], **env)
+
+
+@contextmanager
+def role_process(
+    settings: Settings, log: Path, command: list[str], **env: str
+) -> Iterator[subprocess.Popen[bytes]]:
+    """`callwright COMMAND...` (`worker`, `voice --port P`) as `worker_process` runs it."""
     environment = {
         **os.environ,
         "PYTHONPATH": str(SRC),
@@ -34,8 +44,8 @@ def worker_process(settings: Settings, log: Path, **env: str) -> Iterator[subpro
         **env,
     }
     with log.open("ab") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-c", "from callwright.cli import app; app()", "worker"],
+        process = subprocess.Popen(  # noqa: S603 - our own CLI
+            [sys.executable, "-c", "from callwright.cli import app; app()", *command],
             env=environment,
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -143,6 +143,9 @@ class Settings(BaseSettings):
     #: How often a receiving role runs the campaign dialler (it also runs when a campaign's
     #: call ends). 0: only then (the tests drive it themselves).
     campaign_tick_seconds: float = Field(3.0, ge=0)
+    #: How often a receiving role runs the reconciler: calls whose end never arrived, and
+    #: calls whose voice process died mid-call. 0 turns it off (the tests drive it).
+    reconcile_seconds: float = Field(15.0, ge=0)
     #: How often a receiving role dials the scheduled calls whose time has come (and repeats a
     #: dial job that a stopped worker lost). 0 turns the sweep off (the tests drive it).
     dial_due_sweep_seconds: float = Field(5.0, ge=0)

@@ -37,9 +37,6 @@ from callwright.telephony.carriers.twilio import TwilioCarrier
 
 log = logging.getLogger(__name__)
 
-#: How often the reconciler looks for calls whose end never arrived.
-RECONCILE_EVERY_SECONDS = 60
-
 
 def build_carrier(
     settings: Settings, *, sandbox_transport: httpx.AsyncBaseTransport | None = None
@@ -135,7 +132,11 @@ class Core:
         left behind)."""
         await self.jobs.start(receive=receive)
         if receive:
-            self._reconciler = asyncio.create_task(self._reconcile_forever(), name="reconciler")
+            if self.settings.reconcile_seconds > 0:
+                self._reconciler = asyncio.create_task(
+                    self._every(self.settings.reconcile_seconds, tasks.RECONCILE_JOB),
+                    name="reconciler",
+                )
             if self.settings.webhook_sweep_seconds > 0:
                 self._sweeper = asyncio.create_task(
                     self.deliverer.sweep_forever(self.settings.webhook_sweep_seconds),
@@ -151,9 +152,6 @@ class Core:
                     self._every(self.settings.campaign_tick_seconds, TICK_JOB),
                     name="campaign dialler",
                 )
-
-    async def _reconcile_forever(self) -> None:
-        await self._every(RECONCILE_EVERY_SECONDS, tasks.RECONCILE_JOB)
 
     async def _every(self, seconds: float, job: str) -> None:
         while True:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -18,6 +18,7 @@ from callwright.calls import repository as calls
 from callwright.calls.events import CLOSING, CallEvents
 from callwright.calls.lifecycle import CallReporter, Silent
 from callwright.calls.outcomes import outcome_of, sentence, settled
+from callwright.calls.recordings import salvage_recording, spooled
 from callwright.calls.tasks import ANALYZE_JOB, DIAL_JOB
 from callwright.compliance import do_not_call
 from callwright.config import Settings
@@ -33,6 +34,10 @@ log = logging.getLogger(__name__)
 
 #: After max duration, how long to wait for a call's end before the reconciler closes it.
 RECONCILE_GRACE = timedelta(minutes=2)
+#: How long after the carrier reported a call's end its media may take to report its own (and
+#: its recording's spool to stop growing) before the reconciler takes the host for dead.
+MEDIA_GRACE = timedelta(seconds=20)
+MEDIA_LOST = "The call's voice process stopped; the call was closed from what it had recorded."
 #: How a call cut short by a fault (its end never reported) ends.
 CUT_BY_FAULT = CallOutcome.CUT_BY_FAULT
 CUT_BY_FAULT_ERROR = "The call was cut off by a fault; it is billed up to its last activity."
@@ -296,9 +301,9 @@ class CallFlows:
 
     async def reconcile(self) -> int:
         """Finish calls whose end never arrived (max duration plus a grace period, counted
-        from the dial time of a scheduled call)."""
+        from the dial time of a scheduled call), and calls whose media host died (below)."""
         now = utcnow()
-        finished = 0
+        finished = await self._salvage_orphaned_media(now)
         async for session in self.db.session():
             stale = [
                 c.id
@@ -315,6 +320,37 @@ class CallFlows:
                     await self._cut_by_fault(session, call)
                 if call.answered_at is not None and call.media_ended_at is None:
                     call.media_ended_at = call.ended_at or now
+            await self.finalize(call_id)
+            finished += 1
+        return finished
+
+    async def _salvage_orphaned_media(self, now: datetime) -> int:
+        """Calls the carrier ended while their media never reported its end: the process that
+        hosted them died (`kill -9` of a voice process), or is about to report. Once the end is
+        `MEDIA_GRACE` old and the recording's spool has not grown for as long, the spool becomes
+        the call's recording and the call is finalised: billed for the seconds the carrier
+        reported, its transcript as written line by line."""
+        finished = 0
+        async for session in self.db.session():
+            orphans = await calls.without_media_end(session, now - MEDIA_GRACE)
+        folder = self.settings.data_dir / "recordings"
+        for call_id in orphans:
+            if any(
+                now.timestamp() - f.stat().st_mtime < MEDIA_GRACE.total_seconds()
+                for f in spooled(folder, call_id)
+            ):
+                continue  # still being recorded: its process lives
+            name = await asyncio.to_thread(salvage_recording, folder, call_id)
+            async for session in self.db.session():
+                call = await calls.get(session, call_id)
+                if call is None or call.media_ended_at is not None:
+                    continue
+                call.media_ended_at = now
+                call.recording_path = call.recording_path or name
+                await self.events.record(session, call, MEDIA_LOST, "error")
+            log.warning(
+                "call %s: its media host stopped mid-call; finalised from its spool", call_id
+            )
             await self.finalize(call_id)
             finished += 1
         return finished

@@ -8,20 +8,19 @@ import logging
 from collections.abc import Mapping
 from dataclasses import asdict
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Literal
 
 from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
 from callwright.calls.flows import CallFlows
 from callwright.calls.latency import TURN_LATENCY, live_latency
+from callwright.calls.recordings import Track, save_mp3, spool_path, spooled
 from callwright.compliance import disclosure, do_not_call
 from callwright.config import Settings
 from callwright.kit.db import Database
 from callwright.kit.security import sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import TurnLatency
-from callwright.speech.audio import mp3_bytes
 from callwright.telephony.base import CarrierError
 from callwright.telephony.state import TERMINAL, AnsweredBy, CallOutcome, CallStatus
 from callwright.voice_agent.contract import (
@@ -228,10 +227,21 @@ class MediaHooks(CallHooks):
         except CarrierError as exc:
             log.warning("hang-up of %s failed: %s", self.call_id, exc)
 
+    async def recorded(self, callee: bytes, agent: bytes, rate: int) -> None:
+        # Written at once (no await before it), so slices land in the order they came.
+        slices: tuple[tuple[Track, bytes], ...] = (("callee", callee), ("agent", agent))
+        for track, audio in slices:
+            spool = spool_path(self.recordings, self.call_id, rate, track)
+            spool.parent.mkdir(parents=True, exist_ok=True)
+            with spool.open("ab") as out:
+                out.write(audio)
+
     async def finished(self, recording: Recording | None) -> None:
         path: str | None = None
         if recording is not None and recording.seconds > 0:
-            path = await asyncio.to_thread(_save_mp3, self.recordings, self.call_id, recording)
+            path = await asyncio.to_thread(save_mp3, self.recordings, self.call_id, recording)
+        for spool in spooled(self.recordings, self.call_id):
+            spool.unlink(missing_ok=True)
         async for session in self.db.session():
             call = await calls.get(session, self.call_id)
             if call is None:
@@ -240,10 +250,3 @@ class MediaHooks(CallHooks):
             if path:
                 call.recording_path = path
         await self.flows.finalize(self.call_id)
-
-
-def _save_mp3(folder: Path, call_id: str, recording: Recording) -> str:
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{call_id}.mp3"
-    target.write_bytes(mp3_bytes(recording.stereo, recording.rate, 2, kbps=32))
-    return target.name

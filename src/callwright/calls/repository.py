@@ -275,6 +275,26 @@ async def overdue(session: AsyncSession, before: datetime, limit: int = 50) -> S
     return (await session.scalars(query)).all()
 
 
+async def without_media_end(
+    session: AsyncSession, ended_before: datetime, limit: int = 50
+) -> list[str]:
+    """Answered calls whose end the carrier reported before `ended_before` but whose media
+    never reported its own end (the process that hosted it may have died)."""
+    query = (
+        select(Call.id)
+        .where(
+            Call.finalized_at.is_(None),
+            Call.answered_at.is_not(None),
+            Call.media_ended_at.is_(None),
+            Call.status.in_([s.value for s in TERMINAL]),
+            Call.ended_at < ended_before,
+        )
+        .order_by(Call.ended_at)
+        .limit(limit)
+    )
+    return list((await session.scalars(query)).all())
+
+
 async def due(session: AsyncSession, now: datetime, limit: int = 200) -> list[str]:
     """The scheduled calls whose time has come, not dialled nor being dialled (the partial
     index ix_calls_scheduled holds exactly the scheduled queued calls)."""

@@ -76,6 +76,8 @@ log = logging.getLogger(__name__)
 # CALLWRIGHT_PIPECAT_LOG=DEBUG shows every frame decision (turns, interruptions, timings).
 quiet_pipecat(os.environ.get("CALLWRIGHT_PIPECAT_LOG", "WARNING"))
 RATE = 8000
+#: How often (seconds of wall time) the recording so far is handed to the hooks' spool.
+SPOOL_EVERY_SECONDS = 1.0
 #: Silence that ends a stretch of speech (Whisper has usually started on it already: the
 #: speculative transcription in WhisperSTTService; see docs/performance.md).
 VAD_STOP_SECS = 0.3
@@ -132,6 +134,8 @@ class CallSession:
         self.transport = self._build_transport(websocket, stream_sid)
         self.user_turns, self.assistant_turns = self._build_turns()
         self.recorder = AudioBufferProcessor(num_channels=2)
+        #: How much of each track has been handed to the hooks' spool (see _spool).
+        self._spooled = [0, 0]
         self.closer = CallCloser(
             self._hang_up, stream_sid=stream_sid, on_reopened=self.policy.reopen
         )
@@ -232,6 +236,7 @@ class CallSession:
         """The callee answered: record, tell the call flows, arm the time limit, and speak
         first unless the plan waits for the callee's greeting."""
         await self.recorder.start_recording()
+        self._timers.append(asyncio.create_task(self._spool_forever()))
         await self.hooks.answered()
         self._after(self.plan.max_duration_seconds, self._time_up)
         if self.plan.wait_for_greeting:
@@ -309,6 +314,23 @@ class CallSession:
         if not self.policy.ended:
             self._ending = "time-limit"
             await self._say(self.policy.time_up())
+
+    async def _spool_forever(self) -> None:
+        """Hand what each track recorded since the last time to the hooks, every second, so a
+        process that dies mid-call leaves the recording so far (the recorder's own buffers
+        only grow until the call ends; the finished recording still comes from them whole)."""
+        while True:
+            await asyncio.sleep(SPOOL_EVERY_SECONDS)
+            await self._spool()
+
+    async def _spool(self) -> None:
+        # Pipecat's recorder keeps the callee's and the agent's tracks apart until it merges
+        # them at the end (pinned Pipecat: its buffers are read, never written).
+        tracks = (self.recorder._user_audio_buffer, self.recorder._bot_audio_buffer)
+        new = [bytes(track[done:]) for track, done in zip(tracks, self._spooled, strict=True)]
+        if any(new):
+            self._spooled = [len(track) for track in tracks]
+            await self.hooks.recorded(new[0], new[1], RATE)
 
     def _after(self, seconds: float, action: Callable[[], Awaitable[None]]) -> None:
         """Run action after this many seconds of call time (cancelled when the call is over)."""
