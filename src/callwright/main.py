@@ -50,6 +50,7 @@ from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
+from callwright.system.endpoints import router as system_router
 from callwright.voice_agent.media import router as media_router
 from callwright.voice_agent.session import Engines, LLMConfig
 from callwright.voices.endpoints import router as voices_router
@@ -88,6 +89,7 @@ HOT_FIRST_ROUTERS = (
     agents_router,
     compliance_router,
     campaigns_router,
+    system_router,
 )
 
 
