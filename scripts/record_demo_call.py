@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 import soundfile
-
 from alembic import command
+
 from callwright.calls import repository as calls
 from callwright.calls.service import CallOrder
 from callwright.cli import _alembic_config
@@ -85,9 +85,7 @@ async def record(settings: Settings) -> dict[str, Any]:
         async for session in app.state.db.session():
             row = await app.state.calls.service.place(
                 session,
-                CallOrder(
-                    kind="cli", to_number=NUMBER, prompt=PROMPT, voice=VOICE, max_duration=2
-                ),
+                CallOrder(kind="cli", to_number=NUMBER, prompt=PROMPT, voice=VOICE, max_duration=2),
             )
             call_id = row.id
         call = await app.state.calls.flows.wait_finalized(call_id)
@@ -116,7 +114,9 @@ def write(result: dict[str, Any]) -> None:
         heard = onset(left if speaker == "assistant" else right, rate, stamp)
         at = heard if heard is not None else round(max(stamp, 0.0), 2)
         print(f"  {stamp:6.2f} s stamped, {at:6.2f} s heard  {speaker:9}  {text}")
-        timed.append({"speaker": "agent" if speaker == "assistant" else "callee", "text": text, "at": at})
+        timed.append(
+            {"speaker": "agent" if speaker == "assistant" else "callee", "text": text, "at": at}
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "demo-call.mp3").write_bytes(mp3_bytes(mono, rate, 1, kbps=32))
     meta = {
@@ -142,7 +142,7 @@ def main() -> int:
             data_dir=Path(tmp),
             app_url=f"http://127.0.0.1:{port}",
             port=port,
-            secret_key="demo-recording-secret-key-0123456789abcdef",
+            secret_key="demo-recording-secret-key-0123456789abcdef",  # noqa: S106 - a throwaway install
             sandbox_speed=1.0,
             warm_up_voice=False,
             frontend_dist=Path(tmp) / "none",

@@ -13,7 +13,7 @@ test.describe('public site', () => {
       for (const id of ['what', 'how-it-works', 'features', 'pricing', 'testimonials', 'subscribe', 'enterprise']) {
         await expect(page.locator(`#${id}`)).toHaveCount(1)
       }
-      await expect(page.getByText('median reply time, measured')).toBeVisible()
+      await expect(page.locator('dd', { hasText: 'median reply time, measured' })).toBeVisible()
       await expect(page.getByTestId('impact-source')).toContainText('docs/performance.md')
       for (const claim of ['2,000+', '99.99%', '85%', '68%', '1:42']) await expect(page.getByText(claim)).toHaveCount(0)
       await expect(page.getByText('Step 1: Customize Your Agent')).toBeVisible()
@@ -36,12 +36,6 @@ test.describe('public site', () => {
     await page.getByRole('button', { name: 'Open menu' }).click()
     await page.locator('#mobile-menu').getByRole('link', { name: 'Get Started' }).click()
     await expect(page).toHaveURL(/\/register$/)
-  })
-
-  test('a plan leads a signed-out visitor to log in first, then to billing with its amount', async ({ page }) => {
-    await page.goto('/#pricing')
-    await page.getByTestId('plan-25').getByRole('link', { name: 'Add $25' }).click()
-    await expect(page).toHaveURL(/\/login\?returnUrl=%2Fdashboard%2Fbilling%3Famount%3D25$/)
   })
 
   test('the demo call plays its recording with the transcript appearing in time', async ({ page }) => {

@@ -1,1 +1,1 @@
-"""What the running system is made of and whether each part answers (docs/operations.md)."""
+"""What the running system is made of and whether each part answers (docs/system.md)."""

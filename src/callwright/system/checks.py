@@ -302,7 +302,11 @@ async def realtime_manager(ctx: Context) -> Component:
 
 async def database(ctx: Context) -> Component:
     url = make_url(ctx.settings.database_url)
-    value = f"{url.get_backend_name()} {_where(ctx.settings.database_url)}"
+    if url.get_backend_name() == "sqlite":
+        value = f"SQLite file {url.database}"
+    else:
+        value = f"{url.get_backend_name()} {url.host}:{url.port or ''}/{url.database}"
+        value = value.replace("postgresql", "PostgreSQL", 1)
     started = time.perf_counter()
     try:
         async with asyncio.timeout(CHECK_TIMEOUT), ctx.db.engine.connect() as conn:
