@@ -132,6 +132,9 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/v1/recordings/{call_id}"): "key",
     ("GET", "/v1/voices"): "key",
     ("POST", "/v1/calls/{call_id}/analyze"): "key",
+    ("GET", "/api/v1/system/mode"): "user",
+    ("GET", "/api/v1/system/sandbox-numbers"): "user",
+    ("GET", "/api/v1/admin/system"): "admin",
 }
 
 

@@ -9,18 +9,47 @@ test.describe('public site', () => {
       await page.setViewportSize(size)
       await page.goto('/')
       await expect(page.getByRole('heading', { level: 1 })).toContainText('AI agents that call your customers to')
-      await expect(page.getByText('Trusted by 2,000+ businesses')).toBeVisible()
+      await expect(page.getByText('$0.49 per minute, prepaid')).toBeVisible()
       for (const id of ['what', 'how-it-works', 'features', 'pricing', 'testimonials', 'subscribe', 'enterprise']) {
         await expect(page.locator(`#${id}`)).toHaveCount(1)
       }
-      await expect(page.getByText('85%')).toBeVisible()
+      await expect(page.locator('dd', { hasText: 'median reply time, measured' })).toBeVisible()
+      await expect(page.getByTestId('impact-source')).toContainText('docs/performance.md')
+      for (const claim of ['2,000+', '99.99%', '85%', '68%', '1:42']) await expect(page.getByText(claim)).toHaveCount(0)
       await expect(page.getByText('Step 1: Customize Your Agent')).toBeVisible()
       await expect(page.getByText('Step 2: Deploy & Scale')).toBeVisible()
-      await expect(page.getByTestId('plan-starter')).toContainText('$99')
-      await expect(page.getByTestId('plan-professional')).toContainText('Most popular')
+      await expect(page.getByTestId('plan-25').getByRole('link', { name: 'Add $25' })).toHaveAttribute('href', '/dashboard/billing?amount=25')
       await expect(page.getByTestId('plan-enterprise').getByRole('link', { name: 'Contact Sales' })).toHaveAttribute('href', '/enterprise')
       await page.screenshot({ path: `test-results/landing-${name}.png`, fullPage: true })
     }
+  })
+
+  test('every Get Started leads to sign-up', async ({ page }) => {
+    await page.goto('/')
+    const starts = page.getByRole('link', { name: /Get Started/ })
+    await expect(starts).toHaveCount(2) // the navbar's and the hero's (the phone menu's is closed)
+    for (const link of await starts.all()) await expect(link).toHaveAttribute('href', '/register')
+    await page.getByRole('main').getByRole('link', { name: /Get Started/ }).click()
+    await expect(page).toHaveURL(/\/register$/)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/')
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    await page.locator('#mobile-menu').getByRole('link', { name: 'Get Started' }).click()
+    await expect(page).toHaveURL(/\/register$/)
+  })
+
+  test('the demo call plays its recording with the transcript appearing in time', async ({ page }) => {
+    await page.goto('/')
+    await page.locator('#how-it-works').scrollIntoViewIfNeeded()
+    await page.getByRole('button', { name: /^Play the demo call \(\d:\d\d\)$/ }).click()
+    const player = page.getByTestId('demo-player')
+    const log = player.getByRole('log', { name: 'Demo call transcript' })
+    // Headless Chromium plays the MP3 (muted or not, the clock runs): the first lines appear.
+    await expect(log.locator('[data-speaker="agent"]').first()).toBeVisible({ timeout: 15_000 })
+    await expect.poll(() => player.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 15_000 }).toBeGreaterThan(1)
+    await page.screenshot({ path: 'test-results/landing-demo-call.png' })
+    await player.getByRole('button', { name: 'Pause the demo call' }).click()
+    await expect(player.getByRole('button', { name: 'Play the demo call' })).toBeVisible()
   })
 
   test('navbar turns translucent, scroll-to-top appears, the mobile menu locks the page', async ({ page }) => {

@@ -49,6 +49,7 @@ from callwright.realtime.server import Realtime
 from callwright.roles import build_engines, warm_up
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
+from callwright.system.endpoints import router as system_router
 from callwright.voice_agent.media import router as media_router
 from callwright.voices.endpoints import router as voices_router
 
@@ -86,6 +87,7 @@ HOT_FIRST_ROUTERS = (
     agents_router,
     compliance_router,
     campaigns_router,
+    system_router,
 )
 
 

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Outlet } from 'react-router'
 import { Sidebar } from '@/app/Sidebar'
 import { unreadQuery } from '@/features/admin/api'
+import { ModeNotices } from '@/features/system/ModeNotices'
 import { getUser } from '@/lib/session'
 import { ADMIN_NAV, USER_NAV } from './nav'
 
@@ -15,6 +16,7 @@ export function AppLayout({ area }: { area: 'user' | 'admin' }) {
       <Sidebar items={area === 'admin' ? ADMIN_NAV.map((item) => (item.to === '/admin/inbox' ? { ...item, dot: (unread.data ?? 0) > 0 } : item)) : USER_NAV} switchTo={switchTo} />
       <main className="px-4 py-6 sm:px-6 lg:ml-[72px] lg:px-10 lg:py-10">
         <div className="mx-auto max-w-6xl">
+          <ModeNotices />
           <Outlet />
         </div>
       </main>

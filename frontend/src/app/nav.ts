@@ -1,4 +1,4 @@
-import { BarChart3, Bot, Code2, Flag, Home, Inbox, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, Newspaper, PhoneOff, PhoneOutgoing, UserCog, Users, type LucideIcon } from 'lucide-react'
+import { BarChart3, Bot, Code2, Flag, Home, Inbox, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, Newspaper, PhoneOff, PhoneOutgoing, Server, UserCog, Users, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   to: string
@@ -32,4 +32,5 @@ export const ADMIN_NAV: NavItem[] = [
   { to: '/admin/inbox', label: 'Inbox', icon: Inbox },
   { to: '/admin/do-not-call', label: 'Do not call', icon: PhoneOff },
   { to: '/admin/test-call-task', label: 'Test Call Prompt', icon: MessageSquareText },
+  { to: '/admin/system', label: 'System', icon: Server },
 ]

@@ -48,6 +48,7 @@ export const routes: RouteObject[] = [
           { path: 'campaigns/:campaignId/setup', lazy: async () => ({ Component: (await import('@/features/campaigns/NewCampaignPage')).NewCampaignPage }) },
           { path: 'developers', lazy: async () => ({ Component: (await import('@/features/developers/DevelopersPage')).DevelopersPage }) },
           { path: 'do-not-call', lazy: async () => ({ Component: (await import('@/features/compliance/DoNotCallPage')).DoNotCallPage }) },
+          { path: 'sandbox', lazy: async () => ({ Component: (await import('@/features/system/SandboxNumbersPage')).SandboxNumbersPage }) },
         ],
       },
       {
@@ -64,6 +65,7 @@ export const routes: RouteObject[] = [
           { path: 'inbox', lazy: async () => ({ Component: (await import('@/features/admin/InboxPage')).InboxPage }) },
           { path: 'do-not-call', lazy: async () => ({ Component: (await import('@/features/admin/GlobalDoNotCallPage')).GlobalDoNotCallPage }) },
           { path: 'test-call-task', lazy: async () => ({ Component: (await import('@/features/admin/TestCallTaskPage')).TestCallTaskPage }) },
+          { path: 'system', lazy: async () => ({ Component: (await import('@/features/system/SystemPage')).SystemPage }) },
         ],
       },
       { path: '*', element: <Navigate to="/" replace /> },

@@ -301,6 +301,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * System
+         * @description Each part of the running system, what it is and whether it answers (checked now).
+         */
+        get: operations["system_api_v1_admin_system_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/test-call-task": {
         parameters: {
             query?: never;
@@ -1208,6 +1228,47 @@ export interface paths {
         put?: never;
         /** Stop Call */
         post: operations["stop_call_api_v1_stop_call__call_id__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mode
+         * @description Which carrier places calls and which brain holds the conversation, so the app can say
+         *     when calls go to the sandbox network or the brain is the offline demo policy.
+         */
+        get: operations["mode_api_v1_system_mode_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/sandbox-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sandbox Numbers
+         * @description The sandbox network's number plan, read from the network's own table.
+         */
+        get: operations["sandbox_numbers_api_v1_system_sandbox_numbers_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2477,6 +2538,26 @@ export interface components {
              */
             success?: boolean;
         };
+        /** ComponentOut */
+        ComponentOut: {
+            /** Detail */
+            detail: string;
+            /**
+             * Health
+             * @enum {string}
+             */
+            health: "ok" | "failing" | "off";
+            /** Key */
+            key: string;
+            /** Latency Ms */
+            latency_ms: number | null;
+            /** Name */
+            name: string;
+            /** Settings */
+            settings: string[];
+            /** Value */
+            value: string;
+        };
         /** ContactIn */
         ContactIn: {
             /**
@@ -3038,6 +3119,30 @@ export interface components {
              */
             success?: boolean;
         };
+        /** Mode */
+        Mode: {
+            /**
+             * Brain
+             * @enum {string}
+             */
+            brain: "offline" | "llm";
+            /**
+             * Carrier
+             * @enum {string}
+             */
+            carrier: "sandbox" | "twilio";
+            /** Llm Model */
+            llm_model: string | null;
+        };
+        /** ModeOut */
+        ModeOut: {
+            data: components["schemas"]["Mode"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** OutboxMessage */
         OutboxMessage: {
             /** Body Text */
@@ -3343,6 +3448,37 @@ export interface components {
             /** Wait Minutes */
             wait_minutes: number;
         };
+        /** SandboxNumber */
+        SandboxNumber: {
+            /** Kind */
+            kind: string;
+            /** Label */
+            label: string;
+            /** Lines */
+            lines: string[];
+            /** Number */
+            number: string;
+            /** Outcome */
+            outcome: string;
+        };
+        /** SandboxPlan */
+        SandboxPlan: {
+            /** From Number */
+            from_number: string;
+            /** Scenarios */
+            scenarios: components["schemas"]["SandboxNumber"][];
+            /** Special */
+            special: components["schemas"]["SandboxNumber"][];
+        };
+        /** SandboxPlanOut */
+        SandboxPlanOut: {
+            data: components["schemas"]["SandboxPlan"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /**
          * SendCallIn
          * @description The Send Call form. With `agentId` the saved agent's settings fill in every field the
@@ -3492,6 +3628,30 @@ export interface components {
             data: components["schemas"]["SubmissionOut"];
             /** Message */
             message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** SystemReport */
+        SystemReport: {
+            /**
+             * Checked At
+             * Format: date-time
+             */
+            checked_at: string;
+            /** Components */
+            components: components["schemas"]["ComponentOut"][];
+            /**
+             * Health
+             * @enum {string}
+             */
+            health: "ok" | "failing";
+        };
+        /** SystemReportOut */
+        SystemReportOut: {
+            data: components["schemas"]["SystemReport"];
             /**
              * Success
              * @default true
@@ -4425,6 +4585,7 @@ export type SchemaCampaignResponse = components['schemas']['CampaignResponse'];
 export type SchemaCampaignsPage = components['schemas']['CampaignsPage'];
 export type SchemaCharts = components['schemas']['Charts'];
 export type SchemaChartsOut = components['schemas']['ChartsOut'];
+export type SchemaComponentOut = components['schemas']['ComponentOut'];
 export type SchemaContactIn = components['schemas']['ContactIn'];
 export type SchemaContactOut = components['schemas']['ContactOut'];
 export type SchemaContactsPage = components['schemas']['ContactsPage'];
@@ -4463,6 +4624,8 @@ export type SchemaLoadReport = components['schemas']['LoadReport'];
 export type SchemaLoginIn = components['schemas']['LoginIn'];
 export type SchemaLoginOut = components['schemas']['LoginOut'];
 export type SchemaMessage = components['schemas']['Message'];
+export type SchemaMode = components['schemas']['Mode'];
+export type SchemaModeOut = components['schemas']['ModeOut'];
 export type SchemaOutboxMessage = components['schemas']['OutboxMessage'];
 export type SchemaOutboxPage = components['schemas']['OutboxPage'];
 export type SchemaOutcomeCount = components['schemas']['OutcomeCount'];
@@ -4488,6 +4651,9 @@ export type SchemaReportOut = components['schemas']['ReportOut'];
 export type SchemaReportsPage = components['schemas']['ReportsPage'];
 export type SchemaResetPasswordIn = components['schemas']['ResetPasswordIn'];
 export type SchemaRetryIn = components['schemas']['RetryIn'];
+export type SchemaSandboxNumber = components['schemas']['SandboxNumber'];
+export type SchemaSandboxPlan = components['schemas']['SandboxPlan'];
+export type SchemaSandboxPlanOut = components['schemas']['SandboxPlanOut'];
 export type SchemaSendCallIn = components['schemas']['SendCallIn'];
 export type SchemaSendCallOut = components['schemas']['SendCallOut'];
 export type SchemaSigningSecretOut = components['schemas']['SigningSecretOut'];
@@ -4496,6 +4662,8 @@ export type SchemaStatsOut = components['schemas']['StatsOut'];
 export type SchemaStatusCount = components['schemas']['StatusCount'];
 export type SchemaSubmissionOut = components['schemas']['SubmissionOut'];
 export type SchemaSubmissionRead = components['schemas']['SubmissionRead'];
+export type SchemaSystemReport = components['schemas']['SystemReport'];
+export type SchemaSystemReportOut = components['schemas']['SystemReportOut'];
 export type SchemaTestCallIn = components['schemas']['TestCallIn'];
 export type SchemaTestCallOut = components['schemas']['TestCallOut'];
 export type SchemaTestCallTask = components['schemas']['TestCallTask'];
@@ -5132,6 +5300,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminStatsOut"];
+                };
+            };
+        };
+    };
+    system_api_v1_admin_system_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemReportOut"];
                 };
             };
         };
@@ -6860,6 +7048,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    mode_api_v1_system_mode_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeOut"];
+                };
+            };
+        };
+    };
+    sandbox_numbers_api_v1_system_sandbox_numbers_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxPlanOut"];
                 };
             };
         };

@@ -106,3 +106,30 @@ def persona_for(number: str) -> Persona:
         return SPECIAL[number]
     digits = [int(c) for c in number if c.isdigit()]
     return SCENARIOS[sum(digits) % len(SCENARIOS)]
+
+
+#: How a call to each kind of callee usually ends (the outcome words of calls/outcomes.py);
+#: "completed" when the agent closes the conversation.
+OUTCOMES: dict[Kind, str] = {
+    "person": "completed",
+    "no-answer": "no-answer",
+    "busy": "busy",
+    "failed": "failed",
+    "voicemail": "voicemail",
+    "hangs-up": "callee-hung-up",
+    "interrupts": "completed",
+    "silent": "completed",
+    "opts-out": "completed",
+}
+
+#: The talking scenarios' example numbers vary the last digit of this prefix.
+EXAMPLE_PREFIX = "+1555123000"
+
+
+def example_number(scenario: int) -> str:
+    """The first number `EXAMPLE_PREFIX` + one digit that picks talking scenario `scenario`."""
+    for digit in range(10):
+        number = f"{EXAMPLE_PREFIX}{digit}"
+        if number not in SPECIAL and persona_for(number) is SCENARIOS[scenario]:
+            return number
+    raise ValueError(f"no example number for scenario {scenario}")

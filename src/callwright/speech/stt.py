@@ -101,6 +101,11 @@ class Transcriber:
         #: Segments the fitted window gave back to the 30 s window (looped, lost or heard nothing).
         self.fallbacks = 0
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (the first call, or the warm-up, loads it)."""
+        return self._model is not None
+
     def load(self) -> Any:
         with self._lock:
             if self._model is None:

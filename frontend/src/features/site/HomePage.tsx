@@ -11,17 +11,16 @@ import {
   Layers,
   MessageSquareText,
   PhoneIncoming,
-  Play,
   ShieldCheck,
   Sparkles,
   Star,
   TrendingUp,
-  Users,
   Wallet,
 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
+import { DemoCall } from './DemoCall'
 import { SubscribeSection } from './SubscribeSection'
 import { PhoneMockup } from './PhoneMockup'
 import { useSectionLink } from './useSectionLink'
@@ -84,8 +83,10 @@ function Hero() {
             bill the moment it ends.
           </p>
           <div className="mt-9 flex flex-wrap justify-center gap-3 lg:justify-start">
-            <Button size="lg" onClick={() => goTo('subscribe')}>
-              Get Started <ArrowRight className="h-4 w-4" aria-hidden />
+            <Button size="lg" asChild>
+              <Link to="/register">
+                Get Started <ArrowRight className="h-4 w-4" aria-hidden />
+              </Link>
             </Button>
             <Button size="lg" variant="secondary" onClick={() => goTo('enterprise')}>
               Contact Sales
@@ -93,10 +94,10 @@ function Hero() {
           </div>
           <p className="mt-8 flex flex-wrap items-center justify-center gap-x-5 gap-y-2 text-sm text-slate-500 lg:justify-start">
             <span className="inline-flex items-center gap-1.5">
-              <Users className="h-4 w-4 text-indigo-500" aria-hidden /> Trusted by 2,000+ businesses
+              <Wallet className="h-4 w-4 text-indigo-500" aria-hidden /> $0.49 per minute, prepaid
             </span>
             <span className="inline-flex items-center gap-1.5">
-              <ShieldCheck className="h-4 w-4 text-indigo-500" aria-hidden /> 99.99% uptime
+              <ShieldCheck className="h-4 w-4 text-indigo-500" aria-hidden /> Every answered call recorded and transcribed
             </span>
             <span className="inline-flex items-center gap-1.5">
               <Languages className="h-4 w-4 text-indigo-500" aria-hidden /> 30+ languages
@@ -114,10 +115,12 @@ const WHAT = [
   { icon: MessageSquareText, title: 'Every word, live', text: 'Follow the conversation line by line while it happens, then keep the transcript, the stereo recording and an analysis.' },
   { icon: Wallet, title: 'Pay for minutes, not seats', text: 'A prepaid balance at $0.49 per minute. The maximum cost is reserved before dialling, so you never overspend.' },
 ]
+/** Figures the product can stand behind: measured by the benchmarks that ship with it
+ * (docs/performance.md) or set by its billing rule. */
 const IMPACT = [
-  { value: '85%', label: 'fewer missed calls' },
-  { value: '24/7', label: 'coverage' },
-  { value: '68%', label: 'more qualified leads' },
+  { value: '0.9 s', label: 'median reply time, measured' },
+  { value: '6%', label: 'word error on phone audio, measured' },
+  { value: '$0.49', label: 'per minute, billed by the minute' },
   { value: '30+', label: 'languages' },
 ]
 
@@ -137,15 +140,21 @@ function WhatIs() {
             </div>
           ))}
         </div>
-        <dl className="mt-12 grid grid-cols-2 gap-4 rounded-2xl bg-slate-900 p-8 text-center sm:grid-cols-4">
-          {IMPACT.map((s) => (
-            <div key={s.label}>
-              <dt className="sr-only">{s.label}</dt>
-              <dd className="text-3xl font-extrabold text-white sm:text-4xl">{s.value}</dd>
-              <dd className="mt-1 text-sm text-slate-400">{s.label}</dd>
-            </div>
-          ))}
-        </dl>
+        <div className="mt-12 rounded-2xl bg-slate-900 p-8 text-center">
+          <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+            {IMPACT.map((s) => (
+              <div key={s.label}>
+                <dt className="sr-only">{s.label}</dt>
+                <dd className="text-3xl font-extrabold text-white sm:text-4xl">{s.value}</dd>
+                <dd className="mt-1 text-sm text-slate-400">{s.label}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="mx-auto mt-6 max-w-3xl text-xs text-slate-500" data-testid="impact-source">
+            Reply time: from the callee&apos;s last word to the agent&apos;s first sound, as the callee hears it, over sandbox calls on a 2-core server with the offline speech
+            engines. Word error: the offline speech-to-text on the sandbox callees' lines through 8 kHz phone audio. Both measured by the benchmarks that ship with Callwright (docs/performance.md).
+          </p>
+        </div>
       </div>
     </section>
   )
@@ -161,44 +170,6 @@ function SectionHead({ kicker, title, text }: { kicker: string; title: string; t
   )
 }
 
-function VideoThumbnail() {
-  // Drawn here (no external image): a call screen with a transcript, under a play button.
-  return (
-    <div className="relative overflow-hidden rounded-2xl shadow-xl ring-1 ring-slate-200" data-testid="demo-video">
-      <svg viewBox="0 0 640 360" className="block h-auto w-full" role="img" aria-label="Demo video: a call with its live transcript">
-        <defs>
-          <linearGradient id="vt-bg" x1="0" y1="0" x2="1" y2="1">
-            <stop offset="0" stopColor="#312e81" />
-            <stop offset="1" stopColor="#0f172a" />
-          </linearGradient>
-        </defs>
-        <rect width="640" height="360" fill="url(#vt-bg)" />
-        <rect x="40" y="40" width="250" height="280" rx="18" fill="#1e1b4b" stroke="#4338ca" />
-        <circle cx="165" cy="110" r="34" fill="#4f46e5" />
-        <rect x="105" y="160" width="120" height="12" rx="6" fill="#a5b4fc" />
-        <rect x="125" y="182" width="80" height="8" rx="4" fill="#6366f1" />
-        {[0, 1, 2, 3, 4, 5, 6, 7].map((i) => (
-          <rect key={i} x={120 + i * 12} y={250 - [10, 22, 14, 30, 18, 26, 12, 20][i]} width="6" height={[10, 22, 14, 30, 18, 26, 12, 20][i]} rx="3" fill="#6ee7b7" />
-        ))}
-        <rect x="320" y="60" width="260" height="44" rx="14" fill="#4f46e5" />
-        <rect x="336" y="76" width="200" height="10" rx="5" fill="#c7d2fe" />
-        <rect x="320" y="120" width="220" height="44" rx="14" fill="#1e293b" />
-        <rect x="336" y="136" width="160" height="10" rx="5" fill="#94a3b8" />
-        <rect x="340" y="180" width="240" height="44" rx="14" fill="#4f46e5" />
-        <rect x="356" y="196" width="180" height="10" rx="5" fill="#c7d2fe" />
-        <rect x="320" y="240" width="200" height="44" rx="14" fill="#1e293b" />
-        <rect x="336" y="256" width="130" height="10" rx="5" fill="#94a3b8" />
-      </svg>
-      <div className="absolute inset-0 flex items-center justify-center bg-slate-900/20">
-        <span className="flex h-16 w-16 items-center justify-center rounded-full bg-white/95 text-indigo-600 shadow-lg">
-          <Play className="ml-1 h-7 w-7" aria-hidden />
-        </span>
-      </div>
-      <span className="absolute bottom-3 right-3 rounded-md bg-slate-900/80 px-2 py-0.5 text-xs font-medium text-white">1:42</span>
-    </div>
-  )
-}
-
 function HowItWorks() {
   const steps = [
     { n: 1, title: 'Customize Your Agent', text: 'Describe who the agent is, why it calls and what a good outcome is. Choose a voice, how patient it is with interruptions and how long a call may last.' },
@@ -207,7 +178,7 @@ function HowItWorks() {
   return (
     <section id="how-it-works" className="scroll-mt-24 bg-slate-50 py-20">
       <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 sm:px-6 lg:grid-cols-2 lg:px-8">
-        <VideoThumbnail />
+        <DemoCall />
         <div>
           <p className="text-sm font-semibold uppercase tracking-wider text-indigo-600">How it Works</p>
           <h2 className="mt-3 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">From prompt to phone call in two steps</h2>
@@ -260,61 +231,75 @@ function Features() {
   )
 }
 
-type Plan = { name: string; price: string; period: string; was?: string; badge?: string; items: string[]; cta: 'subscribe' | 'enterprise'; featured?: boolean }
-const PLANS: Plan[] = [
-  { name: 'Starter', price: '$99', period: 'one-time', was: '$199', badge: 'SAVE 50%', items: ['Up to 100 calls/day', '80 voice profiles', '500 rotating numbers'], cta: 'subscribe' },
-  {
-    name: 'Professional',
-    price: '$299',
-    period: '/month',
-    badge: 'Most popular',
-    featured: true,
-    items: ['Up to 1,000 calls/day', 'Bulk calls', '100 voice profiles', '10,000 US rotating numbers', 'Email delivery during calls', 'Calendar scheduling integration'],
-    cta: 'subscribe',
-  },
-  { name: 'Enterprise', price: 'Custom', period: 'pricing', items: ['Everything in Professional', 'White-label', 'Dedicated account manager', 'Volume discounts'], cta: 'enterprise' },
+/** A plan is a top-up of the prepaid balance: every account has every feature, and every minute
+ * costs the same. Buying one opens the billing page with the amount filled in (signed-out
+ * visitors sign in or register first). */
+const PRICE_PER_MINUTE_CENTS = 49
+const TOP_UPS = [
+  { name: 'Try it', amount: 10, text: 'Enough to test an agent on your own numbers.' },
+  { name: 'Regular', amount: 25, text: 'For a first campaign or a few days of calls.', featured: true },
+  { name: 'Volume', amount: 100, text: 'For steady calling from campaigns or the API.' },
 ]
+const EVERY_PLAN = ['Agents, campaigns and the REST API', 'Recordings, transcripts and call analysis', 'Do-not-call lists and calling hours', 'Funds never expire']
+
+const minutesFor = (dollars: number) => Math.floor((dollars * 100) / PRICE_PER_MINUTE_CENTS)
 
 function Pricing() {
-  const goTo = useSectionLink()
   return (
     <section id="pricing" className="scroll-mt-24 bg-slate-50 py-20">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <SectionHead kicker="Pricing" title="Plans that grow with your call volume" text="Every plan bills calls at $0.49 per minute from your prepaid balance." />
-        <div className="mt-12 grid gap-6 lg:grid-cols-3">
-          {PLANS.map((p) => (
+        <SectionHead
+          kicker="Pricing"
+          title="Prepaid minutes, no subscription"
+          text="Add funds to your balance and pay $0.49 per minute of call, rounded up to the minute. Every top-up gets every feature."
+        />
+        <div className="mt-12 grid gap-6 lg:grid-cols-4">
+          {TOP_UPS.map((p) => (
             <div
               key={p.name}
-              data-testid={`plan-${p.name.toLowerCase()}`}
+              data-testid={`plan-${p.amount}`}
               className={cn('relative flex flex-col rounded-2xl bg-white p-8 shadow-sm ring-1', p.featured ? 'ring-2 ring-indigo-600 lg:-translate-y-2 lg:shadow-xl' : 'ring-slate-200')}
             >
-              {p.badge && (
-                <span className={cn('absolute -top-3 left-8 rounded-full px-3 py-1 text-xs font-bold', p.featured ? 'bg-indigo-600 text-white' : 'bg-emerald-100 text-emerald-800')}>{p.badge}</span>
-              )}
               <h3 className="text-lg font-semibold text-slate-900">{p.name}</h3>
               <p className="mt-4 flex items-baseline gap-2">
-                <span className="text-4xl font-extrabold text-slate-900">{p.price}</span>
-                <span className="text-slate-500">{p.period}</span>
-                {p.was && <span className="text-slate-400 line-through">{p.was}</span>}
+                <span className="text-4xl font-extrabold text-slate-900">${p.amount}</span>
+                <span className="text-slate-500">top-up</span>
               </p>
-              <ul className="mt-6 flex-1 space-y-3 text-sm text-slate-700">
-                {p.items.map((item) => (
-                  <li key={item} className="flex gap-2">
-                    <Check className="mt-0.5 h-4 w-4 shrink-0 text-indigo-600" aria-hidden /> {item}
-                  </li>
-                ))}
-              </ul>
-              {p.cta === 'enterprise' ? (
-                <Button asChild className="mt-8" variant="secondary">
-                  <Link to="/enterprise">Contact Sales</Link>
-                </Button>
-              ) : (
-                <Button className="mt-8" variant={p.featured ? 'primary' : 'secondary'} onClick={() => goTo('subscribe')}>
-                  Get Started
-                </Button>
-              )}
+              <p className="mt-2 text-sm font-medium text-indigo-700">About {minutesFor(p.amount)} minutes of calls</p>
+              <p className="mt-4 flex-1 text-sm text-slate-600">{p.text}</p>
+              <Button asChild className="mt-8" variant={p.featured ? 'primary' : 'secondary'}>
+                <Link to={`/dashboard/billing?amount=${p.amount}`}>Add ${p.amount}</Link>
+              </Button>
             </div>
           ))}
+          <div data-testid="plan-enterprise" className="relative flex flex-col rounded-2xl bg-white p-8 shadow-sm ring-1 ring-slate-200">
+            <h3 className="text-lg font-semibold text-slate-900">Enterprise</h3>
+            <p className="mt-4 flex items-baseline gap-2">
+              <span className="text-4xl font-extrabold text-slate-900">Custom</span>
+              <span className="text-slate-500">pricing</span>
+            </p>
+            <p className="mt-4 flex-1 text-sm text-slate-600">Calling thousands of numbers a month? Tell us your volume and we will talk about a price for it.</p>
+            <Button asChild className="mt-8" variant="secondary">
+              <Link to="/enterprise">Contact Sales</Link>
+            </Button>
+          </div>
+        </div>
+        <div className="mt-10 rounded-2xl border border-slate-200 bg-white p-6">
+          <h3 className="text-sm font-semibold text-slate-900">Every top-up includes</h3>
+          <ul className="mt-3 grid gap-2 text-sm text-slate-700 sm:grid-cols-2 lg:grid-cols-4">
+            {EVERY_PLAN.map((item) => (
+              <li key={item} className="flex gap-2">
+                <Check className="mt-0.5 h-4 w-4 shrink-0 text-indigo-600" aria-hidden /> {item}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-4 text-sm text-slate-500">
+            Before each call the most it can cost is reserved, and what it did not use is released when it ends. New here?{' '}
+            <Link to="/register" className="font-medium text-indigo-600 hover:underline">
+              Create an account
+            </Link>{' '}
+            first; a signed-out visitor who picks a top-up is asked to log in.
+          </p>
         </div>
       </div>
     </section>
@@ -322,9 +307,9 @@ function Pricing() {
 }
 
 const QUOTES = [
-  { name: 'Maria Alvarez', role: 'Practice manager, Bright Dental', text: 'Reminder calls used to take two people every afternoon. Now the agent calls, we read the transcripts, and no-shows are down by a third.', hue: 'bg-rose-500' },
+  { name: 'Maria Alvarez', role: 'Practice manager, Bright Dental', text: 'Reminder calls used to take two people every afternoon. Now the agent calls and we read the transcripts.', hue: 'bg-rose-500' },
   { name: 'David Chen', role: 'Head of sales, Northwind Solar', text: 'It qualifies inbound leads within minutes of the form, day or night. Our reps only talk to people who want to talk.', hue: 'bg-amber-500' },
-  { name: 'Priya Natarajan', role: 'Operations, Swift Logistics', text: 'Delivery confirmations in three languages, and every call recorded. The per-minute billing made the business case easy.', hue: 'bg-emerald-600' },
+  { name: 'Priya Natarajan', role: 'Operations, Swift Logistics', text: 'Delivery confirmations, and every call recorded. The per-minute billing made the business case easy.', hue: 'bg-emerald-600' },
 ]
 
 function Testimonials() {
@@ -366,7 +351,7 @@ function EnterpriseCta() {
           <TrendingUp className="h-12 w-12 shrink-0 text-indigo-400" aria-hidden />
           <div className="flex-1">
             <h2 className="text-2xl font-bold text-white sm:text-3xl">Calling at scale?</h2>
-            <p className="mt-2 text-slate-300">Custom pricing, white-label and a dedicated account manager for agencies and high-volume teams. We reply within 24 hours.</p>
+            <p className="mt-2 text-slate-300">Tell us how many calls you make and what they are for, and we will talk about a price for your volume.</p>
           </div>
           <Button asChild size="lg">
             <Link to="/enterprise">Contact Sales</Link>

@@ -76,7 +76,9 @@ function Navbar() {
           <Button asChild variant="ghost">
             <Link to="/login">Log in</Link>
           </Button>
-          <Button onClick={section('subscribe')}>Get Started</Button>
+          <Button asChild>
+            <Link to="/register">Get Started</Link>
+          </Button>
         </div>
         <button
           type="button"
@@ -104,8 +106,8 @@ function Navbar() {
             <Link to="/login" className="rounded-lg px-3 py-3 font-medium text-slate-800 hover:bg-slate-50">
               Log in
             </Link>
-            <Button className="mt-4" size="lg" onClick={section('subscribe')}>
-              Get Started
+            <Button asChild className="mt-4" size="lg">
+              <Link to="/register">Get Started</Link>
             </Button>
           </nav>
         </div>

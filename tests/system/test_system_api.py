@@ -1,0 +1,108 @@
+"""The system endpoints: the mode and the sandbox's number plan for signed-in users, and the
+admin System page's report, whose checks are real (a Redis or SMTP server that does not answer
+makes its part fail)."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from fastapi import FastAPI
+
+from callwright.config import Settings
+from callwright.sandbox import numbers
+from callwright.system import checks
+from tests.factories import signed_in
+
+pytestmark = pytest.mark.asyncio
+
+PARTS = ["carrier", "brain", "stt", "tts", "jobs", "realtime", "database", "mail", "payments"]
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    return port
+
+
+async def test_mode_says_sandbox_and_offline_brain(app: FastAPI) -> None:
+    client, _ = await signed_in(app, "user@example.com")
+    body = (await client.api("GET", "system/mode")).json()
+    assert body == {
+        "success": True,
+        "data": {"carrier": "sandbox", "brain": "offline", "llm_model": None},
+    }
+
+
+async def test_the_number_plan_is_the_networks_own(app: FastAPI) -> None:
+    client, _ = await signed_in(app, "user@example.com")
+    plan = (await client.api("GET", "system/sandbox-numbers")).json()["data"]
+    assert [row["number"] for row in plan["special"]] == list(numbers.SPECIAL)
+    busy = next(row for row in plan["special"] if row["number"] == "+15005550002")
+    assert (busy["kind"], busy["outcome"]) == ("busy", "busy")
+    assert len(plan["scenarios"]) == len(numbers.SCENARIOS)
+    for row, persona in zip(plan["scenarios"], numbers.SCENARIOS, strict=True):
+        # Each example number really reaches its scenario.
+        assert numbers.persona_for(row["number"]) is persona
+        assert row["lines"] == list(persona.lines)
+    assert plan["scenarios"][0]["number"] == "+15551230003"  # as docs/sandbox.md says
+
+
+async def test_admin_system_reports_every_part_healthy_on_the_embedded_default(
+    app: FastAPI,
+) -> None:
+    admin, _ = await signed_in(app, "boss@example.com", role="admin")
+    response = await admin.api("GET", "admin/system")
+    assert response.status_code == 200
+    report = response.json()["data"]
+    parts = {c["key"]: c for c in report["components"]}
+    assert list(parts) == PARTS
+    assert parts["database"]["health"] == "ok"
+    assert parts["database"]["latency_ms"] is not None
+    assert parts["carrier"]["value"] == "sandbox network"
+    assert parts["brain"]["value"] == "offline demo policy"
+    assert parts["mail"]["health"] == "off"  # no SMTP in the tests: the outbox
+    assert parts["payments"]["health"] == "off"
+    assert report["health"] == "ok"
+
+
+async def test_a_user_cannot_read_the_system_report(app: FastAPI) -> None:
+    user, _ = await signed_in(app, "user@example.com")
+    assert (await user.api("GET", "admin/system")).status_code == 403
+
+
+async def test_redis_and_smtp_that_do_not_answer_fail_their_checks(
+    app: FastAPI, settings: Settings
+) -> None:
+    port = _closed_port()
+    down = settings.model_copy(
+        update={
+            "redis_url": f"redis://127.0.0.1:{port}/0",
+            "job_broker_url": f"redis://127.0.0.1:{port}/1",
+            "smtp_host": "127.0.0.1",
+            "smtp_port": port,
+            "carrier": "twilio",
+            "twilio_account_sid": "",
+        }
+    )
+    ctx = checks.Context(down, app.state.db, app.state.voice_engines.transcriber)
+    parts = {c.key: c for c in await checks.run_all(ctx)}
+    for key in ("realtime", "jobs", "mail", "carrier"):
+        assert parts[key].health == "failing", (key, parts[key])
+    assert "Redis did not answer PING" in parts["realtime"].detail
+    assert "CALLWRIGHT_TWILIO_ACCOUNT_SID" in parts["carrier"].detail
+    assert parts["database"].health == "ok"
+
+
+async def test_an_llm_endpoint_that_does_not_answer_fails_the_brain(
+    app: FastAPI, settings: Settings
+) -> None:
+    port = _closed_port()
+    down = settings.model_copy(update={"llm_base_url": f"http://127.0.0.1:{port}/v1"})
+    brain = await checks.brain(
+        checks.Context(down, app.state.db, app.state.voice_engines.transcriber)
+    )
+    assert brain.health == "failing"
+    assert brain.value.startswith("gpt-4o-mini at http://127.0.0.1:")
