@@ -23,13 +23,22 @@ import { saveRecording } from './recording'
 import { SyncedTranscript } from './SyncedTranscript'
 import { TurnLatencyTable } from './TurnLatencies'
 
-/** How often a live call's page is read again. */
+/** How often a live call's page is read again (and a call just ended, until its analysis,
+ * which runs on its own once the call's end is committed, has arrived). */
 const LIVE_REFRESH_MS = 3000
+const ANALYSIS_WAIT_MS = 60_000
+
+function stillChanging(call: CallPageData | undefined): boolean {
+  if (!call) return false
+  if (!call.completed) return true
+  const ended = call.times.ended_at ? new Date(call.times.ended_at).getTime() : 0
+  return !call.analysis && Date.now() - ended < ANALYSIS_WAIT_MS
+}
 
 export function CallPageView({ callId, scope, backTo, backLabel }: { callId: string; scope: CallPageScope; backTo: string; backLabel: string }) {
   const page = useQuery({
     ...callPageQuery(callId, scope),
-    refetchInterval: (query) => (query.state.data && !query.state.data.completed ? LIVE_REFRESH_MS : false),
+    refetchInterval: (query) => (stillChanging(query.state.data) ? LIVE_REFRESH_MS : false),
   })
   const back = (
     <Link to={backTo} className="inline-flex items-center gap-1.5 text-sm font-medium text-indigo-600 hover:text-indigo-800">
