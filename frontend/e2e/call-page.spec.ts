@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { DEMO, signIn } from './helpers'
+import { ADMIN, DEMO, signIn, signOut } from './helpers'
 
 /** "m:ss" as seconds. */
 function seconds(position: string): number {
@@ -8,7 +8,7 @@ function seconds(position: string): number {
 }
 
 test('a finished sandbox call opens on its own page from Call Logs: it plays, a transcript line seeks, the analysis shows', async ({ page }) => {
-  test.setTimeout(240_000)
+  test.setTimeout(420_000)
   await signIn(page, DEMO.email, DEMO.password)
   await expect(page).toHaveURL(/\/dashboard$/)
 
@@ -67,7 +67,20 @@ test('a finished sandbox call opens on its own page from Call Logs: it plays, a 
   expect(after).toBeGreaterThanOrEqual(at)
   expect(after).toBeLessThan(at + 2)
   await expect(target).toHaveAttribute('aria-current', 'true')
-  await page.getByRole('button', { name: 'Pause recording' }).click()
+  // (The last line may play to the end by now: pause whatever is left.)
+  await audio.evaluate((a) => (a as HTMLAudioElement).pause())
 
   await page.screenshot({ path: 'test-results/call-page.png', fullPage: true })
+
+  // The admin opens the same call from the admin Call Logs, with who placed it.
+  await signOut(page)
+  await signIn(page, ADMIN.email, ADMIN.password)
+  await expect(page).toHaveURL(/\/admin$/)
+  await page.getByRole('link', { name: 'Call Logs' }).click()
+  const adminRow = page.getByTestId('admin-calls').getByRole('row').filter({ hasText: DEMO.email }).first()
+  await adminRow.getByRole('link', { name: 'Open call page' }).click()
+  await expect(page).toHaveURL(`/admin/calls/${last?.call_id}`)
+  await expect(page.getByText(`(${DEMO.email})`)).toBeVisible()
+  await expect(page.getByTestId('call-analysis-summary')).not.toBeEmpty()
+  await page.screenshot({ path: 'test-results/admin-call-page.png' })
 })
