@@ -48,6 +48,8 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/api/v1/call-details/{call_id}"): "user",
     ("GET", "/api/v1/call/{call_id}/transcript"): "user",
     ("GET", "/api/v1/call/{call_id}/latency"): "user",
+    ("GET", "/api/v1/call/{call_id}/page"): "user",
+    ("GET", "/api/v1/admin/calls/{call_id}"): "admin",
     ("GET", "/api/v1/user/{user_id}/calls"): "user",
     ("GET", "/api/v1/user/{user_id}/stats"): "user",
     ("GET", "/api/v1/user/{user_id}/live-calls"): "user",

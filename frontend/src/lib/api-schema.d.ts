@@ -68,6 +68,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/calls/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin Call Page
+         * @description Any call's page for the admin (`/admin/calls/{id}`), with the user who placed it.
+         */
+        get: operations["admin_call_page_api_v1_admin_calls__call_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/do-not-call": {
         parameters: {
             query?: never;
@@ -627,6 +647,29 @@ export interface paths {
          * @description The call's per-reply latency (what the `turn-latency` socket event sent live).
          */
         get: operations["call_latency_api_v1_call__call_id__latency_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/call/{call_id}/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Call Page
+         * @description Everything a call's page shows (`/dashboard/calls/{id}`): the details (record,
+         *     transcript, latency, analysis) with the settings it was placed with, its events, the
+         *     times that place the transcript on the recording and its cost through the billing rule.
+         *     The owner's (an admin may read any).
+         */
+        get: operations["call_page_api_v1_call__call_id__page_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1359,7 +1402,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** User Calls */
+        /**
+         * User Calls
+         * @description A user's calls, newest first; `outcome` and `q` (a number, or part of one: only its
+         *     digits count, so "+1 (555) 123" finds +15551230000) narrow them.
+         */
         get: operations["user_calls_api_v1_user__user_id__calls_get"];
         put?: never;
         post?: never;
@@ -2297,6 +2344,30 @@ export interface components {
             /** Label */
             label: string;
         };
+        /**
+         * CallBillingOut
+         * @description How the call's cost was computed (docs/calls-and-billing.md, the spec's rule).
+         */
+        CallBillingOut: {
+            /** Billed Minutes */
+            billed_minutes: number;
+            /** Billed Seconds */
+            billed_seconds: number;
+            /** Capped */
+            capped: boolean;
+            /** Cost */
+            cost: number | null;
+            /** Explanation */
+            explanation: string;
+            /** Hold */
+            hold: number;
+            /** Ledger */
+            ledger: components["schemas"]["LedgerLineOut"][];
+            /** Rate Per Minute */
+            rate_per_minute: number;
+            /** Rule */
+            rule: string;
+        };
         /** CallDetails */
         CallDetails: {
             analysis?: components["schemas"]["AnalysisOut"] | null;
@@ -2348,12 +2419,96 @@ export interface components {
             success?: boolean;
         };
         /**
+         * CallEventOut
+         * @description One row of the call's log (what went out live as a `webhook-event`).
+         */
+        CallEventOut: {
+            /** Category */
+            category: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Message */
+            message: string;
+        };
+        /**
          * CallOutcome
          * @description How a call ended: one vocabulary for the API, the live messages, the screens, the
          *     analytics and webhooks (stored in `calls.end_reason`). `status` stays the carrier's.
          * @enum {string}
          */
         CallOutcome: "completed" | "voicemail" | "busy" | "no-answer" | "failed" | "stopped" | "time-limit" | "callee-hung-up" | "cut-by-fault";
+        /** CallOwner */
+        CallOwner: {
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /**
+         * CallPage
+         * @description Everything a call's page shows: the details, the settings it was placed with, its events,
+         *     its times (to place the transcript on the recording) and its cost with the rule.
+         */
+        CallPage: {
+            analysis?: components["schemas"]["AnalysisOut"] | null;
+            answered_by: components["schemas"]["AnsweredBy"] | null;
+            billing: components["schemas"]["CallBillingOut"];
+            /** Call Id */
+            call_id: string;
+            /** Call Length */
+            call_length: number;
+            /** Completed */
+            completed: boolean;
+            /** Corrected Duration */
+            corrected_duration: number;
+            /** Cost */
+            cost: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error */
+            error: string | null;
+            /** Events */
+            events: components["schemas"]["CallEventOut"][];
+            /** From */
+            from: string;
+            /** Latencies */
+            latencies: components["schemas"]["TurnLatencyOut"][];
+            /** Max Duration */
+            max_duration: number;
+            outcome: components["schemas"]["CallOutcome"] | null;
+            owner?: components["schemas"]["CallOwner"] | null;
+            /** Prompt */
+            prompt: string;
+            /** Record Url */
+            record_url: string | null;
+            settings: components["schemas"]["CallSettingsOut"];
+            /** Status */
+            status: string;
+            times: components["schemas"]["CallTimes"];
+            /** To */
+            to: string;
+            /** Transcripts */
+            transcripts: components["schemas"]["TranscriptLine"][];
+            /** Voice */
+            voice: string;
+        };
+        /** CallPageOut */
+        CallPageOut: {
+            data: components["schemas"]["CallPage"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** CallRecord */
         CallRecord: {
             answered_by: components["schemas"]["AnsweredBy"] | null;
@@ -2385,6 +2540,79 @@ export interface components {
             to: string;
             /** Voice */
             voice: string;
+        };
+        /**
+         * CallSettingsOut
+         * @description What the call was placed with (from the form, an agent, the API or a campaign).
+         */
+        CallSettingsOut: {
+            /** Agent Id */
+            agent_id: string | null;
+            /** Agent Name */
+            agent_name: string | null;
+            /** Analysis Schema */
+            analysis_schema: {
+                [key: string]: unknown;
+            }[] | null;
+            /** Background Audio */
+            background_audio: string;
+            /** Campaign Id */
+            campaign_id: string | null;
+            /** Campaign Name */
+            campaign_name: string | null;
+            /** Disclosure */
+            disclosure: string | null;
+            /** Dispositions */
+            dispositions: string[] | null;
+            /** First Sentence */
+            first_sentence: string | null;
+            /** Interruption Threshold */
+            interruption_threshold: number;
+            /** Max Duration */
+            max_duration: number;
+            /** Prompt */
+            prompt: string;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "dashboard" | "api" | "campaign" | "test";
+            /** Start At */
+            start_at: string | null;
+            /** Summary Prompt */
+            summary_prompt: string | null;
+            /** Temperature */
+            temperature: number;
+            /** Variables */
+            variables: {
+                [key: string]: unknown;
+            } | null;
+            /** Voice */
+            voice: string;
+            /** Voicemail Action */
+            voicemail_action: string;
+            /** Voicemail Message */
+            voicemail_message: string | null;
+            /** Wait For Greeting */
+            wait_for_greeting: boolean;
+        };
+        /** CallTimes */
+        CallTimes: {
+            /** Answered At */
+            answered_at: string | null;
+            /** Ended At */
+            ended_at: string | null;
+            /**
+             * Queued At
+             * Format: date-time
+             */
+            queued_at: string;
+            /** Recording Ended At */
+            recording_ended_at: string | null;
+            /** Recording Started At */
+            recording_started_at: string | null;
+            /** Ringing At */
+            ringing_at: string | null;
         };
         /** CallUser */
         CallUser: {
@@ -3015,6 +3243,20 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** LedgerLineOut */
+        LedgerLineOut: {
+            /** Amount */
+            amount: number;
+            /** Balance After */
+            balance_after: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Kind */
+            kind: string;
         };
         /**
          * LiveCall
@@ -4573,10 +4815,17 @@ export type SchemaBodyImportDoNotCallApiV1DoNotCallImportPost = components['sche
 export type SchemaBodyImportGlobalDoNotCallApiV1AdminDoNotCallImportPost = components['schemas']['Body_import_global_do_not_call_api_v1_admin_do_not_call_import_post'];
 export type SchemaBodyLoadContactsApiV1CampaignsCampaignIdContactsPost = components['schemas']['Body_load_contacts_api_v1_campaigns__campaign_id__contacts_post'];
 export type SchemaBucket = components['schemas']['Bucket'];
+export type SchemaCallBillingOut = components['schemas']['CallBillingOut'];
 export type SchemaCallDetails = components['schemas']['CallDetails'];
 export type SchemaCallDetailsOut = components['schemas']['CallDetailsOut'];
+export type SchemaCallEventOut = components['schemas']['CallEventOut'];
 export type SchemaCallOutcome = components['schemas']['CallOutcome'];
+export type SchemaCallOwner = components['schemas']['CallOwner'];
+export type SchemaCallPage = components['schemas']['CallPage'];
+export type SchemaCallPageOut = components['schemas']['CallPageOut'];
 export type SchemaCallRecord = components['schemas']['CallRecord'];
+export type SchemaCallSettingsOut = components['schemas']['CallSettingsOut'];
+export type SchemaCallTimes = components['schemas']['CallTimes'];
 export type SchemaCallUser = components['schemas']['CallUser'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
 export type SchemaCampaignIn = components['schemas']['CampaignIn'];
@@ -4617,6 +4866,7 @@ export type SchemaImportReport = components['schemas']['ImportReport'];
 export type SchemaInboxPage = components['schemas']['InboxPage'];
 export type SchemaKeyFactOut = components['schemas']['KeyFactOut'];
 export type SchemaLatencyOut = components['schemas']['LatencyOut'];
+export type SchemaLedgerLineOut = components['schemas']['LedgerLineOut'];
 export type SchemaLiveCall = components['schemas']['LiveCall'];
 export type SchemaLiveCallsOut = components['schemas']['LiveCallsOut'];
 export type SchemaLoadOut = components['schemas']['LoadOut'];
@@ -4800,6 +5050,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminCallsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    admin_call_page_api_v1_admin_calls__call_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallPageOut"];
                 };
             };
             /** @description Validation Error */
@@ -5968,6 +6249,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LatencyOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    call_page_api_v1_call__call_id__page_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallPageOut"];
                 };
             };
             /** @description Validation Error */
@@ -7248,6 +7560,10 @@ export interface operations {
     user_calls_api_v1_user__user_id__calls_get: {
         parameters: {
             query?: {
+                /** @description Only calls that ended so. */
+                outcome?: components["schemas"]["CallOutcome"] | null;
+                /** @description Digits found in the From or To number. */
+                q?: string | null;
                 /** @description 1-based page number. */
                 page?: number;
                 /** @description Rows per page. */

@@ -5,17 +5,19 @@ their own calls (another user's id answers 404, another user's stats 403); admin
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 from sqlalchemy import Row
 
 from callwright.agents import service as agents
-from callwright.auth.deps import CurrentUser
+from callwright.auth.deps import AdminUser, CurrentUser
 from callwright.auth.schemas import Message
 from callwright.calls import analysis as analysing
+from callwright.calls import page as pages
 from callwright.calls import repository as calls
 from callwright.calls.domain import Calls
 from callwright.calls.outcomes import outcome_of
@@ -26,6 +28,9 @@ from callwright.calls.schemas import (
     AnalyzeOut,
     CallDetails,
     CallDetailsOut,
+    CallOwner,
+    CallPage,
+    CallPageOut,
     CallRecord,
     CallsPage,
     LatencyOut,
@@ -51,7 +56,7 @@ from callwright.kit.money import dollars
 from callwright.kit.sqltime import WEEKDAYS, TzOffset
 from callwright.models import Call, CallReport, TranscriptEntry, User
 from callwright.speech import tts
-from callwright.telephony.state import TERMINAL
+from callwright.telephony.state import TERMINAL, CallOutcome
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["calls"])
@@ -179,7 +184,7 @@ async def stop_call(
     return Message(message="Call stopped successfully")
 
 
-async def _details(session: SessionDep, call: Row[*tuple[Any, ...]]) -> CallDetails:
+async def _details(session: SessionDep, call: Call | Row[*tuple[Any, ...]]) -> CallDetails:
     lines = await calls.transcript_lines(session, call.id)
     stored = analysing.Analysis.from_json(call.analysis) if call.analysis else None
     return CallDetails.model_validate(
@@ -200,6 +205,46 @@ async def _details(session: SessionDep, call: Row[*tuple[Any, ...]]) -> CallDeta
 async def call_details(call_id: str, user: CurrentUser, session: SessionDep) -> CallDetailsOut:
     call = await _owned_row(session, user, call_id)
     return CallDetailsOut(data=await _details(session, call))
+
+
+async def _page(session: SessionDep, call_id: str, viewer: User) -> CallPage:
+    """Everything the call's page shows; another user's call (or none) is a 404. The admin's
+    view names the owner."""
+    found = await calls.page_view(session, call_id)
+    if found is None or not _may_see(viewer, found[0].user_id):
+        raise NotFound("Call not found.")
+    call, agent_name, campaign_name = found
+    events = await calls.events(session, call.id)
+    owner = None
+    if viewer.is_admin and call.user_id is not None:
+        user = await session.get(User, call.user_id)
+        owner = CallOwner(id=user.id, name=user.name, email=user.email) if user else None
+    details = await _details(session, call)
+    return CallPage.model_validate(
+        details.model_dump(by_alias=True)
+        | {
+            "settings": pages.settings_of(call, agent_name, campaign_name),
+            "events": pages.events_of(events),
+            "times": pages.times_of(call, events),
+            "billing": pages.billing_of(call, await calls.ledger_for_call(session, call.id)),
+            "owner": owner,
+        }
+    )
+
+
+@router.get("/call/{call_id}/page")
+async def call_page(call_id: str, user: CurrentUser, session: SessionDep) -> CallPageOut:
+    """Everything a call's page shows (`/dashboard/calls/{id}`): the details (record,
+    transcript, latency, analysis) with the settings it was placed with, its events, the
+    times that place the transcript on the recording and its cost through the billing rule.
+    The owner's (an admin may read any)."""
+    return CallPageOut(data=await _page(session, call_id, user))
+
+
+@router.get("/admin/calls/{call_id}", tags=["admin"])
+async def admin_call_page(call_id: str, admin: AdminUser, session: SessionDep) -> CallPageOut:
+    """Any call's page for the admin (`/admin/calls/{id}`), with the user who placed it."""
+    return CallPageOut(data=await _page(session, call_id, admin))
 
 
 @router.get("/call/{call_id}/transcript")
@@ -225,15 +270,41 @@ async def user_calls(
     user: CurrentUser,
     session: SessionDep,
     paging: Annotated[PageRequest, page_params(20)],
+    outcome: Annotated[CallOutcome | None, Query(description="Only calls that ended so.")] = None,
+    q: Annotated[
+        str | None,
+        Query(max_length=40, description="Digits found in the From or To number."),
+    ] = None,
 ) -> CallsPage:
+    """A user's calls, newest first; `outcome` and `q` (a number, or part of one: only its
+    digits count, so "+1 (555) 123" finds +15551230000) narrow them."""
     _check_user(user, user_id)
     rows, total = await calls.page_for_user(
-        session, user_id, page=paging.page, per_page=paging.per_page
+        session,
+        user_id,
+        page=paging.page,
+        per_page=paging.per_page,
+        outcome=outcome,
+        digits=_number_digits(q),
     )
     return CallsPage(
         data=[CallRecord.model_validate(_record(c)) for c in rows],
         pagination=paging.pagination(total),
     )
+
+
+_NUMBER_SEARCH = re.compile(r"^[0-9+()\-.\s]*$")
+
+
+def _number_digits(q: str | None) -> str | None:
+    """The digits of a number search (None: no search); anything but a number is a 422."""
+    if q is None or not q.strip():
+        return None
+    if not _NUMBER_SEARCH.match(q):
+        raise ValidationFailed(
+            {"q": ["Search by phone number: digits, spaces, +, -, dots and brackets only."]}
+        )
+    return re.sub(r"\D", "", q) or None
 
 
 @router.get("/user/{user_id}/live-calls")

@@ -237,6 +237,9 @@ class MediaHooks(CallHooks):
                 out.write(audio)
 
     async def finished(self, recording: Recording | None) -> None:
+        # When the media ended: taken before the MP3 is encoded (seconds on a busy machine), as
+        # the call's page places the transcript on the recording from it (calls/page.py).
+        ended = utcnow()
         path: str | None = None
         if recording is not None and recording.seconds > 0:
             path = await asyncio.to_thread(save_mp3, self.recordings, self.call_id, recording)
@@ -246,7 +249,7 @@ class MediaHooks(CallHooks):
             call = await calls.get(session, self.call_id)
             if call is None:
                 return
-            call.media_ended_at = utcnow()
+            call.media_ended_at = ended
             if path:
                 call.recording_path = path
         await self.flows.finalize(self.call_id)

@@ -22,7 +22,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from callwright.billing.service import COST_PER_MINUTE_CENTS
 from callwright.kit.pagination import skipped
 from callwright.kit.sqltime import LocalTime
-from callwright.models import Call, CallEvent, TranscriptEntry, TurnLatency
+from callwright.models import (
+    Agent,
+    Call,
+    CallEvent,
+    Campaign,
+    LedgerEntry,
+    TranscriptEntry,
+    TurnLatency,
+)
 from callwright.telephony.state import (
     STATUS_OUTCOMES,
     TERMINAL,
@@ -355,14 +363,24 @@ async def details_row(session: AsyncSession, call_id: str) -> Row[*tuple[Any, ..
 
 
 async def page_for_user(
-    session: AsyncSession, user_id: int, *, page: int, per_page: int
+    session: AsyncSession,
+    user_id: int,
+    *,
+    page: int,
+    per_page: int,
+    outcome: CallOutcome | None = None,
+    digits: str | None = None,
 ) -> tuple[Sequence[Row[*tuple[Any, ...]]], int]:
     """One page of a user's calls, newest first, and the total count, in one statement.
+    With `outcome` (how the call ended) or `digits` (found anywhere in the From or To number),
+    only the calls that match (`_filtered_page`).
 
     The page's ids are picked from the covering index `ix_calls_user_created` (user_id,
     created_at, id) and only those rows are read: skipping to page 70 no longer reads and sorts
     the 490 rows before it (1.7 ms -> 0.05 ms in SQLite at 500 calls per user). The count rides
     along on every row; only a page past the end asks for it on its own."""
+    if outcome is not None or digits:
+        return await _filtered_page(session, user_id, page, per_page, outcome, digits)
     connection = await _core(session)
     rows = (
         await connection.execute(
@@ -372,6 +390,59 @@ async def page_for_user(
     if rows:
         return rows, int(rows[0].total)
     return rows, int(await connection.scalar(_USER_COUNT, {"user_id": user_id}) or 0)
+
+
+async def _filtered_page(
+    session: AsyncSession,
+    user_id: int,
+    page: int,
+    per_page: int,
+    outcome: CallOutcome | None,
+    digits: str | None,
+) -> tuple[Sequence[Row[*tuple[Any, ...]]], int]:
+    """A page of a user's calls that ended with `outcome` and whose From or To number holds
+    `digits` (either filter optional), newest first, and how many match."""
+    where: list[ColumnElement[bool]] = [Call.user_id == user_id]
+    if outcome is not None:
+        where.append(Call.end_reason == outcome.value)
+    if digits:
+        where.append(
+            or_(
+                Call.to_number.contains(digits, autoescape=True),
+                Call.from_number.contains(digits, autoescape=True),
+            )
+        )
+    connection = await _core(session)
+    total = int(await connection.scalar(select(func.count()).where(*where)) or 0)
+    query = (
+        select(*LOG_COLUMNS)
+        .where(*where)
+        .order_by(*_NEWEST_FIRST)
+        .offset(skipped(page, per_page))
+        .limit(per_page)
+    )
+    return (await connection.execute(query)).all(), total
+
+
+async def page_view(
+    session: AsyncSession, call_id: str
+) -> tuple[Call, str | None, str | None] | None:
+    """A call with the names of the agent and the campaign it came from (None: none, or
+    deleted since), or None when there is no such call."""
+    query = (
+        select(Call, Agent.name, Campaign.name)
+        .outerjoin(Agent, Agent.id == Call.agent_id)
+        .outerjoin(Campaign, Campaign.id == Call.campaign_id)
+        .where(Call.id == call_id)
+    )
+    row = (await session.execute(query)).first()
+    return (row[0], row[1], row[2]) if row else None
+
+
+async def ledger_for_call(session: AsyncSession, call_id: str) -> Sequence[LedgerEntry]:
+    """The balance movements of one call (its hold, charge and release), oldest first."""
+    query = select(LedgerEntry).where(LedgerEntry.call_id == call_id).order_by(LedgerEntry.id)
+    return (await session.scalars(query)).all()
 
 
 # The hot reads are built once: SQLAlchemy then memoises their cache keys too.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -157,6 +157,108 @@ class CallsPage(Paged[CallRecord]):
     pass
 
 
+class CallSettingsOut(BaseModel):
+    """What the call was placed with (from the form, an agent, the API or a campaign)."""
+
+    #: Where it was placed from: the dashboard, the /v1 API, a campaign or the public test call.
+    source: Literal["dashboard", "api", "campaign", "test"]
+    prompt: str
+    voice: str
+    temperature: float
+    interruption_threshold: int
+    background_audio: str
+    #: Minutes.
+    max_duration: int
+    wait_for_greeting: bool
+    first_sentence: str | None
+    voicemail_action: str
+    voicemail_message: str | None
+    disclosure: str | None
+    variables: dict[str, Any] | None
+    summary_prompt: str | None
+    dispositions: list[str] | None
+    analysis_schema: list[dict[str, Any]] | None
+    agent_id: str | None
+    #: The agent's name now (null: no agent, or deleted since).
+    agent_name: str | None
+    campaign_id: str | None
+    campaign_name: str | None
+    #: When a scheduled call was due (null: dialled at once).
+    start_at: datetime | None
+
+
+class CallEventOut(BaseModel):
+    """One row of the call's log (what went out live as a `webhook-event`)."""
+
+    category: str
+    message: str
+    created_at: datetime
+
+
+class CallTimes(BaseModel):
+    queued_at: datetime
+    ringing_at: datetime | None
+    answered_at: datetime | None
+    ended_at: datetime | None
+    #: When the recording begins: the media stream's "Call connected" (else the answer).
+    recording_started_at: datetime | None
+    #: When the recording ends (the media stream closed).
+    recording_ended_at: datetime | None
+
+
+class LedgerLineOut(BaseModel):
+    #: hold | charge | release | refund | adjustment
+    kind: str
+    #: Dollars; negative takes money from the balance.
+    amount: float
+    balance_after: float
+    created_at: datetime
+
+
+class CallBillingOut(BaseModel):
+    """How the call's cost was computed (docs/calls-and-billing.md, the spec's rule)."""
+
+    #: Dollars per started minute.
+    rate_per_minute: float
+    #: Held at send: max duration x the rate.
+    hold: float
+    #: Seconds connected (answer to hang-up): what is billed.
+    billed_seconds: int
+    #: ceil((billed_seconds - 1) / 60).
+    billed_minutes: int
+    #: The settled charge (null until settled).
+    cost: float | None
+    #: The rule's charge was more than the hold, so the hold was charged.
+    capped: bool
+    #: The rule in words.
+    rule: str
+    #: This call's figures through the rule, in words.
+    explanation: str
+    ledger: list[LedgerLineOut]
+
+
+class CallOwner(BaseModel):
+    id: int
+    name: str
+    email: str
+
+
+class CallPage(CallDetails):
+    """Everything a call's page shows: the details, the settings it was placed with, its events,
+    its times (to place the transcript on the recording) and its cost with the rule."""
+
+    settings: CallSettingsOut
+    events: list[CallEventOut]
+    times: CallTimes
+    billing: CallBillingOut
+    #: Who placed it (the admin's view; null on the owner's own page and for the test call).
+    owner: CallOwner | None = None
+
+
+class CallPageOut(Ok[CallPage]):
+    pass
+
+
 class CallDetailsOut(Ok[CallDetails]):
     pass
 
@@ -263,3 +365,4 @@ class AnalyzeOut(Ok[AnalysisOut]):
 
 
 CallDetails.model_rebuild()
+CallPage.model_rebuild()

@@ -1,7 +1,7 @@
 /** The calls as the user and admin areas both read them: a user's calls and stats, a call's
  * transcript and its recording's addresses. */
 import { queryOptions } from '@tanstack/react-query'
-import { api, unwrap } from '@/lib/api'
+import { api, ApiError, unwrap } from '@/lib/api'
 import type { components } from '@/lib/api-schema'
 
 export type CallRecord = components['schemas']['CallRecord']
@@ -43,12 +43,23 @@ export const statsQuery = (userId: number) =>
       (await unwrap(api.GET('/api/v1/user/{user_id}/stats', { params: { path: { user_id: userId } } }), 'Failed to fetch user stats')).data,
   })
 
-export const callsQuery = (userId: number, page: number, perPage: number) =>
+/** How Call Logs narrows the list: how the calls ended, and digits of a number. */
+export interface CallFilters {
+  outcome?: CallRecord['outcome']
+  q?: string
+}
+
+export const callsQuery = (userId: number, page: number, perPage: number, filters: CallFilters = {}) =>
   queryOptions({
-    queryKey: [...callKeys.calls(userId), page, perPage],
+    queryKey: [...callKeys.calls(userId), page, perPage, filters.outcome ?? null, filters.q ?? ''],
     queryFn: () =>
       unwrap(
-        api.GET('/api/v1/user/{user_id}/calls', { params: { path: { user_id: userId }, query: { page, per_page: perPage } } }),
+        api.GET('/api/v1/user/{user_id}/calls', {
+          params: {
+            path: { user_id: userId },
+            query: { page, per_page: perPage, ...(filters.outcome ? { outcome: filters.outcome } : {}), ...(filters.q ? { q: filters.q } : {}) },
+          },
+        }),
         'Failed to fetch user calls',
       ),
   })
@@ -72,6 +83,37 @@ export const playUrl = (callId: string) => `/api/v1/play-recording/${encodeURICo
 export const fetchCallDetails = async (callId: string) =>
   (await unwrap(api.GET('/api/v1/call-details/{call_id}', { params: { path: { call_id: callId } } }), 'Failed to fetch call details')).data
 
-/** The call's summary, outcome, sentiment and key facts (computed once, then stored). */
-export const analyzeCall = async (callId: string) =>
-  (await unwrap(api.POST('/api/v1/analyze-call/{call_id}', { params: { path: { call_id: callId } } }), 'Failed to analyse the call')).data
+/** The call's summary, outcome, sentiment and key facts (computed once, then stored);
+ * `refresh` runs it again over the stored one. */
+export const analyzeCall = async (callId: string, refresh = false) =>
+  (
+    await unwrap(
+      api.POST('/api/v1/analyze-call/{call_id}', { params: { path: { call_id: callId } }, body: refresh ? { refresh: true } : undefined }),
+      'Failed to analyse the call',
+    )
+  ).data
+
+/** Everything a call's page shows: details, settings, events, times and cost. */
+export type CallPageData = components['schemas']['CallPage']
+export type CallEvent = components['schemas']['CallEventOut']
+export type CallBilling = components['schemas']['CallBillingOut']
+export type CallSettings = components['schemas']['CallSettingsOut']
+
+/** Whose view of a call: the owner's page (`call/{id}/page`) or the admin's (`admin/calls/{id}`). */
+export type CallPageScope = 'user' | 'admin'
+
+export const callPageQuery = (callId: string, scope: CallPageScope) =>
+  queryOptions({
+    queryKey: ['call-page', scope, callId],
+    queryFn: async () =>
+      (
+        await unwrap(
+          scope === 'admin'
+            ? api.GET('/api/v1/admin/calls/{call_id}', { params: { path: { call_id: callId } } })
+            : api.GET('/api/v1/call/{call_id}/page', { params: { path: { call_id: callId } } }),
+          'Failed to fetch call details',
+        )
+      ).data,
+    // A 404 (not this user's call, or no such call) will not change on a retry.
+    retry: (count, error) => count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+  })

@@ -2,7 +2,8 @@
  * 10 per page, newest first; the call id shortened (full on hover, copied on click); transcript
  * as chat bubbles; play inline and download. */
 import { useQuery } from '@tanstack/react-query'
-import { ArrowDown, ArrowUp, ArrowUpDown, Download, FileText, Play } from 'lucide-react'
+import { ArrowDown, ArrowUp, ArrowUpDown, Download, ExternalLink, FileText, Play } from 'lucide-react'
+import { Link } from 'react-router'
 import { useCallback, useEffect, useState } from 'react'
 import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
@@ -135,6 +136,11 @@ export function AdminCallLogsPage() {
                     <td className={`${TD} tabular-nums`}>{formatCurrency(call.cost ?? 0)}</td>
                     <td className={TD}>
                       <div className="flex items-center gap-1">
+                        <Button asChild variant="ghost" size="sm">
+                          <Link to={`/admin/calls/${encodeURIComponent(call.call_id)}`} aria-label="Open call page" title="Open the call's page">
+                            <ExternalLink className="h-4 w-4" aria-hidden />
+                          </Link>
+                        </Button>
                         <Button variant="ghost" size="sm" aria-label="View transcript" disabled={transcript.loadingId === call.call_id} onClick={() => transcript.open(call.call_id)}>
                           <FileText className="h-4 w-4" aria-hidden />
                         </Button>

@@ -1,13 +1,15 @@
 /** Call Logs (spec sections 2, 4, 8): 7 calls a page, a table on desktop and cards on phones,
  * transcript and report modals, an inline player (one plays at a time) and downloads. */
 import { useQuery } from '@tanstack/react-query'
-import { Download, FileText, Flag, Play } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
-import { useSearchParams } from 'react-router'
+import { Download, ExternalLink, FileText, Flag, Play } from 'lucide-react'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { Link, useSearchParams } from 'react-router'
+import { SearchBox, Select } from '@/components/kit'
 import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
 import { messageOf } from '@/lib/api'
+import { isOutcome, OUTCOMES, type Outcome } from '@/lib/outcomes'
 import { callCost, formatCallDuration, formatCurrency, formatDateTime } from '@/lib/format'
 import { getUser } from '@/lib/session'
 import { notify } from '@/lib/toast'
@@ -26,7 +28,10 @@ import { useTranscript } from '@/components/calls/useTranscript'
 export function CallLogsPage() {
   const userId = getUser()?.id ?? 0
   const [page, setPage] = useState(1)
-  const calls = useQuery(callsQuery(userId, page, CALL_LOGS_PAGE_SIZE))
+  const [outcome, setOutcome] = useState<Outcome | ''>('')
+  const [number, setNumber] = useState('')
+  const filtered = Boolean(outcome || number)
+  const calls = useQuery(callsQuery(userId, page, CALL_LOGS_PAGE_SIZE, { outcome: outcome || undefined, q: number || undefined }))
   const rows = calls.isError ? [] : (calls.data?.data ?? [])
   const lastPage = calls.data?.pagination.last_page ?? 1
   const [playing, setPlaying] = useState<Set<string>>(new Set())
@@ -47,6 +52,11 @@ export function CallLogsPage() {
     if (calls.isError) notify.error(`Status : ${calls.error.message}`)
   }, [calls.isError, calls.error])
 
+  const onSearch = useCallback((text: string) => {
+    setNumber(text)
+    setPage(1)
+  }, [setNumber, setPage])
+
   const download = (id: string) => saveRecording(id, (error) => messageOf(error, 'Failed to download recording'))
 
   const play = (id: string) => {
@@ -57,8 +67,28 @@ export function CallLogsPage() {
     <div className="space-y-6">
       <header>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Call Logs</h1>
-        <p className="mt-1 text-sm text-slate-500">Every call you placed, newest first.</p>
+        <p className="mt-1 text-sm text-slate-500">Every call you placed, newest first. Open a call for its recording, transcript, analysis and cost.</p>
       </header>
+      <div className="flex flex-wrap items-center gap-3" role="search" aria-label="Filter calls">
+        <SearchBox placeholder="Search by phone number" onSearch={onSearch} />
+        <Select
+          aria-label="Outcome"
+          value={outcome}
+          onChange={(e) => {
+            setOutcome(isOutcome(e.target.value) ? e.target.value : '')
+            setPage(1)
+          }}
+          className="w-auto min-w-44"
+          data-testid="outcome-filter"
+        >
+          <option value="">All outcomes</option>
+          {Object.entries(OUTCOMES).map(([value, style]) => (
+            <option key={value} value={value}>
+              {style.label}
+            </option>
+          ))}
+        </Select>
+      </div>
       <Card className="overflow-hidden">
         {calls.isPending ? (
           <div className="divide-y divide-slate-100" aria-label="Loading calls">
@@ -76,7 +106,7 @@ export function CallLogsPage() {
             {calls.error.message}
           </p>
         ) : rows.length === 0 ? (
-          <p className="px-5 py-12 text-center text-sm text-slate-500">No calls found</p>
+          <p className="px-5 py-12 text-center text-sm text-slate-500">{filtered ? 'No calls match these filters' : 'No calls found'}</p>
         ) : desktop ? (
           <table className="w-full text-left text-sm" data-testid="calls-table">
               <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -163,6 +193,11 @@ function Actions({
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap gap-1.5">
+        <Button asChild size="sm">
+          <Link to={`/dashboard/calls/${encodeURIComponent(call.call_id)}`} aria-label="Open call page">
+            <ExternalLink className="h-3.5 w-3.5" aria-hidden /> Open
+          </Link>
+        </Button>
         <Button variant="secondary" size="sm" onClick={() => onTranscript(call.call_id)} aria-label="View transcript">
           {loadingTranscript ? <Spinner className="h-3.5 w-3.5" /> : <FileText className="h-3.5 w-3.5" aria-hidden />}
           Transcript
