@@ -24,7 +24,7 @@ from alembic import command
 from fastapi import FastAPI
 from hypothesis import HealthCheck, Phase, settings
 from schemathesis import Case
-from schemathesis.checks import not_a_server_error
+from schemathesis.checks import not_a_server_error, response_schema_conformance
 from schemathesis.python import asgi
 
 from callwright.auth import tokens
@@ -169,7 +169,7 @@ def test_no_server_errors(case: Case[Any], fuzz_app: FastAPI, principals: Princi
     case.call_and_validate(
         app=fuzz_app,
         headers={"Authorization": f"Bearer {principals.token_for(case)}"},
-        checks=[not_a_server_error],
+        checks=[not_a_server_error, response_schema_conformance],
     )
 
 
