@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse
 
 from callwright import __version__
 from callwright.config import Settings, get_settings
@@ -52,23 +53,36 @@ def warm_up(engines: Engines) -> None:
         log.exception("warming up the speech models failed")
 
 
-def _health(app: FastAPI, role: str) -> None:
+def _health(app: FastAPI, role: str, ready: asyncio.Event | None = None) -> None:
+    """`GET /api/v1/health`: 200 once the process can take work; 503 while a voice process
+    still loads its speech models (a proxy or an orchestrator sends it no call before)."""
+
     @app.get(f"{API_PREFIX}/health", include_in_schema=False)
-    async def health() -> dict[str, str]:
-        return {"status": "ok", "role": role, "version": __version__}
+    async def health() -> JSONResponse:
+        if ready is not None and not ready.is_set():
+            return JSONResponse({"status": "warming up", "role": role}, status_code=503)
+        return JSONResponse({"status": "ok", "role": role, "version": __version__})
 
 
 def create_voice_app(settings: Settings | None = None) -> FastAPI:
     """`callwright voice`: the media websocket at /api/v1/media/twilio, nothing else."""
     settings = settings or get_settings()
     core = Core.build(settings, Database(settings.database_url), redis_publisher(settings))
+    ready = asyncio.Event()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         await core.start(receive=False)
         if settings.warm_up_voice:
-            core.jobs.spawn(asyncio.to_thread(warm_up, app.state.voice_engines), name="warm-up")
+
+            async def warm() -> None:
+                await asyncio.to_thread(warm_up, app.state.voice_engines)
+                ready.set()
+
+            core.jobs.spawn(warm(), name="warm-up")
+        else:
+            ready.set()
         try:
             yield
         finally:
@@ -83,7 +97,7 @@ def create_voice_app(settings: Settings | None = None) -> FastAPI:
     app.state.media_calls = core.calls.media
     app.state.voice_engines = build_engines(settings)
     app.include_router(media_router, prefix=API_PREFIX)
-    _health(app, "voice")
+    _health(app, "voice", ready)
     return app
 
 
