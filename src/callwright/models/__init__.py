@@ -10,6 +10,7 @@ from callwright.models.developer import ApiKey, WebhookAttempt, WebhookDelivery,
 from callwright.models.email_message import EmailMessage
 from callwright.models.ledger import CallReport, LedgerEntry
 from callwright.models.password_reset import PasswordResetToken
+from callwright.models.payment import TopUp
 from callwright.models.stats import CallStatsHourly
 from callwright.models.user import User
 
@@ -30,6 +31,7 @@ __all__ = [
     "PasswordResetToken",
     "Post",
     "SiteSetting",
+    "TopUp",
     "TranscriptEntry",
     "TurnLatency",
     "User",
