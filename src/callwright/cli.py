@@ -253,7 +253,7 @@ def localstripe_command(
         return
     try:
         typer.echo(localstripe.ensure(settings))
-    except Exception as exc:  # noqa: BLE001 - said plainly, then a failing exit
+    except Exception as exc:  # said plainly, then a failing exit
         typer.echo(f"localstripe: {exc}", err=True)
         raise typer.Exit(1) from exc
 

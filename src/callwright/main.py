@@ -215,7 +215,8 @@ def create_app(
         CSRFMiddleware,
         secret_key=settings.secret_key,
         session_cookie=settings.session_cookie,
-        exempt_prefixes=("/api/v1/webhooks/", "/v1/"),
+        # Signed by their senders (carriers, Stripe), never sent with a session.
+        exempt_prefixes=("/api/v1/webhooks/", "/api/v1/billing/stripe-webhook", "/v1/"),
     )
     app.add_middleware(NulGuard)
     app.add_middleware(

@@ -143,9 +143,7 @@ async def billing_history(
     rows, total = await repository.history(
         session, user.id, page=paging.page, per_page=paging.per_page
     )
-    return HistoryPage(
-        data=[HistoryEntry.of(e) for e in rows], pagination=paging.pagination(total)
-    )
+    return HistoryPage(data=[HistoryEntry.of(e) for e in rows], pagination=paging.pagination(total))
 
 
 @router.get("/billing/history/export")

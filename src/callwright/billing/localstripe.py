@@ -46,8 +46,8 @@ def serve(port: int, store: Path | None) -> None:
                 pickle.dump(dict(self), file, protocol=pickle.HIGHEST_PROTOCOL)
             temporary.replace(store)
 
-    resources.Store.try_load_from_disk = load  # type: ignore[method-assign]
-    resources.Store.dump_to_disk = dump  # type: ignore[method-assign]
+    resources.Store.try_load_from_disk = load
+    resources.Store.dump_to_disk = dump
     resources.store.try_load_from_disk()
     web.run_app(server.app, host="127.0.0.1", port=port, access_log=None, print=None)
 

@@ -126,9 +126,7 @@ class Payments:
         """Charge the card (a PaymentMethod from the browser's SetupIntent) for the top-up."""
         if top_up.status != "pending":
             raise AppError("This top-up is already paid or closed.", 409)
-        method = await self._call(
-            self.stripe.v1.payment_methods.retrieve_async, payment_method_id
-        )
+        method = await self._call(self.stripe.v1.payment_methods.retrieve_async, payment_method_id)
         card = getattr(method, "card", None)
         if card is not None:
             top_up.card = f"{str(card.brand).title()} ending in {card.last4}"
@@ -152,17 +150,18 @@ class Payments:
 
     def verify(self, payload: bytes, signature: str | None) -> stripe.Event:
         try:
-            return stripe.Webhook.construct_event(
+            event: stripe.Event = stripe.Webhook.construct_event(
                 payload, signature, self.settings.stripe_webhook_secret
             )
+            return event
         except (ValueError, stripe.SignatureVerificationError) as exc:
             raise AppError(BAD_SIGNATURE, 400) from exc
 
     async def handle_event(self, session: AsyncSession, event: stripe.Event) -> str:
         """Act on one verified event; returns what was done (for the log and the answer)."""
-        intent = event.data.object
+        intent: dict[str, Any] = event.data.object.to_dict()
         if event.type == "payment_intent.succeeded":
-            received = intent.get("amount_received") or intent.get("amount")
+            received = intent.get("amount_received") or intent.get("amount") or 0
             return await self.credit(
                 session, str(intent["id"]), int(received), str(intent.get("currency"))
             )

@@ -61,7 +61,7 @@ class TopUpOut(BaseModel):
             id=top_up.id,
             payment_intent_id=top_up.payment_intent_id,
             amount=dollars(top_up.amount_cents),
-            status=top_up.status,  # type: ignore[arg-type]
+            status=top_up.status,
             card=top_up.card,
             failure=top_up.failure,
             created_at=top_up.created_at,
@@ -112,7 +112,7 @@ class HistoryEntry(BaseModel):
     def of(cls, entry: LedgerEntry) -> HistoryEntry:
         return cls(
             id=entry.id,
-            kind=entry.kind,  # type: ignore[arg-type]
+            kind=entry.kind,
             amount=dollars(entry.amount_cents),
             balance_after=dollars(entry.balance_after_cents),
             note=entry.note,
