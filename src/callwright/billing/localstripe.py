@@ -10,6 +10,7 @@ and e2e scripts."""
 
 from __future__ import annotations
 
+import logging
 import os
 import pickle
 import subprocess
@@ -21,6 +22,8 @@ from typing import Any
 import httpx
 
 from callwright.config import Settings
+
+log = logging.getLogger(__name__)
 
 #: The emulator's answer to this path says that it is up.
 PROBE = "/js.stripe.com/v3/"
@@ -40,11 +43,15 @@ def serve(port: int, store: Path | None) -> None:
                 self.update(pickle.load(file))  # noqa: S301 - our own file, written below
 
     def dump(self: dict[str, Any]) -> None:
-        if store is not None:
+        if store is None:
+            return
+        try:
             temporary = store.with_suffix(".tmp")
             with temporary.open("wb") as file:
                 pickle.dump(dict(self), file, protocol=pickle.HIGHEST_PROTOCOL)
             temporary.replace(store)
+        except OSError as exc:  # its folder removed: it goes on from memory
+            log.warning("localstripe: could not save its objects to %s: %s", store, exc)
 
     resources.Store.try_load_from_disk = load
     resources.Store.dump_to_disk = dump
