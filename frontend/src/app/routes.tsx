@@ -48,6 +48,7 @@ export const routes: RouteObject[] = [
           { path: 'campaigns/:campaignId/setup', lazy: async () => ({ Component: (await import('@/features/campaigns/NewCampaignPage')).NewCampaignPage }) },
           { path: 'developers', lazy: async () => ({ Component: (await import('@/features/developers/DevelopersPage')).DevelopersPage }) },
           { path: 'do-not-call', lazy: async () => ({ Component: (await import('@/features/compliance/DoNotCallPage')).DoNotCallPage }) },
+          { path: 'billing', lazy: async () => ({ Component: (await import('@/features/billing/BillingPage')).BillingPage }) },
         ],
       },
       {
