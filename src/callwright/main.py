@@ -8,6 +8,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx2
 from fastapi import APIRouter, FastAPI, Response
@@ -39,7 +40,11 @@ from callwright.developers.endpoints import router as developers_router
 from callwright.kit.body_limit import BodySizeLimit
 from callwright.kit.db import Database
 from callwright.kit.errors import NotFound, install_error_handlers
-from callwright.kit.middleware import OAuthStateSession, SecurityHeaders
+from callwright.kit.middleware import (
+    OAuthStateSession,
+    SecurityHeaders,
+    content_security_policy,
+)
 from callwright.kit.nul_guard import NulGuard
 from callwright.kit.proxies import ClientAddressMiddleware
 from callwright.kit.ratelimit import RateLimiter
@@ -232,10 +237,28 @@ def create_app(
         allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
         allow_headers=["Authorization", "Content-Type", "X-XSRF-TOKEN", "Accept"],
     )
-    app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies)
+    app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies, csp=_csp(settings))
     # Everything inside sees the client's address as the trusted proxies give it.
     app.add_middleware(ClientAddressMiddleware, trusted=parse_networks(settings.trusted_proxies))
     return app
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _csp(settings: Settings) -> str:
+    """The pages' CSP, with what the Billing page's Stripe.js needs: Stripe's script, API and
+    frames (Stripe's published list), or the local emulator's one origin."""
+    if settings.stripe_real:
+        return content_security_policy(
+            scripts="https://js.stripe.com",
+            connect="https://api.stripe.com https://m.stripe.network",
+            frames="https://js.stripe.com https://hooks.stripe.com",
+        )
+    local = " ".join(sorted({_origin(settings.stripe_js_url), _origin(settings.stripe_api_base)}))
+    return content_security_policy(scripts=local, connect=local, frames="")
 
 
 def create_asgi_app() -> ASGIApp:

@@ -13,7 +13,7 @@ import { Input } from '@/components/ui/input'
 import { ApiError, messageOf } from '@/lib/api'
 import { formatCurrency } from '@/lib/format'
 import { cn } from '@/lib/cn'
-import { amountError, parseAmount, presetsWithin } from './amount'
+import { amountError, dollars, parseAmount, presetsWithin } from './amount'
 import { billingApi, billingKeys, type BillingSummary } from './api'
 import { getStripe } from './stripe'
 
@@ -63,7 +63,7 @@ function PaymentForm({ summary, initialAmount }: Props) {
   const presets = presetsWithin(summary.top_up_min, summary.top_up_max)
   const error = amountError(text, summary.top_up_min, summary.top_up_max)
   const busy = phase.kind === 'paying' || phase.kind === 'waiting'
-  const hint = `Between ${formatCurrency(summary.top_up_min)} and ${formatCurrency(summary.top_up_max)}.`
+  const hint = `From ${dollars(summary.top_up_min)} to ${dollars(summary.top_up_max)}.`
 
   const waitForCredit = async (id: number, amount: number) => {
     setPhase({ kind: 'waiting', amount })

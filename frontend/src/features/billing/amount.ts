@@ -5,7 +5,7 @@ export const PRESETS = [10, 25, 50, 100, 250]
 
 const NUMBER_RE = /^\d+(\.\d+)?$/
 
-function dollars(value: number): string {
+export function dollars(value: number): string {
   return `$${value.toLocaleString('en-US')}`
 }
 
