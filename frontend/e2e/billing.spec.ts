@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test } from '@playwright/test'
-import { DEMO, signIn } from './helpers'
+import { ADMIN, DEMO, signIn, signOut } from './helpers'
 
 test('a user adds $25 by card through the Card Element against localstripe, the balance rises when the webhook lands, the top-up is in the billing history and its CSV', async ({ page }, info) => {
   await signIn(page, DEMO.email, DEMO.password)
@@ -43,6 +43,21 @@ test('a user adds $25 by card through the Card Element against localstripe, the 
   const csv = await readFile((await (await download).path())!, 'utf-8')
   expect(csv.split('\n')[0].trim()).toBe('date,kind,amount,balance_after,call_id,payment_reference,note')
   expect(csv).toMatch(/top_up,25\.00,45\.00,,pi_\w+,card top-up \(Visa ending in 4242\)/)
+
+  // An admin refunds it: once.
+  await signOut(page)
+  await signIn(page, ADMIN.email, ADMIN.password)
+  await expect(page).toHaveURL(/\/admin$/)
+  await page.goto('/admin/user-management')
+  await page.getByRole('button', { name: 'Card top-ups of Demo User' }).first().click()
+  const topUps = page.getByTestId('admin-top-ups')
+  await expect(topUps).toContainText('Visa ending in 4242')
+  await topUps.getByRole('button', { name: /^Refund \$25\.00/ }).click()
+  await page.getByRole('button', { name: 'Refund', exact: true }).click()
+  await expect(page.getByText('Refunded $25.00 to the card.')).toBeVisible()
+  await expect(topUps).toContainText('Refunded')
+  await expect(topUps.getByRole('button', { name: /^Refund/ })).toHaveCount(0)
+  await page.screenshot({ path: info.outputPath('admin-refund.png') })
 })
 
 test('?amount= preselects the amount a plan links to', async ({ page }) => {
