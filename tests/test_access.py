@@ -81,6 +81,8 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("POST", "/api/v1/billing/top-ups/{top_up_id}/confirm"): "user",
     ("GET", "/api/v1/billing/top-ups/{top_up_id}"): "user",
     ("GET", "/api/v1/billing/history"): "user",
+    ("PUT", "/api/v1/billing/auto-recharge"): "user",
+    ("DELETE", "/api/v1/billing/card"): "user",
     ("GET", "/api/v1/billing/history/export"): "user",
     ("GET", "/api/v1/admin/users/{user_id}/top-ups"): "admin",
     ("POST", "/api/v1/admin/top-ups/{top_up_id}/refund"): "admin",

@@ -183,6 +183,8 @@ class Settings(BaseSettings):
     #: The smallest and largest card top-up, in whole dollars.
     top_up_min: int = Field(5, ge=1, le=1_000_000)
     top_up_max: int = Field(1000, ge=1, le=1_000_000)
+    #: Auto-recharge charges a user's saved card at most once in this many hours.
+    auto_recharge_period_hours: int = Field(24, ge=1, le=24 * 31)
 
     # Calling lawfully (docs/compliance.md)
     #: Calls ring only inside this daily window, in the callee's local time (HH:MM-HH:MM; the

@@ -26,7 +26,6 @@ from callwright.auth.endpoints import router as auth_router
 from callwright.auth.google import build_oauth
 from callwright.auth.sockets import SocketAuth
 from callwright.billing.endpoints import router as billing_router
-from callwright.billing.payments import Payments
 from callwright.calls.endpoints import router as calls_router
 from callwright.calls.viewers import CallViewers
 from callwright.calls.webhooks import router as webhooks_router
@@ -155,7 +154,7 @@ def create_app(
     app.state.jobs = jobs
     app.state.limiter = RateLimiter(settings.redis_url)
     app.state.mailer = core.mailer
-    app.state.payments = Payments(settings, core.calls.billing, core.mailer)
+    app.state.payments = core.payments
     app.state.outbox = core.outbox
     app.state.deliverer = core.deliverer
     app.state.realtime = realtime

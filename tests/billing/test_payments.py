@@ -21,8 +21,8 @@ from callwright.billing import localstripe
 from callwright.billing.payments import Payments
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
-from callwright.models import LedgerEntry, TopUp
-from tests.factories import ApiClient, add_user, outbox, signed_in
+from callwright.models import BillingProfile, Call, LedgerEntry, TopUp
+from tests.factories import ApiClient, add_user, outbox, queued_call, signed_in
 
 VISA = {"number": "4242424242424242", "exp_month": "12", "exp_year": "2030", "cvc": "123"}
 
@@ -69,17 +69,19 @@ async def stripe_app(app: FastAPI, localstripe_base: str) -> AsyncIterator[tuple
     )
     assert local.stripe_webhook_url.endswith("/api/v1/billing/stripe-webhook")
     hooks = Hooks()
-    default = app.state.payments
-    app.state.payments = Payments(local, app.state.calls.billing, app.state.mailer)
+    payments: Payments = app.state.payments
+    payments.configure(local)
     try:
         async with serving(hooks, port):
             await asyncio.to_thread(localstripe.register_webhook, local)
             yield app, hooks
     finally:
-        app.state.payments = default
+        payments.configure(settings)
 
 
-async def pay(client: ApiClient, base: str, amount: float, card: dict[str, str] = VISA) -> Any:
+async def pay(
+    client: ApiClient, base: str, amount: float, card: dict[str, str] = VISA, *, save: bool = False
+) -> Any:
     """What the Billing page does: a top-up, the card through a SetupIntent (the way the
     emulator's Stripe.js posts it, with the publishable key), then the confirmation."""
     created = await client.api("POST", "billing/top-ups", json={"amount": amount})
@@ -100,7 +102,9 @@ async def pay(client: ApiClient, base: str, amount: float, card: dict[str, str] 
     method = confirmed.json()["payment_method"]
     top_up_id = created.json()["data"]["id"]
     return await client.api(
-        "POST", f"billing/top-ups/{top_up_id}/confirm", json={"payment_method_id": method}
+        "POST",
+        f"billing/top-ups/{top_up_id}/confirm",
+        json={"payment_method_id": method, "save_card": save},
     )
 
 
@@ -265,3 +269,83 @@ async def test_an_admin_refunds_a_top_up_once_and_never_more_than_the_balance(
             assert top_up.status == "succeeded"
         as_user = await client.api("POST", f"admin/top-ups/{second}/refund", json={})
         assert as_user.status_code == 403
+
+
+async def end_call(app: FastAPI, user_id: int, seconds: int) -> None:
+    """A call of `seconds` placed and settled: its hold taken, then charged and released, in a
+    unit of work that runs its after-commit work (as the end of a real call does)."""
+    call = await queued_call(app, user_id, max_duration=2)
+    async for session in app.state.db.session():
+        loaded = await session.get(Call, call.id)
+        assert loaded is not None
+        loaded.duration_seconds = seconds
+        await app.state.calls.billing.settle(session, loaded)
+    await app.state.jobs.drain()
+
+
+async def test_auto_recharge_fires_once_when_a_call_takes_the_balance_under_the_threshold(
+    stripe_app: tuple[FastAPI, Hooks], localstripe_base: str
+) -> None:
+    app, hooks = stripe_app
+    client, user = await signed_in(app, "auto@example.com")
+    async with client:
+        off = await client.api(
+            "PUT", "billing/auto-recharge", json={"enabled": True, "threshold": 20, "amount": 25}
+        )
+        assert off.status_code == 409  # no saved card yet
+        paid = await pay(client, localstripe_base, 20, save=True)
+        assert paid.status_code == 200, paid.text
+        await webhook(client, *(await hooks.next()))
+        summary = (await client.api("GET", "billing")).json()["data"]
+        assert summary["saved_card"] == "Visa ending in 4242"
+        on = await client.api(
+            "PUT", "billing/auto-recharge", json={"enabled": True, "threshold": 20, "amount": 25}
+        )
+        assert on.status_code == 200, on.text
+
+        await end_call(app, user.id, 61)  # $20.00 - $0.49: under the $20 threshold
+        body, signature = await hooks.next()
+        event = json.loads(body)
+        assert event["data"]["object"]["metadata"]["purpose"] == "auto_recharge"
+        assert (await webhook(client, body, signature)).json()["outcome"] == "credited"
+        assert await balance(client) == 44.51
+        assert (await webhook(client, body, signature)).json()["outcome"] == "already credited"
+
+        # Under the threshold again within the period: no second recharge.
+        async with app.state.db.sessionmaker() as session:
+            await app.state.calls.billing.set_balance(session, user.id, 1000, by=None)
+            await session.commit()
+        await end_call(app, user.id, 61)
+        await asyncio.sleep(1.5)  # the emulator sends its webhooks after a second
+        assert len(hooks.received) == 2
+        assert await balance(client) == 9.51
+        history = (await client.api("GET", "billing/history")).json()["data"]
+        assert [e["note"] for e in history if e["kind"] == "top_up"] == [
+            "auto-recharge (Visa ending in 4242)",
+            "card top-up (Visa ending in 4242)",
+        ]
+
+
+async def test_a_refused_auto_recharge_emails_the_user_and_turns_itself_off(
+    stripe_app: tuple[FastAPI, Hooks], localstripe_base: str
+) -> None:
+    app, hooks = stripe_app
+    client, user = await signed_in(app, "declined@example.com")
+    async with client:
+        await pay(client, localstripe_base, 20, save=True)
+        await webhook(client, *(await hooks.next()))
+        await client.api(
+            "PUT", "billing/auto-recharge", json={"enabled": True, "threshold": 20, "amount": 25}
+        )
+        async with app.state.db.sessionmaker() as session:
+            profile = await session.get(BillingProfile, user.id)
+            assert profile is not None
+            profile.payment_method_id = "pm_card_chargeCustomerFail"  # the emulator declines it
+            await session.commit()
+        await end_call(app, user.id, 61)
+        summary = (await client.api("GET", "billing")).json()["data"]["auto_recharge"]
+        assert summary["enabled"] is False
+        assert summary["failure"]
+        mails = [m for m in await outbox(app, "declined@example.com") if m.kind != "receipt"]
+        assert [m.kind for m in mails] == ["auto-recharge-failed"]
+        assert await balance(client) == 19.51

@@ -640,6 +640,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/billing/auto-recharge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Auto Recharge
+         * @description Turn auto-recharge on or off: when a call's charge leaves the balance under `threshold`
+         *     dollars, the saved card is charged `amount` dollars (within the top-up limits), at most
+         *     once per period.
+         */
+        put: operations["set_auto_recharge_api_v1_billing_auto_recharge_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Forget Card
+         * @description Forget the saved card (auto-recharge goes off with it).
+         */
+        delete: operations["forget_card_api_v1_billing_card_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/billing/card-setups": {
         parameters: {
             query?: never;
@@ -2373,6 +2415,41 @@ export interface components {
             /** Status Code */
             status_code: number | null;
         };
+        /** AutoRechargeIn */
+        AutoRechargeIn: {
+            /** Amount */
+            amount: number;
+            /** Enabled */
+            enabled: boolean;
+            /** Threshold */
+            threshold: number;
+        };
+        /** AutoRechargeOut */
+        AutoRechargeOut: {
+            /** Amount */
+            amount: number;
+            /** Enabled */
+            enabled: boolean;
+            /** Failure */
+            failure: string | null;
+            /** Last Recharge At */
+            last_recharge_at: string | null;
+            /** Period Hours */
+            period_hours: number;
+            /** Threshold */
+            threshold: number;
+        };
+        /** AutoRechargeResponse */
+        AutoRechargeResponse: {
+            data: components["schemas"]["AutoRechargeOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** BalanceData */
         BalanceData: {
             /** Added */
@@ -2409,6 +2486,7 @@ export interface components {
         };
         /** BillingSummary */
         BillingSummary: {
+            auto_recharge: components["schemas"]["AutoRechargeOut"];
             /** Available */
             available: number;
             /** Currency */
@@ -2417,6 +2495,8 @@ export interface components {
             held: number;
             /** Publishable Key */
             publishable_key: string;
+            /** Saved Card */
+            saved_card: string | null;
             /** Stripe Js Url */
             stripe_js_url: string;
             /** Test Mode */
@@ -3363,6 +3443,11 @@ export interface components {
         PaymentMethodIn: {
             /** Payment Method Id */
             payment_method_id: string;
+            /**
+             * Save Card
+             * @default false
+             */
+            save_card?: boolean;
         };
         /**
          * PostIn
@@ -4758,6 +4843,9 @@ export type SchemaApiKeyIn = components['schemas']['ApiKeyIn'];
 export type SchemaApiKeyOut = components['schemas']['ApiKeyOut'];
 export type SchemaApiKeysPage = components['schemas']['ApiKeysPage'];
 export type SchemaAttemptOut = components['schemas']['AttemptOut'];
+export type SchemaAutoRechargeIn = components['schemas']['AutoRechargeIn'];
+export type SchemaAutoRechargeOut = components['schemas']['AutoRechargeOut'];
+export type SchemaAutoRechargeResponse = components['schemas']['AutoRechargeResponse'];
 export type SchemaBalanceData = components['schemas']['BalanceData'];
 export type SchemaBalanceIn = components['schemas']['BalanceIn'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
@@ -6179,6 +6267,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BillingOut"];
+                };
+            };
+        };
+    };
+    set_auto_recharge_api_v1_billing_auto_recharge_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutoRechargeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRechargeResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    forget_card_api_v1_billing_card_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
                 };
             };
         };

@@ -13,9 +13,13 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from callwright.auth.deps import AdminUser, CurrentUser
+from callwright.auth.schemas import Message
 from callwright.billing import repository
 from callwright.billing.payments import CURRENCY, Payments, held_cents
 from callwright.billing.schemas import (
+    AutoRechargeIn,
+    AutoRechargeOut,
+    AutoRechargeResponse,
     BillingOut,
     BillingSummary,
     CardSetupOut,
@@ -32,8 +36,9 @@ from callwright.billing.schemas import (
 )
 from callwright.kit.bounds import PageRequest, PathId, page_params
 from callwright.kit.db import Database, SessionDep
-from callwright.kit.errors import or_404
+from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.money import dollars, money
+from callwright.models import BillingProfile
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +66,7 @@ async def billing_summary(user: CurrentUser, session: SessionDep, request: Reque
     """The balance (what is available, what running calls hold) and what the payment form
     needs."""
     settings = _payments(request).settings
+    profile = await session.get(BillingProfile, user.id)
     return BillingOut(
         data=BillingSummary(
             available=dollars(user.balance_cents),
@@ -71,8 +77,50 @@ async def billing_summary(user: CurrentUser, session: SessionDep, request: Reque
             publishable_key=settings.stripe_publishable_key,
             stripe_js_url=settings.stripe_js_url,
             test_mode=not settings.stripe_real,
+            saved_card=profile.card if profile and profile.payment_method_id else None,
+            auto_recharge=_auto_recharge(profile, settings.auto_recharge_period_hours),
         )
     )
+
+
+def _auto_recharge(profile: BillingProfile | None, period_hours: int) -> AutoRechargeOut:
+    return AutoRechargeOut(
+        enabled=bool(profile and profile.auto_recharge),
+        threshold=dollars(profile.threshold_cents if profile else 500),
+        amount=dollars(profile.amount_cents if profile else 2500),
+        period_hours=period_hours,
+        last_recharge_at=profile.last_recharge_at if profile else None,
+        failure=profile.failure if profile else None,
+    )
+
+
+@router.put("/billing/auto-recharge")
+async def set_auto_recharge(
+    body: AutoRechargeIn, user: CurrentUser, session: SessionDep, request: Request
+) -> AutoRechargeResponse:
+    """Turn auto-recharge on or off: when a call's charge leaves the balance under `threshold`
+    dollars, the saved card is charged `amount` dollars (within the top-up limits), at most
+    once per period."""
+    payments = _payments(request)
+    amount = payments.cents_of(body.amount)
+    if body.threshold > payments.settings.top_up_max:
+        raise ValidationFailed(
+            {"threshold": [f"The threshold may be at most ${payments.settings.top_up_max:,}."]}
+        )
+    profile = await payments.set_auto_recharge(
+        session, user.id, enabled=body.enabled, threshold=body.threshold * 100, amount=amount
+    )
+    return AutoRechargeResponse(
+        message="Auto-recharge is on." if profile.auto_recharge else "Auto-recharge is off.",
+        data=_auto_recharge(profile, payments.settings.auto_recharge_period_hours),
+    )
+
+
+@router.delete("/billing/card")
+async def forget_card(user: CurrentUser, session: SessionDep, request: Request) -> Message:
+    """Forget the saved card (auto-recharge goes off with it)."""
+    await _payments(request).forget_card(session, user.id)
+    return Message(message="The saved card was removed.")
 
 
 @router.post("/billing/card-setups")
@@ -103,7 +151,9 @@ async def confirm_top_up(
 ) -> TopUpConfirmed:
     """Pay the top-up with the card the browser set up (a PaymentMethod id)."""
     top_up = or_404(await repository.top_up(session, top_up_id, user.id), TOP_UP_NOT_FOUND)
-    confirmed = await _payments(request).confirm_top_up(session, top_up, body.payment_method_id)
+    confirmed = await _payments(request).confirm_top_up(
+        session, top_up, body.payment_method_id, save=body.save_card
+    )
     return TopUpConfirmed(
         data=TopUpOut.of(top_up),
         payment_status=confirmed.status,

@@ -21,23 +21,27 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import stripe
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.billing.service import Billing
 from callwright.config import Settings
+from callwright.kit.db import Database, on_commit
 from callwright.kit.errors import AppError, ValidationFailed
+from callwright.kit.jobs import JobQueue
 from callwright.kit.money import money
 from callwright.kit.time import utcnow
 from callwright.mail.service import Mailer
-from callwright.models import Call, TopUp, User
+from callwright.models import BillingProfile, Call, TopUp, User
 
 log = logging.getLogger(__name__)
 
 CURRENCY = "usd"
+RECHARGE_JOB = "billing.auto_recharge"
 UNAVAILABLE = "Card payments are unavailable right now. Please try again in a few minutes."
 BAD_SIGNATURE = "Invalid Stripe signature."
 
@@ -60,20 +64,23 @@ class Confirmed:
 
 class Payments:
     def __init__(
-        self,
-        settings: Settings,
-        billing: Billing,
-        mailer: Mailer,
-        *,
-        http_client: stripe.HTTPClient | None = None,
+        self, settings: Settings, billing: Billing, mailer: Mailer, db: Database, jobs: JobQueue
     ) -> None:
-        self.settings = settings
         self.billing = billing
         self.mailer = mailer
+        self.db = db
+        self.jobs = jobs
+        self.configure(settings)
+        jobs.register(RECHARGE_JOB, self.recharge)
+        billing.after_charge.append(self.maybe_recharge)
+
+    def configure(self, settings: Settings) -> None:
+        """Use these settings' Stripe (the tests point a running app at their emulator)."""
+        self.settings = settings
         self.stripe = stripe.StripeClient(
             settings.stripe_secret_key,
             base_addresses={"api": settings.stripe_api_base},
-            http_client=http_client or stripe.HTTPXClient(timeout=20),
+            http_client=stripe.HTTPXClient(timeout=20),
             max_network_retries=2,
         )
 
@@ -121,19 +128,24 @@ class Payments:
         return top_up, str(intent.client_secret)
 
     async def confirm_top_up(
-        self, session: AsyncSession, top_up: TopUp, payment_method_id: str
+        self, session: AsyncSession, top_up: TopUp, payment_method_id: str, *, save: bool = False
     ) -> Confirmed:
-        """Charge the card (a PaymentMethod from the browser's SetupIntent) for the top-up."""
+        """Charge the card (a PaymentMethod from the browser's SetupIntent) for the top-up;
+        with `save`, keep it (on the user's Stripe customer) for auto-recharge."""
         if top_up.status != "pending":
             raise AppError("This top-up is already paid or closed.", 409)
         method = await self._call(self.stripe.v1.payment_methods.retrieve_async, payment_method_id)
         card = getattr(method, "card", None)
         if card is not None:
             top_up.card = f"{str(card.brand).title()} ending in {card.last4}"
+        update_params: dict[str, Any] = {"payment_method": payment_method_id}
+        if save:
+            profile = await self._save_card(session, top_up.user_id, payment_method_id, top_up.card)
+            update_params["customer"] = profile.stripe_customer_id
         await self._call(
             self.stripe.v1.payment_intents.update_async,
             top_up.payment_intent_id,
-            {"payment_method": payment_method_id},
+            update_params,
         )
         try:
             intent = await self._call(
@@ -145,6 +157,160 @@ class Payments:
             raise AppError(top_up.failure, 402) from exc
         await session.flush()
         return Confirmed(status=str(intent.status), client_secret=str(intent.client_secret))
+
+    # The saved card and auto-recharge
+
+    async def profile(self, session: AsyncSession, user_id: int) -> BillingProfile:
+        profile = await session.get(BillingProfile, user_id)
+        if profile is None:
+            profile = BillingProfile(
+                user_id=user_id,
+                auto_recharge=False,
+                threshold_cents=500,
+                amount_cents=max(2500, self.settings.top_up_min * 100),
+            )
+            session.add(profile)
+            await session.flush()
+        return profile
+
+    async def _save_card(
+        self, session: AsyncSession, user_id: int, payment_method_id: str, card: str | None
+    ) -> BillingProfile:
+        profile = await self.profile(session, user_id)
+        if profile.stripe_customer_id is None:
+            customer = await self._call(
+                self.stripe.v1.customers.create_async,
+                {"metadata": {"callwright_user_id": str(user_id)}},
+            )
+            profile.stripe_customer_id = str(customer.id)
+        try:
+            await self._call(
+                self.stripe.v1.payment_methods.attach_async,
+                payment_method_id,
+                {"customer": profile.stripe_customer_id},
+            )
+        except stripe.CardError as exc:
+            raise AppError(exc.user_message or "Your card was declined.", 402) from exc
+        profile.payment_method_id = payment_method_id
+        profile.card = card
+        profile.failure = None
+        await session.flush()
+        return profile
+
+    async def set_auto_recharge(
+        self, session: AsyncSession, user_id: int, *, enabled: bool, threshold: int, amount: int
+    ) -> BillingProfile:
+        """Turn auto-recharge on (a saved card needed) or off, with its threshold and amount."""
+        profile = await self.profile(session, user_id)
+        if enabled and profile.payment_method_id is None:
+            raise AppError('Save a card first: pay once with "Save this card" ticked.', 409)
+        profile.auto_recharge = enabled
+        profile.threshold_cents = threshold
+        profile.amount_cents = amount
+        if enabled:
+            profile.failure = None
+        await session.flush()
+        return profile
+
+    async def forget_card(self, session: AsyncSession, user_id: int) -> BillingProfile:
+        profile = await self.profile(session, user_id)
+        if profile.payment_method_id is not None:
+            await self._call(self.stripe.v1.payment_methods.detach_async, profile.payment_method_id)
+        profile.payment_method_id = None
+        profile.card = None
+        profile.auto_recharge = False
+        await session.flush()
+        return profile
+
+    async def maybe_recharge(self, session: AsyncSession, user_id: int, balance: int) -> None:
+        """After a call's charge: when the balance is under the user's threshold, claim this
+        period's one recharge (a conditional UPDATE, so concurrent charges claim it once) and
+        queue the charge for after the commit."""
+        since = utcnow() - timedelta(hours=self.settings.auto_recharge_period_hours)
+        claimed = await session.execute(
+            update(BillingProfile)
+            .where(
+                BillingProfile.user_id == user_id,
+                BillingProfile.auto_recharge.is_(True),
+                BillingProfile.payment_method_id.is_not(None),
+                BillingProfile.threshold_cents > balance,
+                or_(
+                    BillingProfile.last_recharge_at.is_(None),
+                    BillingProfile.last_recharge_at < since,
+                ),
+            )
+            .values(last_recharge_at=utcnow())
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(claimed, "rowcount", 0) != 1:
+            return
+
+        async def queue() -> None:
+            await self.jobs.send(RECHARGE_JOB, user_id)
+
+        on_commit(session, queue)
+
+    async def recharge(self, user_id: int) -> None:
+        """The job: charge the saved card off-session. The webhook credits it like any top-up;
+        a refusal turns auto-recharge off and tells the user by e-mail (no retry)."""
+        async for session in self.db.session():
+            await self._recharge(session, user_id)  # the unit of work commits after it
+
+    async def _recharge(self, session: AsyncSession, user_id: int) -> None:
+        profile = await session.get(BillingProfile, user_id)
+        user = await session.get(User, user_id)
+        if profile is None or user is None or not profile.payment_method_id:
+            return
+        try:
+            intent = await self._call(
+                self.stripe.v1.payment_intents.create_async,
+                {
+                    "amount": profile.amount_cents,
+                    "currency": CURRENCY,
+                    "customer": profile.stripe_customer_id,
+                    "payment_method": profile.payment_method_id,
+                    "payment_method_types": ["card"],
+                    "off_session": True,
+                    "confirm": True,
+                    "metadata": {"callwright_user_id": str(user_id), "purpose": "auto_recharge"},
+                },
+            )
+        except (stripe.CardError, AppError) as exc:
+            why = getattr(exc, "user_message", None) or str(exc) or "The card was refused."
+            await self._recharge_failed(session, profile, user, why[:255])
+            return
+        session.add(
+            TopUp(
+                user_id=user_id,
+                payment_intent_id=str(intent.id),
+                amount_cents=profile.amount_cents,
+                source="auto",
+                card=profile.card,
+            )
+        )
+        await session.flush()
+
+    async def _recharge_failed(
+        self, session: AsyncSession, profile: BillingProfile, user: User, why: str
+    ) -> None:
+        profile.auto_recharge = False
+        profile.failure = why
+        await self.mailer.send_link_email(
+            session,
+            to=user.email,
+            kind="auto-recharge-failed",
+            subject="Auto-recharge failed: your Callwright balance was not topped up",
+            greeting=f"Hello {user.name},",
+            intro=(
+                f"We tried to add ${money(profile.amount_cents)} to your balance"
+                + (f" with your {profile.card}" if profile.card else "")
+                + f", but the payment was refused: {why} Auto-recharge is now off and will not "
+                "try again until you turn it back on."
+            ),
+            action="Update your card",
+            link=f"{self.settings.app_url}/dashboard/billing",
+            outro="Calls that need more than your balance are refused until funds are added.",
+        )
 
     # Stripe's side: the signed webhook
 
@@ -162,8 +328,9 @@ class Payments:
         intent: dict[str, Any] = event.data.object.to_dict()
         if event.type == "payment_intent.succeeded":
             received = intent.get("amount_received") or intent.get("amount") or 0
+            purpose = (intent.get("metadata") or {}).get("purpose")
             return await self.credit(
-                session, str(intent["id"]), int(received), str(intent.get("currency"))
+                session, str(intent["id"]), int(received), str(intent.get("currency")), purpose
             )
         if event.type == "payment_intent.payment_failed":
             error = intent.get("last_payment_error") or {}
@@ -171,7 +338,12 @@ class Payments:
         return "ignored"
 
     async def credit(
-        self, session: AsyncSession, payment_intent_id: str, received_cents: int, currency: str
+        self,
+        session: AsyncSession,
+        payment_intent_id: str,
+        received_cents: int,
+        currency: str,
+        purpose: str | None = None,
     ) -> str:
         """Credit a paid PaymentIntent once: only one this install created, only for the amount
         it was created for."""
@@ -179,6 +351,10 @@ class Payments:
             select(TopUp).where(TopUp.payment_intent_id == payment_intent_id)
         )
         if top_up is None:
+            if purpose == "auto_recharge":
+                # The recharge job records it right after Stripe answers: this event overtook
+                # that commit. Not 2xx, so Stripe sends it again.
+                raise AppError("This payment is not recorded yet.", 409)
             log.info("stripe: %s is not a top-up of this install; ignored", payment_intent_id)
             return "unknown"
         if received_cents != top_up.amount_cents or currency.lower() != CURRENCY:
@@ -198,7 +374,9 @@ class Payments:
         )
         if getattr(claimed, "rowcount", 0) != 1:
             return "already credited"
-        note = "card top-up" + (f" ({top_up.card})" if top_up.card else "")
+        note = ("auto-recharge" if top_up.source == "auto" else "card top-up") + (
+            f" ({top_up.card})" if top_up.card else ""
+        )
         balance = await self.billing.top_up(
             session,
             top_up.user_id,

@@ -15,6 +15,18 @@ LedgerKind = Literal["top_up", "hold", "release", "charge", "refund", "adjustmen
 TopUpStatus = Literal["pending", "succeeded", "failed", "refunded"]
 
 
+class AutoRechargeOut(BaseModel):
+    enabled: bool
+    #: Dollars: a call's charge that leaves the balance under this tops it up...
+    threshold: float
+    #: ...by this many dollars, charged to the saved card, at most once per period.
+    amount: float
+    period_hours: int
+    last_recharge_at: datetime | None
+    #: Why the last one failed (auto-recharge was turned off then).
+    failure: str | None
+
+
 class BillingSummary(BaseModel):
     #: What new calls can use, in dollars.
     available: float
@@ -28,6 +40,9 @@ class BillingSummary(BaseModel):
     stripe_js_url: str
     #: True when payments go to a local emulator (localstripe), not Stripe itself.
     test_mode: bool
+    #: The saved card ("Visa ending in 4242"), if any.
+    saved_card: str | None
+    auto_recharge: AutoRechargeOut
 
 
 class BillingOut(Ok[BillingSummary]):
@@ -42,6 +57,15 @@ class TopUpIn(BaseModel):
 class PaymentMethodIn(BaseModel):
     #: The PaymentMethod the browser's `confirmCardSetup` produced.
     payment_method_id: str = Field(min_length=3, max_length=255, pattern=r"^[A-Za-z0-9_]+$")
+    #: Keep the card for auto-recharge (it replaces a card saved before).
+    save_card: bool = False
+
+
+class AutoRechargeIn(BaseModel):
+    enabled: bool
+    #: Whole dollars.
+    threshold: int = Field(ge=1, le=1_000_000)
+    amount: int = Field(ge=1, le=1_000_000)
 
 
 class TopUpOut(BaseModel):
@@ -130,3 +154,8 @@ class RefundOut(Envelope):
     message: str
     data: TopUpOut
     balance: float
+
+
+class AutoRechargeResponse(Envelope):
+    message: str
+    data: AutoRechargeOut

@@ -8,6 +8,7 @@ A call holds `max_duration x 49 cents` at send; at its end it is settled once: c
 from __future__ import annotations
 
 import math
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -50,9 +51,14 @@ class InsufficientBalance(AppError):
         self.available_cents = available_cents
 
 
+#: Told the user and balance after a call's charge (auto-recharge listens).
+AfterCharge = Callable[[AsyncSession, int, int], Awaitable[None]]
+
+
 class Billing:
     def __init__(self, publish: Publisher) -> None:
         self.publish = publish
+        self.after_charge: list[AfterCharge] = []
 
     async def _move(
         self,
@@ -162,6 +168,8 @@ class Billing:
             ]
         )
         await session.flush()
+        for listener in self.after_charge:
+            await listener(session, call.user_id, released)
         return cost
 
     async def top_up(

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, Integer, String
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from callwright.kit.db import Base, UTCDateTime
@@ -24,6 +24,8 @@ class TopUp(Base):
     payment_intent_id: Mapped[str] = mapped_column(String(255), unique=True)
     amount_cents: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16), default="pending")
+    #: card (the user paid on the Billing page) | auto (auto-recharge, off-session).
+    source: Mapped[str] = mapped_column(String(8), default="card")
     #: The card's brand and last four digits, when Stripe said.
     card: Mapped[str | None] = mapped_column(String(64), default=None)
     failure: Mapped[str | None] = mapped_column(String(255), default=None)
@@ -34,3 +36,24 @@ class TopUp(Base):
     refunded_by: Mapped[int | None] = mapped_column(
         ForeignKey("users.id", ondelete="SET NULL"), default=None
     )
+
+
+class BillingProfile(Base):
+    """A user's saved card (a Stripe customer and PaymentMethod) and auto-recharge: when a
+    call's charge leaves the balance under the threshold, the saved card is charged the amount,
+    at most once per period (CALLWRIGHT_AUTO_RECHARGE_PERIOD_HOURS). A failure turns it off."""
+
+    __tablename__ = "billing_profiles"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    stripe_customer_id: Mapped[str | None] = mapped_column(String(255), default=None)
+    payment_method_id: Mapped[str | None] = mapped_column(String(255), default=None)
+    card: Mapped[str | None] = mapped_column(String(64), default=None)
+    auto_recharge: Mapped[bool] = mapped_column(Boolean, default=False)
+    threshold_cents: Mapped[int] = mapped_column(Integer, default=500)
+    amount_cents: Mapped[int] = mapped_column(Integer, default=2500)
+    last_recharge_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    #: Why the last auto-recharge failed (it was turned off then).
+    failure: Mapped[str | None] = mapped_column(String(255), default=None)
