@@ -26,6 +26,7 @@ test('a user adds $25 by card through the Card Element against localstripe, the 
   await card.getByPlaceholder('exp_year').fill('30')
   await card.getByPlaceholder('cvc').fill('123')
   await card.getByPlaceholder('postal_code').fill('94107')
+  await page.getByLabel('Save this card for auto-recharge').check()
   await page.screenshot({ path: info.outputPath('billing-form.png'), fullPage: true })
   await page.getByRole('button', { name: 'Pay $25.00' }).click()
 
@@ -36,6 +37,14 @@ test('a user adds $25 by card through the Card Element against localstripe, the 
   await expect(row).toContainText('+$25.00')
   await expect(row).toContainText('$45.00')
   await expect(row).toContainText('Visa ending in 4242')
+
+  // The saved card makes auto-recharge available.
+  await expect(page.getByTestId('saved-card')).toHaveText('Visa ending in 4242')
+  await page.getByLabel('Top up automatically').check()
+  await page.getByLabel('When the balance falls under (USD)').fill('10')
+  await page.getByLabel('Add (USD)').fill('25')
+  await page.getByRole('button', { name: 'Save auto-recharge' }).click()
+  await expect(page.getByText('Auto-recharge is on.')).toBeVisible()
   await page.screenshot({ path: info.outputPath('billing-paid.png'), fullPage: true })
 
   const download = page.waitForEvent('download')

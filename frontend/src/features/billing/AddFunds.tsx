@@ -52,6 +52,7 @@ function PaymentForm({ summary, initialAmount }: Props) {
   const [text, setText] = useState(initialAmount ?? '25')
   const [touched, setTouched] = useState(initialAmount !== null)
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' })
+  const [saveCard, setSaveCard] = useState(false)
   const alive = useRef(true)
   useEffect(() => {
     alive.current = true
@@ -72,6 +73,7 @@ function PaymentForm({ summary, initialAmount }: Props) {
       const topUp = await billingApi.topUp(id).catch(() => null)
       if (topUp?.status === 'succeeded') {
         setPhase({ kind: 'done', amount })
+        setSaveCard(false)
         break
       }
       if (topUp?.status === 'failed') {
@@ -98,7 +100,7 @@ function PaymentForm({ summary, initialAmount }: Props) {
       const method = setup.setupIntent.payment_method
       const methodId = typeof method === 'string' ? method : method?.id
       if (!methodId) throw new Error('Your card could not be used.')
-      const confirmed = await billingApi.confirm(created.data.id, methodId)
+      const confirmed = await billingApi.confirm(created.data.id, methodId, saveCard)
       if (confirmed.payment_status === 'requires_action') {
         const action = await stripe.confirmCardPayment(confirmed.client_secret)
         if (action.error) throw new Error(action.error.message ?? 'The card check failed.')
@@ -178,6 +180,10 @@ function PaymentForm({ summary, initialAmount }: Props) {
         </div>
         {summary.test_mode && <p className="text-xs text-slate-500">Test mode: use the card 4242 4242 4242 4242, any future expiry and any 3 digits.</p>}
       </div>
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        <input type="checkbox" className="h-4 w-4 rounded border-slate-300 accent-indigo-600" checked={saveCard} disabled={busy} onChange={(e) => setSaveCard(e.target.checked)} />
+        Save this card for auto-recharge{summary.saved_card ? ` (replaces your ${summary.saved_card})` : ''}
+      </label>
       <div className="flex flex-wrap items-center gap-4">
         <Button type="submit" disabled={busy || !stripe}>
           {busy ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <CreditCard className="h-4 w-4" aria-hidden />}

@@ -11,6 +11,7 @@ import { Skeleton } from '@/components/ui/card'
 import { formatCurrency } from '@/lib/format'
 import { useRealtime } from '@/lib/realtime'
 import { AddFunds } from './AddFunds'
+import { AutoRecharge } from './AutoRecharge'
 import { amountFromQuery } from './amount'
 import { billingKeys, summaryQuery } from './api'
 import { BillingHistory } from './BillingHistory'
@@ -68,6 +69,9 @@ export function BillingPage() {
       )}
       <Section id="add-funds" title="Add funds" description="Pick an amount or type one, then pay by card. Card details go to Stripe, never to our servers.">
         {data ? <AddFunds summary={data} initialAmount={amountFromQuery(params.get('amount'), data.top_up_min, data.top_up_max)} /> : <div className="px-5 py-5"><Skeleton className="h-40" /></div>}
+      </Section>
+      <Section id="auto-recharge" title="Auto-recharge" description="Keep calls running: when a call leaves your balance under a threshold, your saved card is charged an amount you choose.">
+        {data ? <AutoRecharge key={`${data.saved_card}-${data.auto_recharge.enabled}-${data.auto_recharge.threshold}-${data.auto_recharge.amount}`} summary={data} /> : <div className="px-5 py-5"><Skeleton className="h-24" /></div>}
       </Section>
       <BillingHistory />
     </div>

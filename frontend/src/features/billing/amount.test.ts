@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { amountError, amountFromQuery, parseAmount, presetsWithin } from './amount'
+import { amountError, amountFromQuery, parseAmount, presetsWithin, thresholdError } from './amount'
 
 describe('the top-up amount', () => {
   it('accepts whole and cent amounts inside the range', () => {
@@ -28,5 +28,15 @@ describe('the top-up amount', () => {
     expect(amountFromQuery('2', 5, 1000)).toBeNull()
     expect(amountFromQuery('abc', 5, 1000)).toBeNull()
     expect(amountFromQuery(null, 5, 1000)).toBeNull()
+  })
+})
+
+describe('the auto-recharge threshold', () => {
+  it('takes whole dollars up to the largest top-up', () => {
+    expect(thresholdError('10', 1000)).toBeNull()
+    expect(thresholdError('', 1000)).toBe('Enter a threshold.')
+    expect(thresholdError('2.5', 1000)).toBe('Enter whole dollars, like 10.')
+    expect(thresholdError('0', 1000)).toBe('Enter whole dollars, like 10.')
+    expect(thresholdError('1001', 1000)).toBe('The threshold may be at most $1,000.')
   })
 })

@@ -36,3 +36,12 @@ export function amountFromQuery(raw: string | null, min: number, max: number): s
   if (raw === null) return null
   return amountError(raw, min, max) === null ? String(parseAmount(raw)) : null
 }
+
+/** Auto-recharge's threshold: whole dollars, at least $1, at most the largest top-up. */
+export function thresholdError(text: string, max: number): string | null {
+  const value = text.trim().replace(/^\$/, '')
+  if (!value) return 'Enter a threshold.'
+  if (!/^\d+$/.test(value) || Number(value) < 1) return 'Enter whole dollars, like 10.'
+  if (Number(value) > max) return `The threshold may be at most ${dollars(max)}.`
+  return null
+}

@@ -33,11 +33,14 @@ export const historyQuery = (page: number) =>
 export const billingApi = {
   createTopUp: (amount: number) => unwrap(api.POST('/api/v1/billing/top-ups', { body: { amount } }), 'Failed to start the payment'),
   cardSetup: async () => (await unwrap(api.POST('/api/v1/billing/card-setups'), 'Failed to start the payment')).client_secret,
-  confirm: (id: number, paymentMethodId: string) =>
+  confirm: (id: number, paymentMethodId: string, saveCard: boolean) =>
     unwrap(
-      api.POST('/api/v1/billing/top-ups/{top_up_id}/confirm', { params: { path: { top_up_id: id } }, body: { payment_method_id: paymentMethodId } }),
+      api.POST('/api/v1/billing/top-ups/{top_up_id}/confirm', { params: { path: { top_up_id: id } }, body: { payment_method_id: paymentMethodId, save_card: saveCard } }),
       'The payment failed',
     ),
+  setAutoRecharge: (body: { enabled: boolean; threshold: number; amount: number }) =>
+    unwrap(api.PUT('/api/v1/billing/auto-recharge', { body }), 'Failed to save auto-recharge'),
+  forgetCard: () => unwrap(api.DELETE('/api/v1/billing/card'), 'Failed to remove the card'),
   topUp: async (id: number) => (await unwrap(api.GET('/api/v1/billing/top-ups/{top_up_id}', { params: { path: { top_up_id: id } } }), 'Failed to check the payment')).data,
   /** The whole history as a CSV blob (fetched with the session's token, then saved). */
   exportCsv: async (): Promise<Blob> => {
