@@ -87,7 +87,8 @@ async def pay(
     created = await client.api("POST", "billing/top-ups", json={"amount": amount})
     assert created.status_code == 201, created.text
     assert created.json()["client_secret"].startswith("pi_")
-    setup = (await client.api("POST", "billing/card-setups", json={})).json()["client_secret"]
+    setup_response = await client.api("POST", "billing/card-setups", json={"save_card": save})
+    setup = setup_response.json()["client_secret"]
     async with httpx.AsyncClient() as browser:
         seti = setup.split("_secret_")[0]
         confirmed = await browser.post(

@@ -693,7 +693,8 @@ export interface paths {
         put?: never;
         /**
          * Start Card Setup
-         * @description A SetupIntent for the card typed in the Card Element (`confirmCardSetup`).
+         * @description A SetupIntent for the card typed in the Card Element (`confirmCardSetup`); with
+         *     `save_card`, set up for later off-session charges (auto-recharge).
          */
         post: operations["start_card_setup_api_v1_billing_card_setups_post"];
         delete?: never;
@@ -2743,6 +2744,14 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** CardSetupIn */
+        CardSetupIn: {
+            /**
+             * Save Card
+             * @default false
+             */
+            save_card?: boolean;
         };
         /** CardSetupOut */
         CardSetupOut: {
@@ -4865,6 +4874,7 @@ export type SchemaCampaignIn = components['schemas']['CampaignIn'];
 export type SchemaCampaignOut = components['schemas']['CampaignOut'];
 export type SchemaCampaignResponse = components['schemas']['CampaignResponse'];
 export type SchemaCampaignsPage = components['schemas']['CampaignsPage'];
+export type SchemaCardSetupIn = components['schemas']['CardSetupIn'];
 export type SchemaCardSetupOut = components['schemas']['CardSetupOut'];
 export type SchemaCharts = components['schemas']['Charts'];
 export type SchemaChartsOut = components['schemas']['ChartsOut'];
@@ -6331,7 +6341,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CardSetupIn"] | null;
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -6340,6 +6354,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CardSetupOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -22,6 +22,7 @@ from callwright.billing.schemas import (
     AutoRechargeResponse,
     BillingOut,
     BillingSummary,
+    CardSetupIn,
     CardSetupOut,
     HistoryEntry,
     HistoryPage,
@@ -124,9 +125,14 @@ async def forget_card(user: CurrentUser, session: SessionDep, request: Request) 
 
 
 @router.post("/billing/card-setups")
-async def start_card_setup(_user: CurrentUser, request: Request) -> CardSetupOut:
-    """A SetupIntent for the card typed in the Card Element (`confirmCardSetup`)."""
-    return CardSetupOut(client_secret=await _payments(request).start_card_setup())
+async def start_card_setup(
+    user: CurrentUser, session: SessionDep, request: Request, body: CardSetupIn | None = None
+) -> CardSetupOut:
+    """A SetupIntent for the card typed in the Card Element (`confirmCardSetup`); with
+    `save_card`, set up for later off-session charges (auto-recharge)."""
+    save = bool(body and body.save_card)
+    secret = await _payments(request).start_card_setup(session, user.id, save=save)
+    return CardSetupOut(client_secret=secret)
 
 
 @router.post("/billing/top-ups", status_code=201)

@@ -100,12 +100,17 @@ class Payments:
 
     # The browser's side of a payment
 
-    async def start_card_setup(self) -> str:
-        """A SetupIntent the browser confirms with the Card Element: its client secret."""
-        intent = await self._call(
-            self.stripe.v1.setup_intents.create_async,
-            {"usage": "on_session", "payment_method_types": ["card"]},
-        )
+    async def start_card_setup(
+        self, session: AsyncSession, user_id: int, *, save: bool = False
+    ) -> str:
+        """A SetupIntent the browser confirms with the Card Element: its client secret. For a
+        card to save, it is set up for off-session use on the user's Stripe customer (what
+        auto-recharge's charges need)."""
+        params: dict[str, Any] = {"usage": "on_session", "payment_method_types": ["card"]}
+        if save:
+            params["usage"] = "off_session"
+            params["customer"] = await self._customer(session, user_id)
+        intent = await self._call(self.stripe.v1.setup_intents.create_async, params)
         return str(intent.client_secret)
 
     async def create_top_up(
@@ -138,9 +143,12 @@ class Payments:
         card = getattr(method, "card", None)
         if card is not None:
             top_up.card = f"{str(card.brand).title()} ending in {card.last4}"
+        attached = getattr(method, "customer", None)
         update_params: dict[str, Any] = {"payment_method": payment_method_id}
         if save:
-            profile = await self._save_card(session, top_up.user_id, payment_method_id, top_up.card)
+            profile = await self._save_card(
+                session, top_up.user_id, payment_method_id, top_up.card, attached
+            )
             update_params["customer"] = profile.stripe_customer_id
         await self._call(
             self.stripe.v1.payment_intents.update_async,
@@ -173,9 +181,8 @@ class Payments:
             await session.flush()
         return profile
 
-    async def _save_card(
-        self, session: AsyncSession, user_id: int, payment_method_id: str, card: str | None
-    ) -> BillingProfile:
+    async def _customer(self, session: AsyncSession, user_id: int) -> str:
+        """The user's Stripe customer, created on first use."""
         profile = await self.profile(session, user_id)
         if profile.stripe_customer_id is None:
             customer = await self._call(
@@ -183,14 +190,30 @@ class Payments:
                 {"metadata": {"callwright_user_id": str(user_id)}},
             )
             profile.stripe_customer_id = str(customer.id)
-        try:
-            await self._call(
-                self.stripe.v1.payment_methods.attach_async,
-                payment_method_id,
-                {"customer": profile.stripe_customer_id},
-            )
-        except stripe.CardError as exc:
-            raise AppError(exc.user_message or "Your card was declined.", 402) from exc
+            await session.flush()
+        return profile.stripe_customer_id
+
+    async def _save_card(
+        self,
+        session: AsyncSession,
+        user_id: int,
+        payment_method_id: str,
+        card: str | None,
+        attached_to: str | None,
+    ) -> BillingProfile:
+        """Keep the card on the user's customer (Stripe's SetupIntent attached it already;
+        localstripe's leaves that to us)."""
+        customer = await self._customer(session, user_id)
+        profile = await self.profile(session, user_id)
+        if attached_to != customer:
+            try:
+                await self._call(
+                    self.stripe.v1.payment_methods.attach_async,
+                    payment_method_id,
+                    {"customer": customer},
+                )
+            except stripe.CardError as exc:
+                raise AppError(exc.user_message or "Your card was declined.", 402) from exc
         profile.payment_method_id = payment_method_id
         profile.card = card
         profile.failure = None

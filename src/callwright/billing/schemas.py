@@ -116,6 +116,11 @@ class TopUpsPage(Paged[TopUpOut]):
     pass
 
 
+class CardSetupIn(BaseModel):
+    #: The card will be saved: set it up for off-session charges on the user's customer.
+    save_card: bool = False
+
+
 class CardSetupOut(Envelope):
     #: A SetupIntent's client secret, for `confirmCardSetup` with the Card Element.
     client_secret: str

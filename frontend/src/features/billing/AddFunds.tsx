@@ -94,7 +94,7 @@ function PaymentForm({ summary, initialAmount }: Props) {
     setPhase({ kind: 'paying' })
     try {
       const created = await billingApi.createTopUp(amount)
-      const setupSecret = await billingApi.cardSetup()
+      const setupSecret = await billingApi.cardSetup(saveCard)
       const setup = await stripe.confirmCardSetup(setupSecret, { payment_method: { card } })
       if (setup.error || !setup.setupIntent) throw new Error(setup.error?.message ?? 'Your card could not be used.')
       const method = setup.setupIntent.payment_method

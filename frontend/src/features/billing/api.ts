@@ -32,7 +32,7 @@ export const historyQuery = (page: number) =>
 
 export const billingApi = {
   createTopUp: (amount: number) => unwrap(api.POST('/api/v1/billing/top-ups', { body: { amount } }), 'Failed to start the payment'),
-  cardSetup: async () => (await unwrap(api.POST('/api/v1/billing/card-setups'), 'Failed to start the payment')).client_secret,
+  cardSetup: async (saveCard: boolean) => (await unwrap(api.POST('/api/v1/billing/card-setups', { body: { save_card: saveCard } }), 'Failed to start the payment')).client_secret,
   confirm: (id: number, paymentMethodId: string, saveCard: boolean) =>
     unwrap(
       api.POST('/api/v1/billing/top-ups/{top_up_id}/confirm', { params: { path: { top_up_id: id } }, body: { payment_method_id: paymentMethodId, save_card: saveCard } }),
