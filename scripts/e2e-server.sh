@@ -17,6 +17,9 @@ export CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 export CALLWRIGHT_CALLING_HOURS="00:00-24:00"
 # The specs call the same sandbox numbers many times (docs/compliance.md: frequency cap).
 export CALLWRIGHT_MAX_CALLS_PER_NUMBER_PER_DAY=0
+# A payments emulator of its own, beside the e2e port (its store in this run's data dir).
+export CALLWRIGHT_LOCALSTRIPE_PORT="${CALLWRIGHT_LOCALSTRIPE_PORT:-$((PORT + 1000))}"
+.venv/bin/callwright localstripe
 .venv/bin/callwright migrate >/dev/null
 .venv/bin/callwright seed >/dev/null
 exec .venv/bin/callwright serve

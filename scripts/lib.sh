@@ -96,3 +96,10 @@ ensure_redis() {
     for _ in $(seq 1 30); do redis-cli ping >/dev/null 2>&1 && break; sleep 1; done
   fi
 }
+
+# localstripe, the local Stripe emulator card top-ups use unless real Stripe keys are set
+# (docs/billing.md): started in the background unless its port (CALLWRIGHT_LOCALSTRIPE_PORT,
+# 8420) already answers, and the app's webhook registered with it. Run after ensure_python.
+ensure_localstripe() {
+  "$ROOT/.venv/bin/callwright" localstripe
+}

@@ -16,6 +16,8 @@ say "migrating the database"
 .venv/bin/callwright migrate
 say "preparing the speech models"
 .venv/bin/callwright prepare-models
+say "starting the payments emulator (localstripe)"
+ensure_localstripe
 say "seeding accounts"
 .venv/bin/callwright seed
 say "serving on ${CALLWRIGHT_APP_URL:-http://127.0.0.1:8000} (Ctrl+C to stop)"

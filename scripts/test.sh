@@ -12,6 +12,8 @@ ensure_node_modules
 ensure_chromium
 ensure_postgres
 ensure_redis
+# The pytest suite starts an emulator of its own; this one is for anything run by hand after.
+ensure_localstripe
 set +e
 
 PASSED=0; FAILED=0; FAILURES=()

@@ -23,8 +23,8 @@ __all__ = ["make_client"]
 
 from tests.factories import APP_URL
 
-#: Whole-call fixtures (`live`): a real server with the sandbox network.
-pytest_plugins = ["tests.live"]
+#: Whole-call fixtures (`live`): a real server with the sandbox network; `localstripe_base`.
+pytest_plugins = ["tests.live", "tests.stripe_emulator"]
 
 
 def _database_url(tmp: Path) -> str:

@@ -107,7 +107,9 @@ async def _seed(settings: Settings) -> tuple[str, str, str]:
 
 
 @pytest.fixture(scope="module")
-def fuzz_settings(migrated: Settings, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+def fuzz_settings(
+    migrated: Settings, tmp_path_factory: pytest.TempPathFactory, localstripe_base: str
+) -> Settings:
     google = FakeGoogle(client_id="client-123.apps.googleusercontent.com", client_secret="shh")
     database_url = migrated.database_url
     if migrated.is_sqlite:
@@ -121,6 +123,9 @@ def fuzz_settings(migrated: Settings, tmp_path_factory: pytest.TempPathFactory) 
             "google_client_id": google.client_id,
             "google_client_secret": google.client_secret,
             "google_metadata_url": f"{ISSUER}/.well-known/openid-configuration",
+            # Card top-ups reach a real local Stripe emulator.
+            "stripe_api_base": localstripe_base,
+            "stripe_js_url": f"{localstripe_base}/js.stripe.com/v3/",
         }
     )
 

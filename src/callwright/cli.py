@@ -1,4 +1,4 @@
-"""`callwright` command line: serve | migrate | seed | create-admin | mail."""
+"""`callwright` command line: serve | migrate | seed | create-admin | mail | localstripe | ..."""
 
 from __future__ import annotations
 
@@ -272,3 +272,28 @@ def serve(
         proxy_headers=False,
         log_level="info",
     )
+
+
+@app.command("localstripe")
+def localstripe_command(
+    foreground: Annotated[
+        bool, typer.Option(help="run the emulator here until stopped (what --ensure starts)")
+    ] = False,
+) -> None:
+    """Start the local Stripe emulator unless it runs already, and register this app's
+    webhook with it (docs/billing.md)."""
+    from callwright.billing import localstripe
+
+    settings = get_settings()
+    if foreground:
+        localstripe.serve(settings.localstripe_port, settings.data_dir / "localstripe.pickle")
+        return
+    try:
+        typer.echo(localstripe.ensure(settings))
+    except Exception as exc:  # said plainly, then a failing exit
+        typer.echo(f"localstripe: {exc}", err=True)
+        raise typer.Exit(1) from exc
+
+
+if __name__ == "__main__":
+    app()

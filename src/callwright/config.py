@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 import os
 import secrets
@@ -23,6 +24,13 @@ SECRET_FILE = "secret_key"  # noqa: S105 - a file name
 SECRET_MIN_LENGTH = 32
 #: A key with fewer distinct characters than this is a pattern, not a secret ("x" * 40).
 SECRET_MIN_DISTINCT = 10
+
+#: Stripe's own API and Stripe.js; any other API base is taken for the local emulator.
+STRIPE_API = "https://api.stripe.com"
+STRIPE_JS = "https://js.stripe.com/v3/"
+#: The keys the local emulator (localstripe) is used with: it accepts any `sk_`/`pk_` key.
+LOCALSTRIPE_SECRET_KEY = "sk_test_localstripe"  # noqa: S105 - not a secret: emulator only
+LOCALSTRIPE_PUBLISHABLE_KEY = "pk_test_localstripe"
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -168,6 +176,29 @@ class Settings(BaseSettings):
         ]
     )
 
+    # Card top-ups through Stripe (docs/billing.md). With none of the keys set, payments run on
+    # localstripe, a local Stripe emulator that the run and test commands start.
+    #: Stripe's API address. Empty: the local emulator (http://127.0.0.1:<localstripe_port>).
+    #: Set https://api.stripe.com with real keys for real payments.
+    stripe_api_base: str = ""
+    #: The secret key (sk_...). Empty: a local test key that only the emulator accepts.
+    stripe_secret_key: str = ""
+    #: The publishable key the browser uses (pk_...). Empty: a local test key.
+    stripe_publishable_key: str = ""
+    #: The webhook signing secret (whsec_...). Empty with the emulator: derived from the secret
+    #: key and registered with the emulator by `callwright localstripe --ensure`.
+    stripe_webhook_secret: str = ""
+    #: Where the browser loads Stripe.js. Empty: https://js.stripe.com/v3/ for real Stripe, the
+    #: emulator's stand-in (<api base>/js.stripe.com/v3/) otherwise.
+    stripe_js_url: str = ""
+    #: The port the local emulator listens on (loopback only).
+    localstripe_port: int = Field(8420, ge=1, le=65535)
+    #: The smallest and largest card top-up, in whole dollars.
+    top_up_min: int = Field(5, ge=1, le=1_000_000)
+    top_up_max: int = Field(1000, ge=1, le=1_000_000)
+    #: Auto-recharge charges a user's saved card at most once in this many hours.
+    auto_recharge_period_hours: int = Field(24, ge=1, le=24 * 31)
+
     # Calling lawfully (docs/compliance.md)
     #: Calls ring only inside this daily window, in the callee's local time (HH:MM-HH:MM; the
     #: end is not in it). "00:00-24:00" turns the rule off (the tests and e2e do).
@@ -248,7 +279,20 @@ class Settings(BaseSettings):
                 "CALLWRIGHT_SECRET_KEY must be a random value of 32+ characters "
                 "(unset it outside production to have one generated)"
             )
+        if self.top_up_max < self.top_up_min:
+            problems.append("CALLWRIGHT_TOP_UP_MAX must not be below CALLWRIGHT_TOP_UP_MIN")
+        self._derive_stripe()
         if self.env == "production":
+            if self.stripe_real and not (
+                self.stripe_secret_key.startswith(("sk_", "rk_"))
+                and self.stripe_publishable_key.startswith("pk_")
+                and self.stripe_webhook_secret.startswith("whsec_")
+            ):
+                problems.append(
+                    "with real Stripe, CALLWRIGHT_STRIPE_SECRET_KEY, "
+                    "CALLWRIGHT_STRIPE_PUBLISHABLE_KEY and CALLWRIGHT_STRIPE_WEBHOOK_SECRET "
+                    "must all be set"
+                )
             if not self.smtp_host:
                 problems.append("CALLWRIGHT_SMTP_HOST must be set (users need their e-mails)")
             if self.carrier == "twilio" and not (
@@ -260,6 +304,34 @@ class Settings(BaseSettings):
         if problems:
             raise ValueError(f"refusing to start ({self.env}): " + "; ".join(problems))
         return self
+
+    def _derive_stripe(self) -> None:
+        """Fill the Stripe settings left empty: real Stripe when a live or test key of Stripe's
+        own is given without an API base, the local emulator otherwise."""
+        real_key = self.stripe_secret_key and self.stripe_secret_key != LOCALSTRIPE_SECRET_KEY
+        if not self.stripe_api_base:
+            self.stripe_api_base = (
+                STRIPE_API if real_key else f"http://127.0.0.1:{self.localstripe_port}"
+            )
+        self.stripe_api_base = self.stripe_api_base.rstrip("/")
+        self.stripe_secret_key = self.stripe_secret_key or LOCALSTRIPE_SECRET_KEY
+        self.stripe_publishable_key = self.stripe_publishable_key or LOCALSTRIPE_PUBLISHABLE_KEY
+        if not self.stripe_js_url:
+            self.stripe_js_url = (
+                STRIPE_JS if self.stripe_real else f"{self.stripe_api_base}/js.stripe.com/v3/"
+            )
+        if not self.stripe_webhook_secret and not self.stripe_real:
+            digest = hmac.new(self.secret_key.encode(), b"localstripe-webhook", "sha256")
+            self.stripe_webhook_secret = "whsec_" + digest.hexdigest()[:32]
+
+    @property
+    def stripe_real(self) -> bool:
+        """Whether payments go to Stripe itself (not the local emulator)."""
+        return self.stripe_api_base == STRIPE_API
+
+    @property
+    def stripe_webhook_url(self) -> str:
+        return f"{self.app_url}/api/v1/billing/stripe-webhook"
 
     @property
     def is_sqlite(self) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from callwright.billing.payments import Payments
 from callwright.billing.service import Billing
 from callwright.calls import tasks
 from callwright.calls.domain import Calls
@@ -101,6 +102,8 @@ class Core:
     deliverer: Deliverer
     #: Dials the campaigns' due contacts (`dialler.TICK_JOB`).
     dialler: Dialler
+    #: Card top-ups through Stripe and auto-recharge (`payments.RECHARGE_JOB`).
+    payments: Payments
     _reconciler: asyncio.Task[None] | None = None
     _sweeper: asyncio.Task[None] | None = None
     _due_sweep: asyncio.Task[None] | None = None
@@ -124,7 +127,8 @@ class Core:
         mailer = Mailer(settings, db, jobs)
         deliverer = Deliverer(settings, db, jobs, mailer)
         webhook_tasks.register(jobs, deliverer)
-        return cls(settings, db, jobs, carrier, calls, mailer, outbox, deliverer, dialler)
+        payments = Payments(settings, calls.billing, mailer, db, jobs)
+        return cls(settings, db, jobs, carrier, calls, mailer, outbox, deliverer, dialler, payments)
 
     async def start(self, *, receive: bool) -> None:
         """Connect to the broker; a receiving role also runs queued jobs, the reconciler and

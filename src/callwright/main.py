@@ -8,6 +8,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx2
 from fastapi import APIRouter, FastAPI, Response
@@ -24,6 +25,7 @@ from callwright.auth.csrf import CSRFMiddleware
 from callwright.auth.endpoints import router as auth_router
 from callwright.auth.google import build_oauth
 from callwright.auth.sockets import SocketAuth
+from callwright.billing.endpoints import router as billing_router
 from callwright.calls.endpoints import router as calls_router
 from callwright.calls.viewers import CallViewers
 from callwright.calls.webhooks import router as webhooks_router
@@ -37,7 +39,11 @@ from callwright.developers.endpoints import router as developers_router
 from callwright.kit.body_limit import BodySizeLimit
 from callwright.kit.db import Database
 from callwright.kit.errors import NotFound, install_error_handlers
-from callwright.kit.middleware import OAuthStateSession, SecurityHeaders
+from callwright.kit.middleware import (
+    OAuthStateSession,
+    SecurityHeaders,
+    content_security_policy,
+)
 from callwright.kit.nul_guard import NulGuard
 from callwright.kit.proxies import ClientAddressMiddleware
 from callwright.kit.ratelimit import RateLimiter
@@ -88,6 +94,7 @@ HOT_FIRST_ROUTERS = (
     compliance_router,
     campaigns_router,
     system_router,
+    billing_router,
 )
 
 
@@ -147,6 +154,7 @@ def create_app(
     app.state.jobs = jobs
     app.state.limiter = RateLimiter(settings.redis_url)
     app.state.mailer = core.mailer
+    app.state.payments = core.payments
     app.state.outbox = core.outbox
     app.state.deliverer = core.deliverer
     app.state.realtime = realtime
@@ -207,7 +215,8 @@ def create_app(
         CSRFMiddleware,
         secret_key=settings.secret_key,
         session_cookie=settings.session_cookie,
-        exempt_prefixes=("/api/v1/webhooks/", "/v1/"),
+        # Signed by their senders (carriers, Stripe), never sent with a session.
+        exempt_prefixes=("/api/v1/webhooks/", "/api/v1/billing/stripe-webhook", "/v1/"),
     )
     app.add_middleware(NulGuard)
     app.add_middleware(
@@ -223,10 +232,28 @@ def create_app(
         allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
         allow_headers=["Authorization", "Content-Type", "X-XSRF-TOKEN", "Accept"],
     )
-    app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies)
+    app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies, csp=_csp(settings))
     # Everything inside sees the client's address as the trusted proxies give it.
     app.add_middleware(ClientAddressMiddleware, trusted=parse_networks(settings.trusted_proxies))
     return app
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _csp(settings: Settings) -> str:
+    """The pages' CSP, with what the Billing page's Stripe.js needs: Stripe's script, API and
+    frames (Stripe's published list), or the local emulator's one origin."""
+    if settings.stripe_real:
+        return content_security_policy(
+            scripts="https://js.stripe.com",
+            connect="https://api.stripe.com https://m.stripe.network",
+            frames="https://js.stripe.com https://hooks.stripe.com",
+        )
+    local = " ".join(sorted({_origin(settings.stripe_js_url), _origin(settings.stripe_api_base)}))
+    return content_security_policy(scripts=local, connect=local, frames="")
 
 
 def create_asgi_app() -> ASGIApp:

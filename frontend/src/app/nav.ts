@@ -1,4 +1,4 @@
-import { BarChart3, Bot, Code2, Flag, Home, Inbox, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, Newspaper, PhoneOff, PhoneOutgoing, Server, UserCog, Users, type LucideIcon } from 'lucide-react'
+import { BarChart3, Bot, Code2, CreditCard, Flag, Home, Inbox, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, Newspaper, PhoneOff, PhoneOutgoing, Server, UserCog, Users, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   to: string
@@ -18,6 +18,7 @@ export const USER_NAV: NavItem[] = [
   { to: '/dashboard/analysis', label: 'Analysis', icon: BarChart3 },
   { to: '/dashboard/call-logs', label: 'Call Logs', icon: ListChecks },
   { to: '/dashboard/do-not-call', label: 'Do not call', icon: PhoneOff },
+  { to: '/dashboard/billing', label: 'Billing', icon: CreditCard },
   { to: '/dashboard/developers', label: 'Developers', icon: Code2 },
   { to: '/dashboard/account', label: 'Account', icon: UserCog },
 ]

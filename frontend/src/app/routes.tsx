@@ -50,6 +50,7 @@ export const routes: RouteObject[] = [
           { path: 'developers', lazy: async () => ({ Component: (await import('@/features/developers/DevelopersPage')).DevelopersPage }) },
           { path: 'do-not-call', lazy: async () => ({ Component: (await import('@/features/compliance/DoNotCallPage')).DoNotCallPage }) },
           { path: 'sandbox', lazy: async () => ({ Component: (await import('@/features/system/SandboxNumbersPage')).SandboxNumbersPage }) },
+          { path: 'billing', lazy: async () => ({ Component: (await import('@/features/billing/BillingPage')).BillingPage }) },
         ],
       },
       {

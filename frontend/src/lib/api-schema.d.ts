@@ -399,6 +399,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/top-ups/{top_up_id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund Top Up
+         * @description Refund a card top-up in full (Stripe refund + a refund entry in the ledger); refused
+         *     when it was refunded already or the balance no longer holds it.
+         */
+        post: operations["refund_top_up_api_v1_admin_top_ups__top_up_id__refund_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/top-users": {
         parameters: {
             query?: never;
@@ -476,6 +497,26 @@ export interface paths {
          *     balance-update event once it commits.
          */
         put: operations["add_balance_api_v1_admin_users__user_id__balance_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{user_id}/top-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin User Top Ups
+         * @description A user's card top-ups, newest first, for refunds.
+         */
+        get: operations["admin_user_top_ups_api_v1_admin_users__user_id__top_ups_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -612,6 +653,192 @@ export interface paths {
         get: operations["google_callback_api_v1_auth_google_callback_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Billing Summary
+         * @description The balance (what is available, what running calls hold) and what the payment form
+         *     needs.
+         */
+        get: operations["billing_summary_api_v1_billing_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/auto-recharge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Auto Recharge
+         * @description Turn auto-recharge on or off: when a call's charge leaves the balance under `threshold`
+         *     dollars, the saved card is charged `amount` dollars (within the top-up limits), at most
+         *     once per period.
+         */
+        put: operations["set_auto_recharge_api_v1_billing_auto_recharge_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Forget Card
+         * @description Forget the saved card (auto-recharge goes off with it).
+         */
+        delete: operations["forget_card_api_v1_billing_card_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/card-setups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Card Setup
+         * @description A SetupIntent for the card typed in the Card Element (`confirmCardSetup`); with
+         *     `save_card`, set up for later off-session charges (auto-recharge).
+         */
+        post: operations["start_card_setup_api_v1_billing_card_setups_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Billing History
+         * @description The user's ledger, newest first: top-ups, holds, charges, releases, refunds and
+         *     adjustments, each with the call it belongs to.
+         */
+        get: operations["billing_history_api_v1_billing_history_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/history/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Billing History
+         * @description The whole billing history as CSV, oldest first.
+         */
+        get: operations["export_billing_history_api_v1_billing_history_export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/top-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Top Up
+         * @description Start a top-up of `amount` dollars: a PaymentIntent, answered with its client secret.
+         *     The balance rises only when Stripe's signed webhook says the payment succeeded.
+         */
+        post: operations["create_top_up_api_v1_billing_top_ups_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/top-ups/{top_up_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Top Up
+         * @description One of the user's top-ups: `succeeded` once Stripe's webhook has credited it.
+         */
+        get: operations["get_top_up_api_v1_billing_top_ups__top_up_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/top-ups/{top_up_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Top Up
+         * @description Pay the top-up with the card the browser set up (a PaymentMethod id).
+         */
+        post: operations["confirm_top_up_api_v1_billing_top_ups__top_up_id__confirm_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2297,6 +2524,41 @@ export interface components {
             /** Status Code */
             status_code: number | null;
         };
+        /** AutoRechargeIn */
+        AutoRechargeIn: {
+            /** Amount */
+            amount: number;
+            /** Enabled */
+            enabled: boolean;
+            /** Threshold */
+            threshold: number;
+        };
+        /** AutoRechargeOut */
+        AutoRechargeOut: {
+            /** Amount */
+            amount: number;
+            /** Enabled */
+            enabled: boolean;
+            /** Failure */
+            failure: string | null;
+            /** Last Recharge At */
+            last_recharge_at: string | null;
+            /** Period Hours */
+            period_hours: number;
+            /** Threshold */
+            threshold: number;
+        };
+        /** AutoRechargeResponse */
+        AutoRechargeResponse: {
+            data: components["schemas"]["AutoRechargeOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** BalanceData */
         BalanceData: {
             /** Added */
@@ -2321,6 +2583,37 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** BillingOut */
+        BillingOut: {
+            data: components["schemas"]["BillingSummary"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** BillingSummary */
+        BillingSummary: {
+            auto_recharge: components["schemas"]["AutoRechargeOut"];
+            /** Available */
+            available: number;
+            /** Currency */
+            currency: string;
+            /** Held */
+            held: number;
+            /** Publishable Key */
+            publishable_key: string;
+            /** Saved Card */
+            saved_card: string | null;
+            /** Stripe Js Url */
+            stripe_js_url: string;
+            /** Test Mode */
+            test_mode: boolean;
+            /** Top Up Max */
+            top_up_max: number;
+            /** Top Up Min */
+            top_up_min: number;
         };
         /** Body_import_do_not_call_api_v1_do_not_call_import_post */
         Body_import_do_not_call_api_v1_do_not_call_import_post: {
@@ -2735,6 +3028,24 @@ export interface components {
             /** Data */
             data: components["schemas"]["CampaignOut"][];
             pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** CardSetupIn */
+        CardSetupIn: {
+            /**
+             * Save Card
+             * @default false
+             */
+            save_card?: boolean;
+        };
+        /** CardSetupOut */
+        CardSetupOut: {
+            /** Client Secret */
+            client_secret: string;
             /**
              * Success
              * @default true
@@ -3187,6 +3498,42 @@ export interface components {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
         };
+        /** HistoryEntry */
+        HistoryEntry: {
+            /** Amount */
+            amount: number;
+            /** Balance After */
+            balance_after: number;
+            /** Call Id */
+            call_id: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "top_up" | "hold" | "release" | "charge" | "refund" | "adjustment";
+            /** Note */
+            note: string | null;
+            /** Payment Intent Id */
+            payment_intent_id: string | null;
+        };
+        /** HistoryPage */
+        HistoryPage: {
+            /** Data */
+            data: components["schemas"]["HistoryEntry"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** HourPoint */
         HourPoint: {
             /** Calls */
@@ -3448,6 +3795,16 @@ export interface components {
             /** Old Password */
             old_password: string;
         };
+        /** PaymentMethodIn */
+        PaymentMethodIn: {
+            /** Payment Method Id */
+            payment_method_id: string;
+            /**
+             * Save Card
+             * @default false
+             */
+            save_card?: boolean;
+        };
         /**
          * PostIn
          * @description A post as the admin editor sends it. `content` is sanitised before it is stored.
@@ -3585,6 +3942,19 @@ export interface components {
             not_recorded: number;
             /** Recorded */
             recorded: number;
+        };
+        /** RefundOut */
+        RefundOut: {
+            /** Balance */
+            balance: number;
+            data: components["schemas"]["TopUpOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /** RefusedRow */
         RefusedRow: {
@@ -3952,6 +4322,82 @@ export interface components {
         /** TodayOut */
         TodayOut: {
             data: components["schemas"]["TodayCount"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** TopUpConfirmed */
+        TopUpConfirmed: {
+            /** Client Secret */
+            client_secret: string;
+            data: components["schemas"]["TopUpOut"];
+            /** Payment Status */
+            payment_status: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** TopUpCreated */
+        TopUpCreated: {
+            /** Client Secret */
+            client_secret: string;
+            data: components["schemas"]["TopUpOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** TopUpIn */
+        TopUpIn: {
+            /** Amount */
+            amount: number;
+        };
+        /** TopUpOut */
+        TopUpOut: {
+            /** Amount */
+            amount: number;
+            /** Card */
+            card: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Credited At */
+            credited_at: string | null;
+            /** Failure */
+            failure: string | null;
+            /** Id */
+            id: number;
+            /** Payment Intent Id */
+            payment_intent_id: string;
+            /** Refunded At */
+            refunded_at: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "refunded";
+        };
+        /** TopUpResponse */
+        TopUpResponse: {
+            data: components["schemas"]["TopUpOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** TopUpsPage */
+        TopUpsPage: {
+            /** Data */
+            data: components["schemas"]["TopUpOut"][];
+            pagination: components["schemas"]["Pagination"];
             /**
              * Success
              * @default true
@@ -4808,9 +5254,14 @@ export type SchemaApiKeyIn = components['schemas']['ApiKeyIn'];
 export type SchemaApiKeyOut = components['schemas']['ApiKeyOut'];
 export type SchemaApiKeysPage = components['schemas']['ApiKeysPage'];
 export type SchemaAttemptOut = components['schemas']['AttemptOut'];
+export type SchemaAutoRechargeIn = components['schemas']['AutoRechargeIn'];
+export type SchemaAutoRechargeOut = components['schemas']['AutoRechargeOut'];
+export type SchemaAutoRechargeResponse = components['schemas']['AutoRechargeResponse'];
 export type SchemaBalanceData = components['schemas']['BalanceData'];
 export type SchemaBalanceIn = components['schemas']['BalanceIn'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
+export type SchemaBillingOut = components['schemas']['BillingOut'];
+export type SchemaBillingSummary = components['schemas']['BillingSummary'];
 export type SchemaBodyImportDoNotCallApiV1DoNotCallImportPost = components['schemas']['Body_import_do_not_call_api_v1_do_not_call_import_post'];
 export type SchemaBodyImportGlobalDoNotCallApiV1AdminDoNotCallImportPost = components['schemas']['Body_import_global_do_not_call_api_v1_admin_do_not_call_import_post'];
 export type SchemaBodyLoadContactsApiV1CampaignsCampaignIdContactsPost = components['schemas']['Body_load_contacts_api_v1_campaigns__campaign_id__contacts_post'];
@@ -4832,6 +5283,8 @@ export type SchemaCampaignIn = components['schemas']['CampaignIn'];
 export type SchemaCampaignOut = components['schemas']['CampaignOut'];
 export type SchemaCampaignResponse = components['schemas']['CampaignResponse'];
 export type SchemaCampaignsPage = components['schemas']['CampaignsPage'];
+export type SchemaCardSetupIn = components['schemas']['CardSetupIn'];
+export type SchemaCardSetupOut = components['schemas']['CardSetupOut'];
 export type SchemaCharts = components['schemas']['Charts'];
 export type SchemaChartsOut = components['schemas']['ChartsOut'];
 export type SchemaComponentOut = components['schemas']['ComponentOut'];
@@ -4860,6 +5313,8 @@ export type SchemaEnterpriseIn = components['schemas']['EnterpriseIn'];
 export type SchemaExtractedFieldOut = components['schemas']['ExtractedFieldOut'];
 export type SchemaGoogleRedirectOut = components['schemas']['GoogleRedirectOut'];
 export type SchemaHttpValidationError = components['schemas']['HTTPValidationError'];
+export type SchemaHistoryEntry = components['schemas']['HistoryEntry'];
+export type SchemaHistoryPage = components['schemas']['HistoryPage'];
 export type SchemaHourPoint = components['schemas']['HourPoint'];
 export type SchemaImportOut = components['schemas']['ImportOut'];
 export type SchemaImportReport = components['schemas']['ImportReport'];
@@ -4881,6 +5336,7 @@ export type SchemaOutboxPage = components['schemas']['OutboxPage'];
 export type SchemaOutcomeCount = components['schemas']['OutcomeCount'];
 export type SchemaPagination = components['schemas']['Pagination'];
 export type SchemaPasswordChange = components['schemas']['PasswordChange'];
+export type SchemaPaymentMethodIn = components['schemas']['PaymentMethodIn'];
 export type SchemaPostIn = components['schemas']['PostIn'];
 export type SchemaPostOut = components['schemas']['PostOut'];
 export type SchemaPostResponse = components['schemas']['PostResponse'];
@@ -4891,6 +5347,7 @@ export type SchemaProfileOut = components['schemas']['ProfileOut'];
 export type SchemaProfileResponse = components['schemas']['ProfileResponse'];
 export type SchemaProfileUpdate = components['schemas']['ProfileUpdate'];
 export type SchemaRecording = components['schemas']['Recording'];
+export type SchemaRefundOut = components['schemas']['RefundOut'];
 export type SchemaRefusedRow = components['schemas']['RefusedRow'];
 export type SchemaRefusedRowOut = components['schemas']['RefusedRowOut'];
 export type SchemaRegisterIn = components['schemas']['RegisterIn'];
@@ -4921,6 +5378,12 @@ export type SchemaTestCallTaskIn = components['schemas']['TestCallTaskIn'];
 export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
 export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
+export type SchemaTopUpConfirmed = components['schemas']['TopUpConfirmed'];
+export type SchemaTopUpCreated = components['schemas']['TopUpCreated'];
+export type SchemaTopUpIn = components['schemas']['TopUpIn'];
+export type SchemaTopUpOut = components['schemas']['TopUpOut'];
+export type SchemaTopUpResponse = components['schemas']['TopUpResponse'];
+export type SchemaTopUpsPage = components['schemas']['TopUpsPage'];
 export type SchemaTopUser = components['schemas']['TopUser'];
 export type SchemaTopUsersOut = components['schemas']['TopUsersOut'];
 export type SchemaTranscriptLine = components['schemas']['TranscriptLine'];
@@ -5698,6 +6161,37 @@ export interface operations {
             };
         };
     };
+    refund_top_up_api_v1_admin_top_ups__top_up_id__refund_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                top_up_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     top_users_api_v1_admin_top_users_get: {
         parameters: {
             query?: {
@@ -5852,6 +6346,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    admin_user_top_ups_api_v1_admin_users__user_id__top_ups_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUpsPage"];
                 };
             };
             /** @description Validation Error */
@@ -6197,6 +6727,265 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    billing_summary_api_v1_billing_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingOut"];
+                };
+            };
+        };
+    };
+    set_auto_recharge_api_v1_billing_auto_recharge_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutoRechargeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRechargeResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    forget_card_api_v1_billing_card_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    start_card_setup_api_v1_billing_card_setups_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CardSetupIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSetupOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    billing_history_api_v1_billing_history_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_billing_history_api_v1_billing_history_export_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    create_top_up_api_v1_billing_top_ups_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TopUpIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUpCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_top_up_api_v1_billing_top_ups__top_up_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                top_up_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUpResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    confirm_top_up_api_v1_billing_top_ups__top_up_id__confirm_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                top_up_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUpConfirmed"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
             };
         };
     };

@@ -8,6 +8,7 @@ A call holds `max_duration x 49 cents` at send; at its end it is settled once: c
 from __future__ import annotations
 
 import math
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -50,9 +51,14 @@ class InsufficientBalance(AppError):
         self.available_cents = available_cents
 
 
+#: Told the user and balance after a call's charge (auto-recharge listens).
+AfterCharge = Callable[[AsyncSession, int, int], Awaitable[None]]
+
+
 class Billing:
     def __init__(self, publish: Publisher) -> None:
         self.publish = publish
+        self.after_charge: list[AfterCharge] = []
 
     async def _move(
         self,
@@ -162,12 +168,22 @@ class Billing:
             ]
         )
         await session.flush()
+        for listener in self.after_charge:
+            await listener(session, call.user_id, released)
         return cost
 
     async def top_up(
-        self, session: AsyncSession, user_id: int, amount_cents: int, *, by: int | None, note: str
+        self,
+        session: AsyncSession,
+        user_id: int,
+        amount_cents: int,
+        *,
+        by: int | None,
+        note: str,
+        payment_intent_id: str | None = None,
     ) -> int:
-        """Add money (an admin's top-up, or an account's opening balance). Returns the balance."""
+        """Add money (an admin's top-up, an account's opening balance, or a card payment's
+        PaymentIntent, which the ledger takes once). Returns the balance."""
         if amount_cents <= 0:
             raise AppError("Amount must be greater than 0", 422)
         new_balance = await self._move(
@@ -185,6 +201,35 @@ class Billing:
                 balance_after_cents=new_balance,
                 note=note,
                 created_by=by,
+                payment_intent_id=payment_intent_id,
+            )
+        )
+        await session.flush()
+        return new_balance
+
+    async def refund(
+        self,
+        session: AsyncSession,
+        user_id: int,
+        amount_cents: int,
+        *,
+        by: int | None,
+        payment_intent_id: str,
+    ) -> int | None:
+        """Take a refunded card top-up back out of the balance: None (nothing taken) when the
+        balance is smaller than the refund. Returns the balance."""
+        new_balance = await self._move(session, user_id, -amount_cents)
+        if new_balance is None:
+            return None
+        session.add(
+            LedgerEntry(
+                user_id=user_id,
+                kind="refund",
+                amount_cents=-amount_cents,
+                balance_after_cents=new_balance,
+                note="card top-up refunded",
+                created_by=by,
+                payment_intent_id=payment_intent_id,
             )
         )
         await session.flush()

@@ -16,12 +16,25 @@ CSP = (
 )
 
 
+def content_security_policy(*, scripts: str, connect: str, frames: str) -> str:
+    """CSP with the payment form's origins added (Stripe.js, its API and its frames; or the
+    local emulator's origin): each a space-separated list, possibly empty."""
+    policy = CSP.replace("script-src 'self'", f"script-src 'self' {scripts}".rstrip())
+    policy = policy.replace(
+        "connect-src 'self' ws: wss:", f"connect-src 'self' ws: wss: {connect}".rstrip()
+    )
+    if frames:
+        policy += f"; frame-src 'self' {frames}"
+    return policy
+
+
 class SecurityHeaders:
     """Headers every response gets; API answers are never cached."""
 
-    def __init__(self, app: ASGIApp, hsts: bool) -> None:
+    def __init__(self, app: ASGIApp, hsts: bool, csp: str = CSP) -> None:
         self.app = app
         self.hsts = hsts
+        self.csp = csp.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -36,7 +49,7 @@ class SecurityHeaders:
                     (b"x-content-type-options", b"nosniff"),
                     (b"referrer-policy", b"strict-origin-when-cross-origin"),
                     (b"x-frame-options", b"DENY"),
-                    (b"content-security-policy", CSP.encode()),
+                    (b"content-security-policy", self.csp),
                 ]
                 if is_api:
                     headers.append((b"cache-control", b"no-store"))

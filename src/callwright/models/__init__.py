@@ -10,6 +10,7 @@ from callwright.models.developer import ApiKey, WebhookAttempt, WebhookDelivery,
 from callwright.models.email_message import EmailMessage
 from callwright.models.ledger import CallReport, LedgerEntry
 from callwright.models.password_reset import PasswordResetToken
+from callwright.models.payment import BillingProfile, TopUp
 from callwright.models.stats import CallStatsHourly
 from callwright.models.user import User
 
@@ -17,6 +18,7 @@ __all__ = [
     "Agent",
     "ApiKey",
     "ApiToken",
+    "BillingProfile",
     "Call",
     "CallEvent",
     "CallReport",
@@ -30,6 +32,7 @@ __all__ = [
     "PasswordResetToken",
     "Post",
     "SiteSetting",
+    "TopUp",
     "TranscriptEntry",
     "TurnLatency",
     "User",

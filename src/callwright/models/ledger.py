@@ -13,11 +13,14 @@ class LedgerEntry(Base):
     """One change to a user's prepaid balance, in cents; append-only. `amount_cents` is what
     the entry did to the balance (negative takes money), `balance_after_cents` the balance it
     left. A call has at most one hold, one charge and one release (the unique constraint is
-    what makes settling idempotent)."""
+    what makes settling idempotent); a Stripe PaymentIntent at most one top-up and one refund
+    (so a replayed webhook never credits twice)."""
 
     __tablename__ = "ledger_entries"
     __table_args__ = (
         UniqueConstraint("call_id", "kind", name="uq_ledger_entries_call_kind"),
+        # A PaymentIntent is credited at most once and refunded at most once.
+        UniqueConstraint("payment_intent_id", "kind", name="uq_ledger_entries_payment_kind"),
         Index("ix_ledger_entries_user_created", "user_id", "created_at"),
     )
 
@@ -31,6 +34,8 @@ class LedgerEntry(Base):
     amount_cents: Mapped[int] = mapped_column(Integer)
     balance_after_cents: Mapped[int] = mapped_column(Integer)
     note: Mapped[str | None] = mapped_column(Text, default=None)
+    #: The Stripe PaymentIntent a card top-up (or its refund) moved.
+    payment_intent_id: Mapped[str | None] = mapped_column(String(255), default=None)
     #: The admin who made a manual entry.
     created_by: Mapped[int | None] = mapped_column(
         ForeignKey("users.id", ondelete="SET NULL"), default=None

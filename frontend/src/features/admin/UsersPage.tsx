@@ -2,7 +2,7 @@
  * desktop and cards on phones, Add New User, Update User (only changed fields), Add Balance (a
  * ledger top-up by this admin) and Delete (after a confirmation). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Pencil, Plus, Trash2, Wallet } from 'lucide-react'
+import { CreditCard, Pencil, Plus, Trash2, Wallet } from 'lucide-react'
 import { useCallback, useState, type FormEvent } from 'react'
 import { Pager } from '@/components/Pager'
 import { Button } from '@/components/ui/button'
@@ -15,9 +15,10 @@ import { formatCurrency } from '@/lib/format'
 import { notify } from '@/lib/toast'
 import { adminApi, adminKeys, usersQuery, USERS_PAGE_SIZE, type AdminUser } from './api'
 import { PageHeader, SearchBox, Select, TableHead, TableState, TD } from '@/components/kit'
+import { TopUpsDialog } from './TopUpsDialog'
 import { DEFAULT_BALANCE, checkAmount, checkNewUser, userChanges, type UserForm } from './rules'
 
-type Dialog = { kind: 'add' } | { kind: 'edit'; user: AdminUser } | { kind: 'balance'; user: AdminUser } | null
+type Dialog = { kind: 'add' } | { kind: 'edit'; user: AdminUser } | { kind: 'balance'; user: AdminUser } | { kind: 'top-ups'; user: AdminUser } | null
 
 export function UsersPage() {
   const [q, setQ] = useState('')
@@ -48,6 +49,9 @@ export function UsersPage() {
     <div className="flex items-center gap-1">
       <Button variant="ghost" size="sm" aria-label={`Add balance for ${user.name}`} onClick={() => setDialog({ kind: 'balance', user })}>
         <Wallet className="h-4 w-4" aria-hidden />
+      </Button>
+      <Button variant="ghost" size="sm" aria-label={`Card top-ups of ${user.name}`} onClick={() => setDialog({ kind: 'top-ups', user })}>
+        <CreditCard className="h-4 w-4" aria-hidden />
       </Button>
       <Button variant="ghost" size="sm" aria-label={`Edit ${user.name}`} onClick={() => setDialog({ kind: 'edit', user })}>
         <Pencil className="h-4 w-4" aria-hidden />
@@ -115,6 +119,7 @@ export function UsersPage() {
       {dialog?.kind === 'add' && <AddUserDialog onClose={() => setDialog(null)} onDone={refresh} />}
       {dialog?.kind === 'edit' && <EditUserDialog user={dialog.user} onClose={() => setDialog(null)} onDone={refresh} />}
       {dialog?.kind === 'balance' && <BalanceDialog user={dialog.user} onClose={() => setDialog(null)} onDone={refresh} />}
+      {dialog?.kind === 'top-ups' && <TopUpsDialog user={dialog.user} onClose={() => setDialog(null)} onDone={refresh} />}
     </div>
   )
 }

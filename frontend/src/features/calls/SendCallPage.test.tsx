@@ -128,6 +128,8 @@ describe('Send call', () => {
       background_audio: 'null',
     }))
     expect(screen.getByTestId('send-balance')).toHaveTextContent('$85.30')
+    // During the call: what is available and what the call holds (30 min x $0.49).
+    expect(screen.getByTestId('send-held')).toHaveTextContent('Held for this call$14.70')
     expect(screen.getByRole('button', { name: 'Call Start' })).toBeDisabled()
     expect(screen.getByRole('button', { name: 'Stop Call' })).toBeEnabled()
     expect(screen.getByLabelText('Phone number')).toBeDisabled()

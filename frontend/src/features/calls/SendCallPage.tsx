@@ -386,14 +386,22 @@ export function SendCallPage() {
         <div className="grid min-w-0 content-start items-start gap-6 lg:col-span-2 lg:grid-cols-2 2xl:col-span-1 2xl:grid-cols-1">
           <Card className="space-y-5 p-5">
             <h2 className="text-lg font-semibold text-slate-900">Call Settings</h2>
-            <div className="flex items-center justify-between rounded-lg bg-slate-50 px-4 py-3">
-              <span className="text-sm text-slate-600">Balance</span>
-              {shownBalance === null ? (
-                <Skeleton className="h-6 w-20" />
-              ) : (
-                <span data-testid="send-balance" className={cn('text-lg font-bold tabular-nums', balanceTextClass(shownBalance))}>
-                  {formatCurrency(shownBalance)}
-                </span>
+            <div className="rounded-lg bg-slate-50 px-4 py-3">
+              <div className="flex items-center justify-between">
+                <span className="text-sm text-slate-600">{active ? 'Available' : 'Balance'}</span>
+                {shownBalance === null ? (
+                  <Skeleton className="h-6 w-20" />
+                ) : (
+                  <span data-testid="send-balance" className={cn('text-lg font-bold tabular-nums', balanceTextClass(shownBalance))}>
+                    {formatCurrency(shownBalance)}
+                  </span>
+                )}
+              </div>
+              {active && (
+                <p className="mt-1 flex items-center justify-between text-xs text-slate-500" data-testid="send-held">
+                  <span>Held for this call</span>
+                  <span className="tabular-nums">{formatCurrency(requiredBalance(maxDuration))}</span>
+                </p>
               )}
             </div>
             <div>
