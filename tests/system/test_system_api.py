@@ -64,8 +64,7 @@ async def test_admin_system_reports_every_part_healthy_on_the_embedded_default(
     assert parts["carrier"]["value"] == "sandbox network"
     assert parts["brain"]["value"] == "offline demo policy"
     assert parts["mail"]["health"] == "off"  # no SMTP in the tests: the outbox
-    assert parts["payments"]["health"] == "off"
-    assert report["health"] == "ok"
+    assert parts["payments"]["value"].startswith("localstripe")  # its health: below
 
 
 async def test_a_user_cannot_read_the_system_report(app: FastAPI) -> None:
@@ -106,3 +105,17 @@ async def test_an_llm_endpoint_that_does_not_answer_fails_the_brain(
     )
     assert brain.health == "failing"
     assert brain.value.startswith("gpt-4o-mini at http://127.0.0.1:")
+
+
+async def test_payments_answer_from_the_emulator_and_fail_when_it_is_down(
+    app: FastAPI, settings: Settings, localstripe_base: str
+) -> None:
+    def ctx(base: str) -> checks.Context:
+        moved = settings.model_copy(update={"stripe_api_base": base})
+        return checks.Context(moved, app.state.db, app.state.voice_engines.transcriber)
+
+    up = await checks.payments(ctx(localstripe_base))
+    assert (up.health, up.value) == ("ok", f"localstripe (local emulator) at {localstripe_base}")
+    down = await checks.payments(ctx(f"http://127.0.0.1:{_closed_port()}"))
+    assert down.health == "failing"
+    assert "did not answer" in down.detail

@@ -370,14 +370,51 @@ async def mail(ctx: Context) -> Component:
 
 
 async def payments(ctx: Context) -> Component:
-    # No payment provider is configured in this version: balances are topped up by admins.
+    """Stripe (or its local emulator, localstripe) answers an authenticated read."""
+    s = ctx.settings
+    names = [
+        "CALLWRIGHT_STRIPE_SECRET_KEY",
+        "CALLWRIGHT_STRIPE_PUBLISHABLE_KEY",
+        "CALLWRIGHT_STRIPE_WEBHOOK_SECRET",
+        "CALLWRIGHT_STRIPE_API_BASE",
+    ]
+    value = "Stripe" if s.stripe_real else f"localstripe (local emulator) at {s.stripe_api_base}"
+    started = time.perf_counter()
+    try:
+        async with httpx.AsyncClient(timeout=CHECK_TIMEOUT) as client:
+            response = await client.get(
+                f"{s.stripe_api_base}/v1/customers",
+                params={"limit": 1},
+                auth=(s.stripe_secret_key, ""),
+            )
+    except httpx.HTTPError as exc:
+        return Component(
+            "payments",
+            "Payments",
+            value,
+            "failing",
+            f"The payments API did not answer: {_error(exc)}; card top-ups cannot be taken.",
+            _ms(started),
+            names,
+        )
+    if response.status_code >= 400:
+        return Component(
+            "payments",
+            "Payments",
+            value,
+            "failing",
+            f"GET /v1/customers answered HTTP {response.status_code}: check the secret key.",
+            _ms(started),
+            names,
+        )
     return Component(
         "payments",
         "Payments",
-        "none",
-        "off",
-        "No payment provider is set up: users cannot pay by card; an admin adds funds "
-        "(Users > balance).",
+        value,
+        "ok",
+        "The payments API answered with this install's key: users can add funds by card.",
+        _ms(started),
+        names,
     )
 
 
