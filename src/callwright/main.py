@@ -39,6 +39,7 @@ from callwright.kit.db import Database
 from callwright.kit.errors import NotFound, install_error_handlers
 from callwright.kit.middleware import OAuthStateSession, SecurityHeaders
 from callwright.kit.nul_guard import NulGuard
+from callwright.kit.phone import PhoneRegion
 from callwright.kit.proxies import ClientAddressMiddleware
 from callwright.kit.ratelimit import RateLimiter
 from callwright.public_api.analyze import router as analyze_router
@@ -195,7 +196,9 @@ def create_app(
 
     # Outermost first: the client's address, headers, CORS, the body size limit, the NUL guard
     # (it reads JSON and form bodies whole, so it sits inside the limit), CSRF, then the OAuth
-    # state session (added innermost first).
+    # state session, then the phone region the request's numbers are read in (added innermost
+    # first).
+    app.add_middleware(PhoneRegion, region=settings.default_region)
     app.add_middleware(
         OAuthStateSession,
         prefix=f"{API_PREFIX}/auth/google",
