@@ -63,7 +63,11 @@ async def balance_of(app: FastAPI, user_id: int) -> int:
     ("field", "value", "message"),
     [
         ("phone", "   ", "Phone number cannot be empty"),
-        ("phone", "call me maybe", 'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)'),
+        (
+            "phone",
+            "call me maybe",
+            'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)',
+        ),
         (
             "phone",
             "555123",

@@ -3,6 +3,8 @@ they have no "+"; what is no number is still refused with the spec's message."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -50,9 +52,8 @@ def test_tidy_reads_numbers_as_written(written: str, region: str, number: str) -
     ],
 )
 def test_what_is_no_number_is_still_refused(written: str, message: str) -> None:
-    with pytest.raises(ValueError) as refused:
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         dial_number(written, "US")
-    assert str(refused.value) == message
 
 
 def test_the_landing_number_is_tidied_too() -> None:
