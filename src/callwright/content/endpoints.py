@@ -16,7 +16,6 @@ from callwright.content import repository as content
 from callwright.content.sanitize import clean_html, plain_text
 from callwright.content.schemas import (
     ClientConfig,
-    SignInProviders,
     ContactIn,
     Done,
     EnterpriseIn,
@@ -27,6 +26,7 @@ from callwright.content.schemas import (
     PostSaved,
     PostsData,
     PostsPage,
+    SignInProviders,
     SubmissionOut,
     SubmissionRead,
     TestCallIn,
