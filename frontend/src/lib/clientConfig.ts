@@ -4,9 +4,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api, unwrap } from './api'
 
+export const fetchClientConfig = () => unwrap(api.GET('/api/v1/client-config'), 'Failed to load the app configuration')
+
 export const clientConfigQuery = queryOptions({
   queryKey: ['client-config'],
-  queryFn: () => unwrap(api.GET('/api/v1/client-config'), 'Failed to load the app configuration'),
+  queryFn: fetchClientConfig,
   staleTime: Infinity,
 })
 

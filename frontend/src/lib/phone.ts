@@ -22,3 +22,14 @@ export function tidyPhone(value: string, region: string = 'US'): string | null {
   if (national) return national
   return INTERNATIONAL.test(`+${compact}`) ? possible(`+${compact}`) : null
 }
+
+/** The spec's send-call messages, for what is empty or no number at all (a number written with
+ * spaces or brackets is tidied, not refused: issue 20). */
+export const SEND_CALL_PHONE_EMPTY = 'Phone number cannot be empty'
+export const SEND_CALL_PHONE_FORMAT = 'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)'
+
+/** The send-call phone's first problem, or null. */
+export function sendCallPhoneProblem(phone: string, region?: string): string | null {
+  if (!phone.trim()) return SEND_CALL_PHONE_EMPTY
+  return tidyPhone(phone, region) ? null : SEND_CALL_PHONE_FORMAT
+}

@@ -12,6 +12,8 @@ export const defaultHandlers = [
     document.cookie = 'XSRF-TOKEN=nonce123.mac456; path=/'
     return new HttpResponse(null, { status: 204 })
   }),
+  // A server without Google sign-in, reading national numbers as US ones.
+  http.get(url('client-config'), () => HttpResponse.json({ sign_in: { google: false }, phone_region: 'US' })),
   // A signed-in user with no calls yet (tests override these as they need).
   http.get(url('user/:id/stats'), () => HttpResponse.json({ success: true, data: { name: 'grace', balance: 0, totalCalls: 0, totalMinutesUsed: 0 } })),
   http.get(url('call/:id/latency'), () => HttpResponse.json({ success: true, data: [] })),
