@@ -38,7 +38,7 @@ test('register, verify from the outbox link, sign in, land on /dashboard, sign o
   await page.getByRole('button', { name: 'Login', exact: true }).click()
   await expect(page).toHaveURL(/\/dashboard$/)
   await expect(page.getByRole('heading', { name: 'Welcome, Edith Tester' })).toBeVisible()
-  await expect(page.getByTestId('balance')).toHaveText('$0.00')
+  await expect(page.getByTestId('balance')).toHaveText('$1.00') // the starter credit
   await signOut(page)
 
   // Signed out for real: the dashboard sends us back to login with a return URL.
@@ -94,10 +94,13 @@ test('login validation, wrong password, return URL and unknown paths', async ({ 
   await expect(page.getByRole('heading', { name: 'Account settings' })).toBeVisible()
 })
 
-test('Google sign-in says clearly that it is not configured', async ({ page }) => {
+test('no Google button where Google sign-in is not configured; the API says so clearly', async ({ page }) => {
   await page.goto('/login')
-  await page.getByRole('button', { name: 'Continue with Google' }).click()
-  await expect(page.getByText(/Google sign-in is not configured/)).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Login', exact: true })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Continue with Google' })).toHaveCount(0)
+  const start = await page.request.get('/api/v1/auth/google')
+  expect(start.status()).toBe(503)
+  expect((await start.json()).message).toMatch(/Google sign-in is not configured/)
   await page.goto('/login?error=google_login_failed')
   await expect(page.getByText('Google login failed. Please try again.')).toBeVisible()
 })
