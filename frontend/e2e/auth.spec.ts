@@ -86,7 +86,9 @@ test('login validation, wrong password, return URL and unknown paths', async ({ 
   await page.getByLabel('Email').fill(DEMO.email)
   await page.getByLabel('Password').fill('wrong password')
   await login.click()
-  await expect(page.getByText('These credentials do not match our records.')).toBeVisible()
+  // In the toast and beside the e-mail field.
+  await expect(page.getByText('These credentials do not match our records.')).toHaveCount(2)
+  await expect(page.locator('#email-error')).toHaveText('These credentials do not match our records.')
 
   await page.getByLabel('Password').fill(DEMO.password)
   await login.click()
