@@ -39,13 +39,34 @@ test('a new user registers (a field error beside its field), verifies, and start
   await expect(page.getByRole('link', { name: 'add funds on the Billing page' })).toHaveAttribute('href', '/dashboard/billing')
   await page.screenshot({ path: test.info().outputPath('dashboard-starter-credit.png'), fullPage: true })
 
-  // A number written the way people write it is tidied, not refused.
+  // A number written the way people write it is tidied, not refused; what is no number is
+  // refused beside the field.
   await page.goto('/dashboard/send-call')
   const phone = page.getByLabel('Phone number')
+  await page.getByLabel('What should the agent do?').fill('Remind Stella about her appointment tomorrow.')
+  await phone.fill('555-0100')
+  await page.getByRole('button', { name: 'Send Call' }).click()
+  await expect(page.locator('#phone-error')).toHaveText('Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)')
+  await expect(phone).toHaveAttribute('aria-describedby', 'phone-error')
+  await page.screenshot({ path: test.info().outputPath('send-call-phone-error.png'), fullPage: true })
   await phone.fill('(555) 123-0000')
   await phone.blur()
   await expect(phone).toHaveValue('+15551230000')
+  await expect(page.locator('#phone-error')).toHaveCount(0)
   await expect(page.getByTestId('send-balance')).toHaveText('$1.00')
+
+  // The starter credit pays for a first short call: the page says how long, and it is placed.
+  await expect(page.getByTestId('balance-covers')).toContainText('Your balance covers calls of up to 2 min')
+  const maxDuration = page.getByLabel('Max duration')
+  await maxDuration.focus()
+  await page.keyboard.press('Home')
+  await page.keyboard.press('ArrowRight') // 2 minutes: holds $0.98
+  await expect(page.getByTestId('balance-covers')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Send Call' }).click()
+  await expect(page.getByTestId('send-balance')).toHaveText('$0.02')
+  await expect(page.getByRole('button', { name: 'Stop Call' })).toBeEnabled()
+  await page.getByRole('button', { name: 'Stop Call' }).click()
+  await expect(page.getByText('Call stopped successfully')).toBeVisible()
 })
 
 test('the web app goes out precompressed, hashed assets cached for a year', async ({ page, request }) => {

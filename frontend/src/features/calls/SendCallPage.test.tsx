@@ -108,6 +108,7 @@ describe('Send call', () => {
     const refusal = 'Insufficient balance to make this call. Required: $14.70, Available: $5.00. Please add funds.'
     await waitFor(() => expect(screen.getAllByText(refusal)).toHaveLength(2)) // the toast, and beside the balance
     expect(screen.getByRole('link', { name: 'Add funds on the Billing page' })).toHaveAttribute('href', '/dashboard/billing')
+    expect(screen.getByTestId('balance-covers')).toHaveTextContent('Your balance covers calls of up to 10 min: lower the max duration, or add funds.')
     expect(calls.some((c) => c.path === 'send-call')).toBe(false)
   })
 

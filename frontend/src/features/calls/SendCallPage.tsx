@@ -64,6 +64,9 @@ const SERVER_FIELDS: Partial<Record<string, keyof SendCallForm>> = {
 function usedVariables(form: Pick<SendCallForm, 'prompt' | 'firstSentence' | 'voicemailAction' | 'voicemailMessage'>): string[] {
   return placeholders(form.prompt, form.firstSentence, form.voicemailAction === 'leave_message' ? form.voicemailMessage : null)
 }
+/** The longest max duration (whole minutes, at most 120) a balance can hold. */
+const coveredMinutes = (balance: number) => Math.min(120, Math.floor((balance + 1e-9) / requiredBalance(1)))
+
 const DEFAULTS: SendCallForm = {
   phone: '',
   prompt: '',
@@ -480,6 +483,17 @@ export function SendCallPage() {
             )}
             <Slider id="max-duration" label="Max duration" min={1} max={120} step={1} field={register('maxDuration', { valueAsNumber: true })} disabled={active} display={`${maxDuration} min`} />
             <p className="-mt-3 text-xs text-slate-500">Holds {formatCurrency(requiredBalance(maxDuration))} until the call ends; you pay only the minutes used.</p>
+            {shownBalance !== null && shownBalance < requiredBalance(maxDuration) && (
+              <p className="-mt-3 text-xs font-medium text-amber-700" data-testid="balance-covers">
+                {coveredMinutes(shownBalance) > 0
+                  ? `Your balance covers calls of up to ${coveredMinutes(shownBalance)} min: lower the max duration, or `
+                  : 'Your balance covers no call yet: '}
+                <Link to={BILLING_PATH} className="font-semibold underline underline-offset-2">
+                  add funds
+                </Link>
+                .
+              </p>
+            )}
             <label className="flex items-center justify-between gap-3 text-sm font-medium text-slate-700">
               Wait for greeting
               <input type="checkbox" role="switch" {...register('waitGreeting')} disabled={active} className="h-5 w-5 accent-indigo-600" />
