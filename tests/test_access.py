@@ -37,6 +37,7 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("POST", "/api/v1/reset-password"): "public",
     ("GET", "/api/v1/auth/google"): "public",
     ("GET", "/api/v1/auth/google/callback"): "public",
+    ("GET", "/api/v1/client-config"): "public",
     ("POST", "/api/v1/logout"): "user",
     ("GET", "/api/v1/user/profile"): "user",
     ("PUT", "/api/v1/user/profile"): "user",

@@ -119,7 +119,7 @@ def test_call_dials_the_number_in_e164(number: str, monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize(
     ("number", "message"),
     [
-        ("+1 5551230000", "Phone number should not contain spaces"),
+        ("+1 555 0000", DIAL_FORMAT),
         ("+1555123", DIAL_FORMAT),
         ("+99912345678", DIAL_FORMAT),
     ],

@@ -38,7 +38,7 @@ test('register, verify from the outbox link, sign in, land on /dashboard, sign o
   await page.getByRole('button', { name: 'Login', exact: true }).click()
   await expect(page).toHaveURL(/\/dashboard$/)
   await expect(page.getByRole('heading', { name: 'Welcome, Edith Tester' })).toBeVisible()
-  await expect(page.getByTestId('balance')).toHaveText('$0.00')
+  await expect(page.getByTestId('balance')).toHaveText('$1.00') // the starter credit
   await signOut(page)
 
   // Signed out for real: the dashboard sends us back to login with a return URL.
@@ -86,7 +86,9 @@ test('login validation, wrong password, return URL and unknown paths', async ({ 
   await page.getByLabel('Email').fill(DEMO.email)
   await page.getByLabel('Password').fill('wrong password')
   await login.click()
-  await expect(page.getByText('These credentials do not match our records.')).toBeVisible()
+  // In the toast and beside the e-mail field.
+  await expect(page.getByText('These credentials do not match our records.')).toHaveCount(2)
+  await expect(page.locator('#email-error')).toHaveText('These credentials do not match our records.')
 
   await page.getByLabel('Password').fill(DEMO.password)
   await login.click()
@@ -94,10 +96,13 @@ test('login validation, wrong password, return URL and unknown paths', async ({ 
   await expect(page.getByRole('heading', { name: 'Account settings' })).toBeVisible()
 })
 
-test('Google sign-in says clearly that it is not configured', async ({ page }) => {
+test('no Google button where Google sign-in is not configured; the API says so clearly', async ({ page }) => {
   await page.goto('/login')
-  await page.getByRole('button', { name: 'Continue with Google' }).click()
-  await expect(page.getByText(/Google sign-in is not configured/)).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Login', exact: true })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Continue with Google' })).toHaveCount(0)
+  const start = await page.request.get('/api/v1/auth/google')
+  expect(start.status()).toBe(503)
+  expect((await start.json()).message).toMatch(/Google sign-in is not configured/)
   await page.goto('/login?error=google_login_failed')
   await expect(page.getByText('Google login failed. Please try again.')).toBeVisible()
 })

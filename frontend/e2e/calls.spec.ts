@@ -30,11 +30,12 @@ test('the demo user sends a sandbox call, watches it live, hears it in Call Logs
   await expect(balance).toBeVisible()
   const before = dollars(await balance.textContent())
 
-  // Client-side validation first: a bad number is refused with the spec's message.
+  // Client-side validation first: what is no whole number (no area code) is refused with the
+  // spec's message, beside the field as well as in the toast.
   await page.getByLabel('What should the agent do?').fill('You are Sarah from Bright Dental. Remind the customer about their cleaning tomorrow at 3 pm and ask if the time still works.')
-  await page.getByLabel('Phone number').fill('15551230000')
+  await page.getByLabel('Phone number').fill('555-0100')
   await page.getByRole('button', { name: 'Send Call' }).click()
-  await expect(page.getByText('Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)')).toBeVisible()
+  await expect(page.locator('#phone-error')).toHaveText('Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)')
 
   await page.getByLabel('Phone number').fill('+15551230000')
   const maxDuration = page.getByLabel('Max duration')

@@ -31,7 +31,7 @@ class CallOptions:
 def place_call(options: CallOptions) -> int:
     try:
         # The send-call rule, and the same E.164 spelling a request's number gets.
-        options = replace(options, to=dial_number(options.to))
+        options = replace(options, to=dial_number(options.to, get_settings().default_region))
     except ValueError as error:
         typer.echo(str(error), err=True)
         return 2

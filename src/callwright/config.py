@@ -92,6 +92,9 @@ class Settings(BaseSettings):
     #: Resend-verification and forgot-password requests per e-mail address and window.
     mail_requests_per_address: int = 3
     mail_request_window_seconds: int = 15 * 60
+    #: What a new account gets once its e-mail address is verified (or Google vouches for it),
+    #: in cents, so its first call works before it adds funds; 0 gives none.
+    starter_credit_cents: int = Field(100, ge=0, le=100_000)
 
     # Google sign-in
     google_client_id: str = ""
@@ -208,7 +211,8 @@ class Settings(BaseSettings):
     default_timezone: str = "America/New_York"
     #: A user calls one number at most this many times in any 24 hours (0: no cap).
     max_calls_per_number_per_day: int = Field(3, ge=0)
-    #: The country a campaign's contact numbers written without "+" are read in (ISO 3166).
+    #: The country (ISO 3166) a number written without "+" is read in ("(555) 123-0000"): the
+    #: Send Call and test-call numbers, the API's and a campaign's contact numbers.
     default_region: str = Field("US", pattern=r"^[A-Z]{2}$")
 
     # The public free test call and forms (abuse limits; 429 beyond them)

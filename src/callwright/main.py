@@ -5,16 +5,16 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import mimetypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx2
-from fastapi import APIRouter, FastAPI, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, HTMLResponse
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from callwright import __version__
@@ -45,6 +45,7 @@ from callwright.kit.middleware import (
     content_security_policy,
 )
 from callwright.kit.nul_guard import NulGuard
+from callwright.kit.phone import PhoneRegion
 from callwright.kit.proxies import ClientAddressMiddleware
 from callwright.kit.ratelimit import RateLimiter
 from callwright.public_api.analyze import router as analyze_router
@@ -199,7 +200,9 @@ def create_app(
 
     # Outermost first: the client's address, headers, CORS, the body size limit, the NUL guard
     # (it reads JSON and form bodies whole, so it sits inside the limit), CSRF, then the OAuth
-    # state session (added innermost first).
+    # state session, then the phone region the request's numbers are read in (added innermost
+    # first).
+    app.add_middleware(PhoneRegion, region=settings.default_region)
     app.add_middleware(
         OAuthStateSession,
         prefix=f"{API_PREFIX}/auth/google",
@@ -263,26 +266,88 @@ def create_asgi_app() -> ASGIApp:
     return realtime.wrap(app)
 
 
-def _mount_spa(app: FastAPI, dist: Path) -> None:
-    """Serve the built React app; every non-API path falls back to index.html (deep links)."""
-    index = dist / "index.html"
-    assets = dist / "assets"
-    if assets.is_dir():
-        app.mount("/assets", StaticFiles(directory=assets), name="assets")
+#: Hashed build assets never change under their name: cached for a year, never revalidated.
+IMMUTABLE = "public, max-age=31536000, immutable"
+#: The precompressed variants the build writes beside each file (frontend/vite.config.ts), in
+#: the order they are preferred.
+ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
 
+
+def _accepted(header: str) -> set[str]:
+    """The content codings an Accept-Encoding header accepts ("br;q=0" refuses br; "*" accepts
+    what it does not name)."""
+    named: dict[str, float] = {}
+    for part in header.lower().split(","):
+        coding, _, params = part.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if coding:
+            named[coding.strip()] = quality
+    wildcard = named.get("*", 0.0)
+    return {c for c, _ in ENCODINGS if named.get(c, wildcard) > 0}
+
+
+def _static(request: Request, path: Path, variants: set[str], cache: str) -> FileResponse:
+    """`path` as the best precompressed variant the client accepts, else as it is."""
+    headers = {"cache-control": cache, "vary": "Accept-Encoding"}
+    media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    accepted = _accepted(request.headers.get("accept-encoding", ""))
+    for coding, suffix in ENCODINGS:
+        if coding in accepted and suffix in variants:
+            headers["content-encoding"] = coding
+            return FileResponse(
+                path.with_name(path.name + suffix), media_type=media_type, headers=headers
+            )
+    return FileResponse(path, media_type=media_type, headers=headers)
+
+
+def _listing(root: Path) -> dict[str, tuple[Path, set[str]]]:
+    """Every file under `root` by its URL path, with the precompressed variants beside it;
+    listed once at start-up, so a request names only files that are there."""
+    if not root.is_dir():
+        return {}
+    files = {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
+    suffixes = tuple(suffix for _, suffix in ENCODINGS)
+    return {
+        name: (path, {s for s in suffixes if name + s in files})
+        for name, path in files.items()
+        if not name.endswith(suffixes)
+    }
+
+
+def _mount_spa(app: FastAPI, dist: Path) -> None:
+    """Serve the built React app; every non-API path falls back to index.html (deep links).
+    Hashed assets (/assets/...) are cached for a year, the rest revalidated (index.html names
+    the assets of the current build); each file goes out brotli- or gzip-compressed when the
+    build wrote that variant and the client accepts it."""
     root = dist.resolve()
+    assets = _listing(root / "assets")
     # Top-level files of the build (favicon, robots.txt, ...), listed once at start-up.
-    top_files = {p.name: p for p in root.iterdir() if p.is_file()} if root.is_dir() else {}
-    has_index = index.is_file()
+    top_files = {n: v for n, v in _listing(root).items() if "/" not in n}
+    index = top_files.get("index.html")
+
+    @app.get("/assets/{path:path}", include_in_schema=False, response_model=None)
+    async def asset(path: str, request: Request) -> Response:
+        found = assets.get(path)
+        if found is None:
+            raise NotFound("Not found.")
+        return _static(request, found[0], found[1], IMMUTABLE)
 
     @app.get("/{path:path}", include_in_schema=False, response_model=None)
-    async def spa(path: str) -> Response:
+    async def spa(path: str, request: Request) -> Response:
         if path.startswith(("api/", "socket.io", "v1/")) or path == "v1":
             raise NotFound("The requested endpoint does not exist.")
         if path in top_files and path != "index.html":
-            return FileResponse(top_files[path])
-        if has_index:
-            return FileResponse(index, headers={"cache-control": "no-cache"})
+            file, variants = top_files[path]
+            return _static(request, file, variants, "no-cache")
+        if index is not None:
+            return _static(request, index[0], index[1], "no-cache")
         return HTMLResponse(
             "<h1>Callwright</h1><p>The web app has not been built. Run <code>scripts/run.sh</code> "
             "(or <code>npm run build</code> in <code>frontend/</code>).</p>",

@@ -125,3 +125,14 @@ async def test_google_error_parameter_fails_cleanly(google_app: FastAPI) -> None
     async with make_client(google_app) as client:
         response = await client.get("/api/v1/auth/google/callback?error=access_denied")
         assert response.headers["location"] == "/login?error=google_login_failed"
+
+
+async def test_client_config_says_whether_google_sign_in_is_set_up(
+    app: FastAPI, google_app: FastAPI
+) -> None:
+    """Issue 20: the Google button shows only where Google sign-in is configured."""
+    for application, configured in ((app, False), (google_app, True)):
+        async with make_client(application) as client:
+            response = await client.get("/api/v1/client-config")
+        assert response.status_code == 200
+        assert response.json() == {"sign_in": {"google": configured}, "phone_region": "US"}

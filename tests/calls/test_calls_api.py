@@ -63,10 +63,14 @@ async def balance_of(app: FastAPI, user_id: int) -> int:
     ("field", "value", "message"),
     [
         ("phone", "   ", "Phone number cannot be empty"),
-        ("phone", "+1555 123 4567", "Phone number should not contain spaces"),
         (
             "phone",
-            "15551234567",
+            "call me maybe",
+            'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)',
+        ),
+        (
+            "phone",
+            "555123",
             'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)',
         ),
         (
@@ -110,7 +114,10 @@ async def test_send_call_validates_like_the_client(
             "+99912345678",
             'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)',
         ),
-        ("+1\u00a05551230000", "Phone number should not contain spaces"),
+        (
+            "+1\u00a0555\u00a0123",
+            'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)',
+        ),
     ],
 )
 async def test_send_call_refuses_numbers_no_phone_could_dial(
@@ -121,6 +128,22 @@ async def test_send_call_refuses_numbers_no_phone_could_dial(
         response = await client.api("POST", "send-call", json=payload(user.id, phone=number))
     assert response.status_code == 422
     assert response.json()["errors"]["phone"] == [message]
+
+
+@pytest.mark.parametrize(
+    "written", ["+1 555 123 0002", "(555) 123-0002", "555.123.0002", "1-555-123-0002"]
+)
+async def test_send_call_tidies_the_number_to_e164(app: FastAPI, written: str) -> None:
+    """Issue 20: a number as people write it is tidied, not refused (read in the default
+    region, US, when it has no "+")."""
+    client, user = await signed_in(app, "v@example.com", balance_cents=10_000)
+    async with client:
+        response = await client.api("POST", "send-call", json=payload(user.id, phone=written))
+    assert response.status_code == 200, response.text
+    async with app.state.db.sessionmaker() as session:
+        call = await session.get(Call, response.json()["callId"])
+    assert call is not None
+    assert call.to_number == "+15551230002"
 
 
 async def test_send_call_dials_the_number_in_e164(app: FastAPI) -> None:

@@ -1071,6 +1071,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/client-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Client Config
+         * @description The sign-in providers configured on this server (the Google button shows only when
+         *     Google sign-in is set up) and the region phone numbers without "+" are read in.
+         */
+        get: operations["client_config_api_v1_client_config_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contact": {
         parameters: {
             query?: never;
@@ -3077,6 +3098,15 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * ClientConfig
+         * @description What the web app needs before anyone signs in.
+         */
+        ClientConfig: {
+            /** Phone Region */
+            phone_region: string;
+            sign_in: components["schemas"]["SignInProviders"];
+        };
         /** ComponentOut */
         ComponentOut: {
             /** Detail */
@@ -4168,6 +4198,11 @@ export interface components {
              */
             success?: boolean;
         };
+        /** SignInProviders */
+        SignInProviders: {
+            /** Google */
+            google: boolean;
+        };
         /** SigningSecretOut */
         SigningSecretOut: {
             /** Secret */
@@ -4787,7 +4822,7 @@ export interface components {
          * @example {
          *       "errors": {
          *         "phone_number": [
-         *           "Phone number should not contain spaces"
+         *           "Phone number must start with \"+\" followed by 10-15 digits (e.g., +15551234567)"
          *         ]
          *       },
          *       "message": "Invalid phone number.",
@@ -5287,6 +5322,7 @@ export type SchemaCardSetupIn = components['schemas']['CardSetupIn'];
 export type SchemaCardSetupOut = components['schemas']['CardSetupOut'];
 export type SchemaCharts = components['schemas']['Charts'];
 export type SchemaChartsOut = components['schemas']['ChartsOut'];
+export type SchemaClientConfig = components['schemas']['ClientConfig'];
 export type SchemaComponentOut = components['schemas']['ComponentOut'];
 export type SchemaContactIn = components['schemas']['ContactIn'];
 export type SchemaContactOut = components['schemas']['ContactOut'];
@@ -5363,6 +5399,7 @@ export type SchemaSandboxPlan = components['schemas']['SandboxPlan'];
 export type SchemaSandboxPlanOut = components['schemas']['SandboxPlanOut'];
 export type SchemaSendCallIn = components['schemas']['SendCallIn'];
 export type SchemaSendCallOut = components['schemas']['SendCallOut'];
+export type SchemaSignInProviders = components['schemas']['SignInProviders'];
 export type SchemaSigningSecretOut = components['schemas']['SigningSecretOut'];
 export type SchemaStatsData = components['schemas']['StatsData'];
 export type SchemaStatsOut = components['schemas']['StatsOut'];
@@ -7445,6 +7482,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    client_config_api_v1_client_config_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientConfig"];
                 };
             };
         };

@@ -22,11 +22,3 @@ export const newPasswordField = z
   .min(1, 'Password is required')
   .min(NEW_PASSWORD_MIN, `Password must be at least ${NEW_PASSWORD_MIN} characters`)
   .max(256, 'Password must be 256 characters or less')
-
-/** The send-call phone rules; returns the first problem, or null. */
-export function sendCallPhoneProblem(phone: string): string | null {
-  if (!phone) return 'Phone number cannot be empty'
-  if (/\s/.test(phone)) return 'Phone number should not contain spaces'
-  if (!/^\+\d{10,15}$/.test(phone)) return 'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)'
-  return null
-}

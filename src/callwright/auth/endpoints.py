@@ -33,6 +33,7 @@ from callwright.auth.schemas import (
     RegisterOut,
     ResetPasswordIn,
 )
+from callwright.billing.deps import BillingDep
 from callwright.kit.bounds import PathId
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import ClientIP, LimiterDep, SettingsDep
@@ -74,6 +75,7 @@ async def register(body: RegisterIn, session: SessionDep, mailer: MailerDep) -> 
 async def verify_email(
     session: SessionDep,
     settings: SettingsDep,
+    billing: BillingDep,
     user_id: PathId,
     email_hash: Annotated[str, Path(max_length=64)],
     expires: Annotated[str, Query(max_length=20)] = "",
@@ -84,6 +86,7 @@ async def verify_email(
         outcome = await service.verify_email(
             session,
             settings,
+            billing,
             user_id=user_id,
             email_hash=email_hash,
             expires=expires,
@@ -151,11 +154,17 @@ async def forgot_password(
 
 @router.post("/reset-password")
 async def reset_password(
-    body: ResetPasswordIn, session: SessionDep, sockets: SocketsDep
+    body: ResetPasswordIn,
+    session: SessionDep,
+    sockets: SocketsDep,
+    billing: BillingDep,
+    settings: SettingsDep,
 ) -> Message:
     await service.reset_password(
         session,
         sockets,
+        billing,
+        settings,
         token=body.token,
         email=body.email,
         password=body.password,
@@ -182,7 +191,7 @@ async def google_redirect(request: Request, settings: SettingsDep) -> GoogleRedi
 
 @router.get("/auth/google/callback", response_class=RedirectResponse)
 async def google_callback(
-    request: Request, session: SessionDep, settings: SettingsDep
+    request: Request, session: SessionDep, settings: SettingsDep, billing: BillingDep
 ) -> RedirectResponse:
     failed = RedirectResponse("/login?error=google_login_failed", status_code=302)
     if not settings.google_enabled:
@@ -192,7 +201,7 @@ async def google_callback(
         claims = token.get("userinfo")
         if not claims:
             raise google.GoogleLoginError("no ID token in the answer")
-        user = await google.sign_in(session, dict(claims))
+        user = await google.sign_in(session, billing, settings, dict(claims))
         plaintext = await tokens.issue(session, user.id, settings.token_ttl_minutes)
     except (OAuthError, JoseError, httpx2.HTTPError, google.GoogleLoginError, ValueError) as exc:
         log.warning("Google sign-in failed: %s", exc)

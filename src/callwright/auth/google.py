@@ -10,8 +10,9 @@ import httpx2
 from authlib.integrations.starlette_client import OAuth
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.auth.service import mark_verified
+from callwright.billing.service import Billing
 from callwright.config import Settings
-from callwright.kit.time import utcnow
 from callwright.models import User
 from callwright.models.user import Role
 from callwright.users import repository as users
@@ -50,7 +51,12 @@ def callback_url(settings: Settings) -> str:
     return settings.app_url + CALLBACK_PATH
 
 
-async def sign_in(session: AsyncSession, claims: dict[str, Any]) -> User:
+async def sign_in(
+    session: AsyncSession, billing: Billing, settings: Settings, claims: dict[str, Any]
+) -> User:
+    """The account for a Google identity: found by subject, linked by a verified e-mail, or
+    created. An account Google verifies gets the starter credit once, like one verified by
+    e-mail (auth.service.mark_verified)."""
     sub = claims.get("sub")
     email = str(claims.get("email") or "").lower()
     if not sub:
@@ -67,17 +73,12 @@ async def sign_in(session: AsyncSession, claims: dict[str, Any]) -> User:
             raise GoogleLoginError("the account is linked to another Google identity")
         user.google_sub = str(sub)
         if user.email_verified_at is None:
-            user.email_verified_at = utcnow()
+            await mark_verified(session, billing, settings, user)
         return user
     name = str(claims.get("name") or email.split("@")[0])[:255]
-    return await users.add(
+    user = await users.add(
         session,
-        User(
-            name=name,
-            email=email,
-            password_hash=None,
-            role=Role.USER.value,
-            google_sub=str(sub),
-            email_verified_at=utcnow(),
-        ),
+        User(name=name, email=email, password_hash=None, role=Role.USER.value, google_sub=str(sub)),
     )
+    await mark_verified(session, billing, settings, user)
+    return user

@@ -11,8 +11,10 @@ from urllib.parse import urlencode
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
 
 from callwright.auth import tokens
+from callwright.billing.service import Billing
 from callwright.config import Settings
 from callwright.kit.errors import AppError, ValidationFailed
 from callwright.kit.ratelimit import RateLimiter
@@ -66,6 +68,27 @@ def verification_url(settings: Settings, user: User) -> str:
     return settings.app_url + signed
 
 
+async def mark_verified(
+    session: AsyncSession, billing: Billing, settings: Settings, user: User
+) -> bool:
+    """Mark the account's e-mail address verified and grant the starter credit. One conditional
+    UPDATE: of requests verifying the same account at once (two clicks on the link), one turns
+    it verified and credits it; the others find it verified. An address is never unverified
+    again, so the credit comes once per user. Returns whether this call verified it."""
+    now = utcnow()
+    changed = await session.execute(
+        update(User)
+        .where(User.id == user.id, User.email_verified_at.is_(None))
+        .values(email_verified_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(changed, "rowcount", 0) != 1:
+        return False
+    set_committed_value(user, "email_verified_at", now)
+    await billing.starter_credit(session, user.id, settings.starter_credit_cents)
+    return True
+
+
 async def send_verification(session: AsyncSession, mailer: Mailer, user: User) -> None:
     await mailer.send_link_email(
         session,
@@ -107,6 +130,7 @@ async def register(
 async def verify_email(
     session: AsyncSession,
     settings: Settings,
+    billing: Billing,
     *,
     user_id: int,
     email_hash: str,
@@ -123,9 +147,10 @@ async def verify_email(
         return VerifyOutcome.USER_NOT_FOUND
     if email_hash != _email_hash(user.email):
         return VerifyOutcome.INVALID_LINK
-    if user.email_verified_at is not None:
+    if user.email_verified_at is not None or not await mark_verified(
+        session, billing, settings, user
+    ):
         return VerifyOutcome.ALREADY_VERIFIED
-    user.email_verified_at = utcnow()
     return VerifyOutcome.VERIFIED
 
 
@@ -229,6 +254,8 @@ async def forgot_password(
 async def reset_password(
     session: AsyncSession,
     sockets: SocketControl,
+    billing: Billing,
+    settings: Settings,
     *,
     token: str,
     email: str,
@@ -268,7 +295,7 @@ async def reset_password(
     user.password_hash = password_hash
     # The link proved the address is theirs.
     if user.email_verified_at is None:
-        user.email_verified_at = utcnow()
+        await mark_verified(session, billing, settings, user)
     # A reset ends every session and socket.
     await tokens.revoke_all(session, user.id, sockets)
     return user

@@ -235,6 +235,28 @@ class Billing:
         await session.flush()
         return new_balance
 
+    async def starter_credit(self, session: AsyncSession, user_id: int, amount_cents: int) -> None:
+        """A new account's starter credit (CALLWRIGHT_STARTER_CREDIT_CENTS), as a
+        `starter_credit` entry. The caller grants it once per user: when the account turns
+        verified (auth.service.mark_verified), which happens once."""
+        if amount_cents <= 0:
+            return
+        new_balance = await self._move(
+            session, user_id, amount_cents, floor=None, ceiling=MAX_BALANCE_CENTS
+        )
+        if new_balance is None:  # already at the ceiling: nothing to add
+            return
+        session.add(
+            LedgerEntry(
+                user_id=user_id,
+                kind="starter_credit",
+                amount_cents=amount_cents,
+                balance_after_cents=new_balance,
+                note="starter credit for a new account",
+            )
+        )
+        await session.flush()
+
     async def set_balance(
         self, session: AsyncSession, user_id: int, target_cents: int, *, by: int | None
     ) -> int:

@@ -15,6 +15,7 @@ from callwright.config import Settings
 from callwright.content import repository as content
 from callwright.content.sanitize import clean_html, plain_text
 from callwright.content.schemas import (
+    ClientConfig,
     ContactIn,
     Done,
     EnterpriseIn,
@@ -25,6 +26,7 @@ from callwright.content.schemas import (
     PostSaved,
     PostsData,
     PostsPage,
+    SignInProviders,
     SubmissionOut,
     SubmissionRead,
     TestCallIn,
@@ -67,6 +69,16 @@ def post_out(post: Post) -> PostOut:
         post_date=post.post_date,
         created_at=post.created_at,
         updated_at=post.updated_at,
+    )
+
+
+@router.get("/client-config")
+async def client_config(settings: SettingsDep) -> ClientConfig:
+    """The sign-in providers configured on this server (the Google button shows only when
+    Google sign-in is set up) and the region phone numbers without "+" are read in."""
+    return ClientConfig(
+        sign_in=SignInProviders(google=settings.google_enabled),
+        phone_region=settings.default_region,
     )
 
 

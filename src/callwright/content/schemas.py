@@ -87,6 +87,19 @@ CallsPerMonth = Annotated[
 ]
 
 
+class SignInProviders(BaseModel):
+    #: Google sign-in is configured (CALLWRIGHT_GOOGLE_CLIENT_ID and _SECRET).
+    google: bool
+
+
+class ClientConfig(BaseModel):
+    """What the web app needs before anyone signs in."""
+
+    sign_in: SignInProviders
+    #: The country a phone number written without "+" is read in (CALLWRIGHT_DEFAULT_REGION).
+    phone_region: str
+
+
 class TestCallIn(BaseModel):
     model_config = ConfigDict(validate_default=True)
 

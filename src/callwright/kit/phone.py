@@ -4,6 +4,11 @@ follows (the per-number test-call limit, the sandbox's number plan, the carrier)
 spelling per number: written in Arabic-Indic, Devanagari or full-width digits, "+15551230000"
 is the same number, and a number no country could have is refused.
 
+Numbers are tidied, not refused for their punctuation: "+1 555 123 0000", "(555) 123-0000",
+"555.123.0000" and "0044 20 7946 0000" are read as people write them. A number written without
+"+" is read in the default region (CALLWRIGHT_DEFAULT_REGION, set for each request by
+`PhoneRegion`), and failing that as digits after "+" (the landing page's rule: "447911123456").
+
 Each form keeps the spec's own rule and messages (docs/security.md, "Phone numbers"):
 
 - `DialNumber`: the send-call phone (and `callwright call --to`);
@@ -16,14 +21,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from contextvars import ContextVar
 from typing import Annotated
 
 import phonenumbers
 from pydantic import AfterValidator
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 #: Spec (user area, section 5): send-call phone.
 DIAL_EMPTY = "Phone number cannot be empty"
-DIAL_SPACES = "Phone number should not contain spaces"
 DIAL_FORMAT = 'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)'
 #: Spec: landing test-call phone.
 TEST_CALL_EMPTY = "Please enter a phone number."
@@ -37,6 +43,31 @@ _DIAL_RE = re.compile(r"\+[0-9]{10,15}", re.ASCII)
 _TEST_CALL_RE = re.compile(r"\+?[1-9][0-9]{1,14}", re.ASCII)
 _CONTACT_RE = re.compile(r"\+?[0-9 \t-]+", re.ASCII)
 _FULLWIDTH_PLUS = "\uff0b"
+#: What people put between a number's digits: spaces, brackets, dots, hyphens, slashes.
+_PUNCTUATION_RE = re.compile(r"[\s().\-/]")
+
+#: The region numbers without "+" are read in, for the request being served.
+_REGION: ContextVar[str] = ContextVar("callwright_phone_region", default="US")
+
+
+def default_region() -> str:
+    return _REGION.get()
+
+
+class PhoneRegion:
+    """Pure ASGI middleware: the numbers each request gives are read in `region`
+    (CALLWRIGHT_DEFAULT_REGION); the request validators have no settings of their own."""
+
+    def __init__(self, app: ASGIApp, region: str) -> None:
+        self.app = app
+        self.region = region
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        token = _REGION.set(self.region)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            _REGION.reset(token)
 
 
 def fold_digits(value: str) -> str:
@@ -63,14 +94,37 @@ def e164(text: str) -> str | None:
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
-def dial_number(value: str) -> str:
-    """The send-call phone (trimmed), in E.164, with the spec's three messages."""
-    value = fold_digits(value.strip())
-    if not value:
+def tidy(value: str, region: str | None = None) -> str | None:
+    """A number as people write it ("+1 555 123 0000", "(555) 123-0000"), in E.164, or None
+    when it is no whole number. Without "+" (or "00") it is read in `region` (the request's
+    default region when None), then as the digits after "+"."""
+    compact = _PUNCTUATION_RE.sub("", fold_digits(value.strip()))
+    if compact.startswith("00"):
+        compact = "+" + compact[2:]
+    if compact.startswith("+"):
+        return e164(compact) if _DIAL_RE.fullmatch(compact) else None
+    if not (compact.isascii() and compact.isdigit()):
+        return None
+    try:
+        national = phonenumbers.parse(compact, region or default_region())
+    except phonenumbers.NumberParseException:
+        national = None
+    if (
+        national is not None
+        and phonenumbers.is_possible_number_with_reason(national)
+        == phonenumbers.ValidationResult.IS_POSSIBLE
+    ):
+        return phonenumbers.format_number(national, phonenumbers.PhoneNumberFormat.E164)
+    international = "+" + compact
+    return e164(international) if _DIAL_RE.fullmatch(international) else None
+
+
+def dial_number(value: str, region: str | None = None) -> str:
+    """The send-call phone, tidied to E.164 (`tidy`), with the spec's messages for an empty
+    one and for one that is no number."""
+    if not value.strip():
         raise ValueError(DIAL_EMPTY)
-    if re.search(r"\s", value):
-        raise ValueError(DIAL_SPACES)
-    number = e164(value) if _DIAL_RE.fullmatch(value) else None
+    number = tidy(value, region)
     if number is None:
         raise ValueError(DIAL_FORMAT)
     return number
@@ -94,15 +148,12 @@ def list_number(value: str) -> str:
 
 
 def landing_number(value: str) -> str:
-    """The landing test-call phone: an optional plus, a non-zero first digit and 1 to 14 more
-    digits, in E.164."""
-    value = fold_digits(value.strip())
-    if not value:
+    """The landing test-call phone, tidied to E.164 (`tidy`): at most 15 digits, as the spec's
+    pattern (an optional plus, a non-zero first digit, 1 to 14 more digits) allows."""
+    if not value.strip():
         raise ValueError(TEST_CALL_EMPTY)
-    if not _TEST_CALL_RE.fullmatch(value):
-        raise ValueError(TEST_CALL_FORMAT)
-    number = e164(value if value.startswith("+") else f"+{value}")
-    if number is None:
+    number = tidy(value)
+    if number is None or not _TEST_CALL_RE.fullmatch(number):
         raise ValueError(TEST_CALL_FORMAT)
     return number
 

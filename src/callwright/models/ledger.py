@@ -29,7 +29,7 @@ class LedgerEntry(Base):
     call_id: Mapped[str | None] = mapped_column(
         ForeignKey("calls.id", ondelete="SET NULL"), default=None
     )
-    #: top_up | hold | release | charge | refund | adjustment
+    #: top_up | hold | release | charge | refund | adjustment | starter_credit
     kind: Mapped[str] = mapped_column(String(16))
     amount_cents: Mapped[int] = mapped_column(Integer)
     balance_after_cents: Mapped[int] = mapped_column(Integer)

@@ -203,7 +203,12 @@ class V1Error(BaseModel):
                 {
                     "status": "error",
                     "message": "Invalid phone number.",
-                    "errors": {"phone_number": ["Phone number should not contain spaces"]},
+                    "errors": {
+                        "phone_number": [
+                            'Phone number must start with "+" followed by 10-15 digits '
+                            "(e.g., +15551234567)"
+                        ]
+                    },
                 },
                 {"status": "error", "message": "Insufficient balance.", "errors": {}},
             ]

@@ -28,8 +28,6 @@ DEFAULT_TIMEZONE = "America/Los_Angeles"
 SCHEDULE_AHEAD_MAX = timedelta(days=365)
 #: Bland leaves a voicemail only when asked: its default action is to hang up.
 DEFAULT_VOICEMAIL_ACTION = "hangup"
-#: A number's punctuation Bland's clients may send ("+1 (555) 123-0000").
-_PUNCTUATION = re.compile(r"[\s().\-]")
 _START_TIME = re.compile(
     r"(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{2}:\d{2}(?::\d{2})?)"
     r"\s*(?P<offset>Z|[+-]\d{2}:?\d{2})?"
@@ -38,12 +36,10 @@ VOICE_UNAVAILABLE = "The selected voice is not available. See GET /v1/voices."
 
 
 def phone_number(text: str) -> str:
-    """E.164, the send-call rule; without a `+`, ten digits are a US/Canada number (Bland)."""
-    value = _PUNCTUATION.sub("", text.strip())
-    if value and not value.startswith("+") and value.isdigit():
-        value = ("+1" if len(value) == 10 else "+") + value
+    """E.164, the send-call rule: punctuation tidied, a number without `+` read in the default
+    region (Bland reads ten digits as US/Canada: the default region, US, does the same)."""
     try:
-        return dial_number(value)
+        return dial_number(text)
     except ValueError as exc:
         raise ValidationFailed({"phone_number": [str(exc)]}, "Invalid phone number.") from exc
 

@@ -1,3 +1,4 @@
+import { FundsHint } from '@/components/FundsHint'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { StatusBadge } from '@/components/StatusBadge'
@@ -33,7 +34,10 @@ export function RecentCalls({ userId, limit, viewAllTo, title = 'Recent Call His
           Failed to load recent calls: {calls.error.message}
         </p>
       ) : rows.length === 0 ? (
-        <p className="px-5 py-8 text-center text-sm text-slate-500">No recent calls.</p>
+        <div className="px-5 py-8 text-center text-sm text-slate-500">
+          <p>No recent calls.</p>
+          <FundsHint />
+        </div>
       ) : (
         <ul className="divide-y divide-slate-100" data-testid="recent-calls">
           {rows.map((call) => (

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
+import { fieldAria } from '@/components/ui/fieldAria'
 import { Input } from '@/components/ui/input'
 import { messageOf } from '@/lib/api'
 import { applyServerErrors } from '@/lib/forms'
@@ -67,6 +68,7 @@ function ProfileForm({ name, email }: { name: string; email: string }) {
     register,
     handleSubmit,
     reset,
+    setError,
     formState: { errors, isDirty },
   } = useForm<z.infer<typeof profileSchema>>({ resolver: zodResolver(profileSchema), defaultValues: { name } })
   useEffect(() => reset({ name }), [name, reset])
@@ -78,16 +80,19 @@ function ProfileForm({ name, email }: { name: string; email: string }) {
       queryClient.setQueryData(profileQuery.queryKey, result.data)
       notify.success(result.message ?? 'Profile updated successfully')
     },
-    onError: (error) => notify.error(messageOf(error, 'Failed to update user profile')),
+    onError: (error) => {
+      applyServerErrors(error, setError, ['name'])
+      notify.error(messageOf(error, 'Failed to update user profile'))
+    },
   })
 
   return (
     <form noValidate className="mt-4 space-y-4" onSubmit={handleSubmit((v) => save.mutate(v.name.trim()))}>
       <Field id="name" label="Name" error={errors.name?.message}>
-        <Input id="name" autoComplete="name" aria-invalid={Boolean(errors.name)} {...register('name')} />
+        <Input id="name" autoComplete="name" {...fieldAria('name', errors.name?.message)} {...register('name')} />
       </Field>
       <Field id="email" label="Email" hint="Your e-mail address is your sign-in name.">
-        <Input id="email" value={email} disabled readOnly />
+        <Input id="email" value={email} disabled readOnly {...fieldAria('email', undefined, true)} />
       </Field>
       <Button type="submit" disabled={!isDirty || save.isPending}>
         {save.isPending && <Spinner />} Save profile
@@ -120,17 +125,17 @@ function PasswordForm() {
   return (
     <form noValidate className="mt-4 space-y-4" onSubmit={handleSubmit(onSubmit)}>
       <Field id="old_password" label="Current password" error={errors.old_password?.message}>
-        <Input id="old_password" type="password" autoComplete="current-password" aria-invalid={Boolean(errors.old_password)} {...register('old_password')} />
+        <Input id="old_password" type="password" autoComplete="current-password" {...fieldAria('old_password', errors.old_password?.message)} {...register('old_password')} />
       </Field>
       <Field id="new_password" label="New password" error={errors.new_password?.message} hint={`At least ${NEW_PASSWORD_MIN} characters.`}>
-        <Input id="new_password" type="password" autoComplete="new-password" aria-invalid={Boolean(errors.new_password)} {...register('new_password')} />
+        <Input id="new_password" type="password" autoComplete="new-password" {...fieldAria('new_password', errors.new_password?.message, true)} {...register('new_password')} />
       </Field>
       <Field id="new_password_confirmation" label="Confirm new password" error={errors.new_password_confirmation?.message}>
         <Input
           id="new_password_confirmation"
           type="password"
           autoComplete="new-password"
-          aria-invalid={Boolean(errors.new_password_confirmation)}
+          {...fieldAria('new_password_confirmation', errors.new_password_confirmation?.message)}
           {...register('new_password_confirmation')}
         />
       </Field>

@@ -13,6 +13,7 @@ import { PageHeader, Select, TextArea } from '@/components/kit'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
+import { fieldAria } from '@/components/ui/fieldAria'
 import { Input } from '@/components/ui/input'
 import { Slider } from '@/components/ui/slider'
 import { ApiError, messageOf } from '@/lib/api'
@@ -107,7 +108,7 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
       <Card className="min-w-0 space-y-5 p-5">
         <h2 className="text-lg font-semibold text-slate-900">Agent</h2>
         <Field id="agent-name" label="Name" error={errors.name?.message}>
-          <Input id="agent-name" {...register('name')} maxLength={120} aria-invalid={Boolean(errors.name)} placeholder="Appointment reminder" />
+          <Input id="agent-name" {...register('name')} maxLength={120} {...fieldAria('agent-name', errors.name?.message)} placeholder="Appointment reminder" />
         </Field>
         <Field
           id="agent-prompt"
@@ -115,7 +116,7 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
           error={errors.prompt?.message}
           hint={`${prompt.trim().length} characters (at least 10)`}
         >
-          <TextArea id="agent-prompt" rows={9} {...register('prompt')} aria-invalid={Boolean(errors.prompt)} placeholder="You are Sarah from Bright Dental, calling {{name}} to confirm the cleaning on {{day}}…" />
+          <TextArea id="agent-prompt" rows={9} {...register('prompt')} {...fieldAria('agent-prompt', errors.prompt?.message, true)} placeholder="You are Sarah from Bright Dental, calling {{name}} to confirm the cleaning on {{day}}…" />
         </Field>
         <div data-testid="agent-variables" className="rounded-lg bg-slate-50 px-4 py-3 text-sm">
           <p className="font-medium text-slate-700">Variables</p>
@@ -132,13 +133,13 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
           )}
         </div>
         <Field id="agent-first-sentence" label="First sentence (optional)" error={errors.first_sentence?.message} hint="Spoken first, as written.">
-          <Input id="agent-first-sentence" {...register('first_sentence')} maxLength={1000} aria-invalid={Boolean(errors.first_sentence)} placeholder="Hi {{name}}, this is Sarah from Bright Dental." />
+          <Input id="agent-first-sentence" {...register('first_sentence')} maxLength={1000} {...fieldAria('agent-first-sentence', errors.first_sentence?.message, true)} placeholder="Hi {{name}}, this is Sarah from Bright Dental." />
         </Field>
         <Field id="agent-disclosure" label="AI disclosure" error={errors.disclosure?.message} hint="Said in the first turn of every call, after the introduction. It must say the caller is an AI; the recording notice is added when left out. Empty: the default.">
-          <Input id="agent-disclosure" {...register('disclosure')} maxLength={300} aria-invalid={Boolean(errors.disclosure)} placeholder={DEFAULT_DISCLOSURE} />
+          <Input id="agent-disclosure" {...register('disclosure')} maxLength={300} {...fieldAria('agent-disclosure', errors.disclosure?.message, true)} placeholder={DEFAULT_DISCLOSURE} />
         </Field>
         <Field id="agent-voice" label="Voice" error={errors.voice?.message}>
-          <Select id="agent-voice" {...register('voice')}>
+          <Select id="agent-voice" {...register('voice')} {...fieldAria('agent-voice', errors.voice?.message)}>
             {voices.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -157,7 +158,7 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
           display={`${interruption} ms`}
         />
         <Field id="agent-background" label="Background audio" error={errors.background_audio?.message}>
-          <Select id="agent-background" {...register('background_audio')}>
+          <Select id="agent-background" {...register('background_audio')} {...fieldAria('agent-background', errors.background_audio?.message)}>
             {BACKGROUNDS.map((b) => (
               <option key={b.value} value={b.value}>
                 {b.label}
@@ -188,7 +189,7 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
           </fieldset>
           {voicemailAction === 'leave_message' && (
             <Field id="agent-voicemail-message" label="Voicemail message (optional)" error={errors.voicemail_message?.message} hint="A short default message when empty.">
-              <TextArea id="agent-voicemail-message" rows={3} {...register('voicemail_message')} maxLength={1000} aria-invalid={Boolean(errors.voicemail_message)} />
+              <TextArea id="agent-voicemail-message" rows={3} {...register('voicemail_message')} maxLength={1000} {...fieldAria('agent-voicemail-message', errors.voicemail_message?.message, true)} />
             </Field>
           )}
         </Card>
@@ -196,7 +197,7 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
         <Card className="space-y-5 p-5">
           <h2 className="text-lg font-semibold text-slate-900">After the call</h2>
           <Field id="agent-summary-prompt" label="Summary instruction (optional)" error={errors.summary_prompt?.message}>
-            <TextArea id="agent-summary-prompt" rows={3} {...register('summary_prompt')} maxLength={2000} placeholder="Say whether the appointment was confirmed and any new time." />
+            <TextArea id="agent-summary-prompt" rows={3} {...register('summary_prompt')} {...fieldAria('agent-summary-prompt', errors.summary_prompt?.message)} maxLength={2000} placeholder="Say whether the appointment was confirmed and any new time." />
           </Field>
           <Dispositions values={dispositions} onChange={(next) => setValue('dispositions', next, { shouldValidate: true })} error={errors.dispositions?.message ?? errors.dispositions?.root?.message} />
           <fieldset className="space-y-3">
@@ -207,7 +208,7 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
               return (
                 <div key={row.id} className="grid gap-2 rounded-lg ring-1 ring-slate-200 p-3 sm:grid-cols-[1fr_8rem_auto]" data-testid="extraction-field">
                   <Field id={`field-${index}-name`} label="Name" error={rowErrors?.name?.message}>
-                    <Input id={`field-${index}-name`} {...register(`analysis_schema.${index}.name`)} maxLength={LABEL_MAX} aria-invalid={Boolean(rowErrors?.name)} placeholder="new_time" />
+                    <Input id={`field-${index}-name`} {...register(`analysis_schema.${index}.name`)} maxLength={LABEL_MAX} {...fieldAria(`field-${index}-name`, rowErrors?.name?.message)} placeholder="new_time" />
                   </Field>
                   <Field id={`field-${index}-type`} label="Type">
                     <Select id={`field-${index}-type`} {...register(`analysis_schema.${index}.type`)}>
@@ -225,7 +226,7 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
                   </div>
                   <div className="sm:col-span-3">
                     <Field id={`field-${index}-description`} label="Description" error={rowErrors?.description?.message}>
-                      <Input id={`field-${index}-description`} {...register(`analysis_schema.${index}.description`)} maxLength={500} placeholder="The new appointment time, if it moved" />
+                      <Input id={`field-${index}-description`} {...register(`analysis_schema.${index}.description`)} {...fieldAria(`field-${index}-description`, rowErrors?.description?.message)} maxLength={500} placeholder="The new appointment time, if it moved" />
                     </Field>
                   </div>
                 </div>
@@ -245,7 +246,7 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
         <Card className="space-y-4 p-5">
           <h2 className="text-lg font-semibold text-slate-900">Webhook</h2>
           <Field id="agent-webhook" label="Webhook URL (optional)" error={errors.webhook_url?.message} hint="This agent's call events are also sent here.">
-            <Input id="agent-webhook" type="url" {...register('webhook_url')} maxLength={2048} aria-invalid={Boolean(errors.webhook_url)} placeholder="https://example.com/hooks/calls" />
+            <Input id="agent-webhook" type="url" {...register('webhook_url')} maxLength={2048} {...fieldAria('agent-webhook', errors.webhook_url?.message, true)} placeholder="https://example.com/hooks/calls" />
           </Field>
         </Card>
 

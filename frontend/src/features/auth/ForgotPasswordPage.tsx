@@ -6,8 +6,10 @@ import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
+import { fieldAria } from '@/components/ui/fieldAria'
 import { Input } from '@/components/ui/input'
 import { messageOf } from '@/lib/api'
+import { applyServerErrors } from '@/lib/forms'
 import { notify } from '@/lib/toast'
 import { emailField } from '@/lib/validation'
 import { authApi } from './api'
@@ -21,6 +23,7 @@ export function ForgotPasswordPage() {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors, touchedFields, isSubmitting, isSubmitted },
   } = useForm<ForgotForm>({ resolver: zodResolver(schema), mode: 'onTouched', defaultValues: { email: '' } })
 
@@ -29,6 +32,7 @@ export function ForgotPasswordPage() {
       const result = await authApi.forgotPassword(email.trim())
       setDone(result.message)
     } catch (error) {
+      applyServerErrors(error, setError, ['email'])
       notify.error(messageOf(error, 'Failed to send password reset link'))
     }
   }
@@ -46,7 +50,7 @@ export function ForgotPasswordPage() {
       ) : (
         <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-5">
           <Field id="email" label="Email" error={emailError}>
-            <Input id="email" type="email" autoComplete="email" aria-invalid={Boolean(emailError)} {...register('email')} />
+            <Input id="email" type="email" autoComplete="email" {...fieldAria('email', emailError)} {...register('email')} />
           </Field>
           <Button type="submit" className="w-full" size="lg" disabled={isSubmitting}>
             {isSubmitting && <Spinner />}

@@ -124,10 +124,29 @@ describe('Login page', () => {
     expect(await screen.findByText('Google login successful')).toBeInTheDocument()
   })
 
-  it('Google not configured: shows the server message', async () => {
-    server.use(http.get(url('auth/google'), () => HttpResponse.json({ success: false, message: 'Google sign-in is not configured on this server.', errors: {} }, { status: 503 })))
+  it('Google sign-in failing to start: shows the server message', async () => {
+    server.use(
+      http.get(url('client-config'), () => HttpResponse.json({ sign_in: { google: true }, phone_region: 'US' })),
+      http.get(url('auth/google'), () => HttpResponse.json({ success: false, message: 'Google sign-in is unavailable right now. Please try again later.', errors: {} }, { status: 502 })),
+    )
     renderApp('/login')
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Continue with Google' }))
-    expect(await screen.findByText('Google sign-in is not configured on this server.')).toBeInTheDocument()
+    expect(await screen.findByText('Google sign-in is unavailable right now. Please try again later.')).toBeInTheDocument()
+  })
+
+  it("puts the server's refusal beside the field it names, as well as in the toast", async () => {
+    const refused = 'These credentials do not match our records.'
+    server.use(http.post(url('login'), () => HttpResponse.json({ success: false, message: refused, errors: { email: [refused] } }, { status: 422 })))
+    renderApp('/login')
+    await screen.findByRole('button', { name: 'Login' })
+    const user = await fill('ada@example.com', 'wrong password')
+    await user.click(screen.getByRole('button', { name: 'Login' }))
+    await waitFor(() => expect(screen.getAllByText(refused)).toHaveLength(2))
+    const email = screen.getByLabelText('Email')
+    expect(email).toHaveAttribute('aria-invalid', 'true')
+    expect(email).toHaveAccessibleDescription(refused)
+    // Typing a new address clears it.
+    await user.type(email, 'x')
+    await waitFor(() => expect(email).not.toHaveAttribute('aria-invalid'))
   })
 })

@@ -6,13 +6,16 @@ import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
+import { fieldAria } from '@/components/ui/fieldAria'
 import { Input } from '@/components/ui/input'
 import { messageOf } from '@/lib/api'
+import { applyServerErrors } from '@/lib/forms'
 import { homeFor, saveSession, type SessionUser } from '@/lib/session'
 import { notify } from '@/lib/toast'
 import { emailField, LOGIN_PASSWORD_MIN } from '@/lib/validation'
 import { authApi } from './api'
 import { AuthShell } from './AuthShell'
+import { GoogleButton } from './GoogleButton'
 import { safeReturnUrl, VERIFY_MESSAGES, VERIFY_OK, VERIFY_UNKNOWN } from './messages'
 
 const schema = z.object({
@@ -30,7 +33,6 @@ export function LoginPage() {
   const navigate = useNavigate()
   const [params, setParams] = useSearchParams()
   const [loading, setLoading] = useState(false)
-  const [googleLoading, setGoogleLoading] = useState(false)
   const [showResend, setShowResend] = useState(false)
   const [resending, setResending] = useState(false)
   const handledArrival = useRef(false)
@@ -39,6 +41,8 @@ export function LoginPage() {
     register,
     handleSubmit,
     getValues,
+    setError,
+    clearErrors,
     formState: { errors, touchedFields, isValid },
   } = useForm<LoginForm>({ resolver: zodResolver(schema), mode: 'all', defaultValues: { email: '', password: '' } })
 
@@ -81,6 +85,7 @@ export function LoginPage() {
   }, [params, setParams, navigate])
 
   const onSubmit = async (values: LoginForm) => {
+    clearErrors()
     setLoading(true)
     try {
       const result = await authApi.login(values.email, values.password)
@@ -95,6 +100,9 @@ export function LoginPage() {
     } catch (error) {
       const message = messageOf(error, 'Login failed. Please try again.')
       if (message.includes('Email not verified')) setShowResend(true)
+      // The server's field messages ("These credentials do not match our records.") show beside
+      // their fields as well as in the toast.
+      applyServerErrors(error, setError, ['email', 'password'])
       notify.error(message)
     } finally {
       setLoading(false)
@@ -121,19 +129,10 @@ export function LoginPage() {
     }
   }
 
-  const google = async () => {
-    setGoogleLoading(true)
-    try {
-      const result = await authApi.googleUrl()
-      window.location.assign(result.redirect_url)
-    } catch (error) {
-      notify.error(messageOf(error, 'Failed to initiate Google login.'))
-      setGoogleLoading(false)
-    }
-  }
-
-  const emailError = touchedFields.email ? errors.email?.message : undefined
-  const passwordError = touchedFields.password ? errors.password?.message : undefined
+  // The spec: client errors only once a field was touched; the server's as soon as they come.
+  const shown = (field: keyof LoginForm) => (touchedFields[field] || errors[field]?.type === 'server' ? errors[field]?.message : undefined)
+  const emailError = shown('email')
+  const passwordError = shown('password')
 
   return (
     <AuthShell title="Login" subtitle="Sign in to access your account, your calls and your balance.">
@@ -144,8 +143,7 @@ export function LoginPage() {
             type="email"
             autoComplete="email"
             placeholder="you@company.com"
-            aria-invalid={Boolean(emailError)}
-            aria-describedby={emailError ? 'email-error' : undefined}
+            {...fieldAria('email', emailError)}
             {...register('email')}
           />
         </Field>
@@ -164,8 +162,7 @@ export function LoginPage() {
             type="password"
             autoComplete="current-password"
             placeholder="••••••••"
-            aria-invalid={Boolean(passwordError)}
-            aria-describedby={passwordError ? 'password-error' : undefined}
+            {...fieldAria('password', passwordError)}
             {...register('password')}
           />
         </Field>
@@ -187,15 +184,7 @@ export function LoginPage() {
           {loading ? 'Logging in...' : 'Login'}
         </Button>
       </form>
-      <div className="my-6 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
-        <span className="h-px flex-1 bg-slate-200" />
-        or
-        <span className="h-px flex-1 bg-slate-200" />
-      </div>
-      <Button type="button" variant="secondary" className="w-full" size="lg" onClick={google} disabled={googleLoading}>
-        {googleLoading ? <Spinner /> : <GoogleIcon />}
-        Continue with Google
-      </Button>
+      <GoogleButton />
       <p className="mt-6 text-center text-sm text-slate-600">
         New to Callwright?{' '}
         <Link to="/register" className="font-semibold text-indigo-600 hover:underline">
@@ -203,16 +192,5 @@ export function LoginPage() {
         </Link>
       </p>
     </AuthShell>
-  )
-}
-
-function GoogleIcon() {
-  return (
-    <svg viewBox="0 0 24 24" className="h-4 w-4" aria-hidden>
-      <path fill="#4285F4" d="M22.5 12.3c0-.8-.1-1.5-.2-2.2H12v4.2h5.9a5 5 0 0 1-2.2 3.3v2.7h3.6c2-1.9 3.2-4.7 3.2-8z" />
-      <path fill="#34A853" d="M12 23c3 0 5.5-1 7.3-2.7l-3.6-2.7c-1 .7-2.2 1.1-3.7 1.1-2.9 0-5.3-1.9-6.2-4.5H2.1v2.8A11 11 0 0 0 12 23z" />
-      <path fill="#FBBC05" d="M5.8 14.2a6.6 6.6 0 0 1 0-4.3V7.1H2.1a11 11 0 0 0 0 9.9l3.7-2.8z" />
-      <path fill="#EA4335" d="M12 5.4c1.6 0 3.1.6 4.2 1.7l3.2-3.2A11 11 0 0 0 2.1 7.1l3.7 2.8C6.7 7.3 9.1 5.4 12 5.4z" />
-    </svg>
   )
 }

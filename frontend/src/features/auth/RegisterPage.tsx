@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
+import { fieldAria } from '@/components/ui/fieldAria'
 import { Input } from '@/components/ui/input'
 import { messageOf } from '@/lib/api'
 import { applyServerErrors } from '@/lib/forms'
@@ -14,6 +15,7 @@ import { notify } from '@/lib/toast'
 import { emailField, NEW_PASSWORD_MIN, newPasswordField } from '@/lib/validation'
 import { authApi } from './api'
 import { AuthShell } from './AuthShell'
+import { GoogleButton } from './GoogleButton'
 
 const schema = z
   .object({
@@ -74,7 +76,7 @@ export function RegisterPage() {
     <AuthShell title="Create your account" subtitle="Start placing AI calls in minutes.">
       <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-5">
         <Field id="name" label="Full name" error={show('name')}>
-          <Input id="name" autoComplete="name" placeholder="Ada Lovelace" aria-invalid={Boolean(show('name'))} {...register('name')} />
+          <Input id="name" autoComplete="name" placeholder="Ada Lovelace" {...fieldAria('name', show('name'))} {...register('name')} />
         </Field>
         <Field id="email" label="Email" error={show('email')}>
           <Input
@@ -82,7 +84,7 @@ export function RegisterPage() {
             type="email"
             autoComplete="email"
             placeholder="you@company.com"
-            aria-invalid={Boolean(show('email'))}
+            {...fieldAria('email', show('email'))}
             {...register('email')}
           />
         </Field>
@@ -91,7 +93,7 @@ export function RegisterPage() {
             id="password"
             type="password"
             autoComplete="new-password"
-            aria-invalid={Boolean(show('password'))}
+            {...fieldAria('password', show('password'), true)}
             {...register('password')}
           />
         </Field>
@@ -100,7 +102,7 @@ export function RegisterPage() {
             id="confirm"
             type="password"
             autoComplete="new-password"
-            aria-invalid={Boolean(show('confirm'))}
+            {...fieldAria('confirm', show('confirm'))}
             {...register('confirm')}
           />
         </Field>
@@ -109,6 +111,7 @@ export function RegisterPage() {
           {isSubmitting ? 'Creating account...' : 'Create account'}
         </Button>
       </form>
+      <GoogleButton label="Sign up with Google" />
       <p className="mt-6 text-center text-sm text-slate-600">
         Already have an account?{' '}
         <Link to="/login" className="font-semibold text-indigo-600 hover:underline">

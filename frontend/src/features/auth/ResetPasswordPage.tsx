@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod'
+import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/card'
-import { Field } from '@/components/ui/field'
+import { Field, FormError } from '@/components/ui/field'
+import { fieldAria } from '@/components/ui/fieldAria'
 import { Input } from '@/components/ui/input'
 import { messageOf } from '@/lib/api'
 import { applyServerErrors } from '@/lib/forms'
@@ -22,6 +24,7 @@ export function ResetPasswordPage() {
   const [params] = useSearchParams()
   const navigate = useNavigate()
   const token = params.get('token') ?? ''
+  const [formError, setFormError] = useState<string | null>(null)
   const email = params.get('email') ?? ''
   const {
     register,
@@ -45,12 +48,14 @@ export function ResetPasswordPage() {
   }
 
   const onSubmit = async ({ password }: ResetForm) => {
+    setFormError(null)
     try {
       const result = await authApi.resetPassword(token, email, password)
       notify.success(result.message)
       navigate('/login', { replace: true })
     } catch (error) {
-      applyServerErrors(error, setError, ['password'])
+      // A refused password shows beside its field; a dead link above the form, with the way on.
+      if (!applyServerErrors(error, setError, ['password'])) setFormError(messageOf(error, 'Failed to reset password'))
       notify.error(messageOf(error, 'Failed to reset password'))
     }
   }
@@ -59,11 +64,12 @@ export function ResetPasswordPage() {
   return (
     <AuthShell title="Choose a new password" subtitle={`For ${email}`}>
       <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-5">
+        <FormError message={formError} />
         <Field id="password" label="New password" error={show('password')} hint={`At least ${NEW_PASSWORD_MIN} characters.`}>
-          <Input id="password" type="password" autoComplete="new-password" aria-invalid={Boolean(show('password'))} {...register('password')} />
+          <Input id="password" type="password" autoComplete="new-password" {...fieldAria('password', show('password'), true)} {...register('password')} />
         </Field>
         <Field id="confirm" label="Confirm new password" error={show('confirm')}>
-          <Input id="confirm" type="password" autoComplete="new-password" aria-invalid={Boolean(show('confirm'))} {...register('confirm')} />
+          <Input id="confirm" type="password" autoComplete="new-password" {...fieldAria('confirm', show('confirm'))} {...register('confirm')} />
         </Field>
         <Button type="submit" className="w-full" size="lg" disabled={isSubmitting}>
           {isSubmitting && <Spinner />}

@@ -1,5 +1,6 @@
 /** Call Logs (spec sections 2, 4, 8): 7 calls a page, a table on desktop and cards on phones,
  * transcript and report modals, an inline player (one plays at a time) and downloads. */
+import { FundsHint } from '@/components/FundsHint'
 import { useQuery } from '@tanstack/react-query'
 import { Download, ExternalLink, FileText, Flag, Play } from 'lucide-react'
 import { useCallback, useEffect, useRef, useState } from 'react'
@@ -106,7 +107,10 @@ export function CallLogsPage() {
             {calls.error.message}
           </p>
         ) : rows.length === 0 ? (
-          <p className="px-5 py-12 text-center text-sm text-slate-500">{filtered ? 'No calls match these filters' : 'No calls found'}</p>
+          <div className="px-5 py-12 text-center text-sm text-slate-500">
+            <p>{filtered ? 'No calls match these filters' : 'No calls found'}</p>
+            {!filtered && <FundsHint />}
+          </div>
         ) : desktop ? (
           <table className="w-full text-left text-sm" data-testid="calls-table">
               <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">

@@ -82,14 +82,19 @@ describe('Send call', () => {
     expect(send).toBeDisabled() // no number yet
     await fillForm(user, '+1555', 'Confirm the appointment please')
     await user.click(send)
-    expect(await screen.findByText('Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)')).toBeInTheDocument()
+    const format = 'Phone number must start with "+" followed by 10-15 digits (e.g., +15551234567)'
+    // In the "Validation Error" toast, and beside the field.
+    await waitFor(() => expect(screen.getAllByText(format)).toHaveLength(2))
+    expect(screen.getByLabelText('Phone number')).toHaveAttribute('aria-invalid', 'true')
+    expect(screen.getByLabelText('Phone number')).toHaveAccessibleDescription(format)
 
     await user.clear(screen.getByLabelText('Phone number'))
     await user.type(screen.getByLabelText('Phone number'), '+15551234567')
     await user.clear(screen.getByLabelText('What should the agent do?'))
     await user.type(screen.getByLabelText('What should the agent do?'), '  short   ')
     await user.click(send)
-    expect(await screen.findByText('The prompt must be at least 10 characters long')).toBeInTheDocument()
+    await waitFor(() => expect(screen.getAllByText('The prompt must be at least 10 characters long')).toHaveLength(2))
+    expect(screen.getByLabelText('What should the agent do?')).toHaveAccessibleDescription('The prompt must be at least 10 characters long')
     expect(calls.some((c) => c.path === 'send-call')).toBe(false)
   })
 
@@ -100,7 +105,10 @@ describe('Send call', () => {
     expect(await screen.findByTestId('send-balance')).toHaveTextContent('$5.00')
     await fillForm(user, '+15551234567', 'Confirm the appointment please')
     await user.click(screen.getByRole('button', { name: 'Send Call' }))
-    expect(await screen.findByText('Insufficient balance to make this call. Required: $14.70, Available: $5.00. Please add funds.')).toBeInTheDocument()
+    const refusal = 'Insufficient balance to make this call. Required: $14.70, Available: $5.00. Please add funds.'
+    await waitFor(() => expect(screen.getAllByText(refusal)).toHaveLength(2)) // the toast, and beside the balance
+    expect(screen.getByRole('link', { name: 'Add funds on the Billing page' })).toHaveAttribute('href', '/dashboard/billing')
+    expect(screen.getByTestId('balance-covers')).toHaveTextContent('Your balance covers calls of up to 10 min: lower the max duration, or add funds.')
     expect(calls.some((c) => c.path === 'send-call')).toBe(false)
   })
 
@@ -159,6 +167,37 @@ describe('Send call', () => {
     expect(screen.getByRole('button', { name: 'Send Call' })).toBeEnabled()
     // The lines already shown are not added twice by the final fetch.
     expect(within(transcript).getAllByText('Oh hello, yes?')).toHaveLength(1)
+  })
+
+  it('tidies a number written with spaces or brackets to E.164, shows it, and dials it', async () => {
+    fakeApi(100)
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await screen.findByRole('radio', { name: /joe/ })
+    await fillForm(user, '(555) 123-0000', 'Confirm the appointment please')
+    await user.tab()
+    expect(screen.getByLabelText('Phone number')).toHaveValue('+15551230000')
+    await user.clear(screen.getByLabelText('Phone number'))
+    await user.type(screen.getByLabelText('Phone number'), '+1 555 123 0001')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    await waitFor(() => expect(calls.find((c) => c.path === 'send-call')?.body).toMatchObject({ phone: '+15551230001' }))
+    expect(screen.getByLabelText('Phone number')).toHaveValue('+15551230001')
+  })
+
+  it("puts the server's field messages beside their fields", async () => {
+    fakeApi(100)
+    server.use(
+      http.post(url('send-call'), () =>
+        HttpResponse.json({ success: false, message: 'The selected voice is not available.', errors: { voice: ['The selected voice is not available.'], prompt: ['The prompt is too long.'] } }, { status: 422 }),
+      ),
+    )
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await screen.findByRole('radio', { name: /joe/ })
+    await fillForm(user, '+15551230000', 'Confirm the appointment please')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    await waitFor(() => expect(screen.getByLabelText('What should the agent do?')).toHaveAccessibleDescription('The prompt is too long.'))
+    expect(await screen.findByText('The selected voice is not available.')).toBeInTheDocument() // the toast
   })
 
   it('stops the call it placed', async () => {

@@ -3,7 +3,8 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Eraser, Pause, Phone, PhoneOff, Play, Timer } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { Link } from 'react-router'
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form'
 import { z } from 'zod'
 import { Button } from '@/components/ui/button'
@@ -14,20 +15,25 @@ import { placeholders } from '@/lib/variables'
 import { agentQuery, agentsQuery, AGENTS_MAX } from '@/components/agents/api'
 import { cn } from '@/lib/cn'
 import { balanceTextClass, formatClock, formatCurrency, formatTimer, requiredBalance } from '@/lib/format'
-import { messageOf } from '@/lib/api'
+import { ApiError, messageOf } from '@/lib/api'
 import { useRealtime } from '@/lib/realtime'
 import { getUser } from '@/lib/session'
-import { sendCallPhoneProblem } from '@/lib/validation'
+import { applyServerErrors } from '@/lib/forms'
+import { BILLING_PATH } from '@/lib/billing'
+import { usePhoneRegion } from '@/lib/clientConfig'
+import { sendCallPhoneProblem, tidyPhone } from '@/lib/phone'
+import { errorId, fieldAria, hintId } from '@/components/ui/fieldAria'
 import { notify } from '@/lib/toast'
 import { callsApi, statsQuery, voicesQuery, type SendCallBody } from './api'
 import { useLiveCall } from './useLiveCall'
 import { RecentCalls } from '@/components/calls/RecentCalls'
 import { TurnLatencies } from '@/components/calls/TurnLatencies'
 
-/** The call's settings, checked in the spec's order (the number first, then the prompt). */
-const schema = z.object({
+/** The call's settings, checked in the spec's order (the number first, then the prompt); a
+ * number without "+" is read in the server's default region. */
+const makeSchema = (region: string) => z.object({
   phone: z.string().superRefine((value, ctx) => {
-    const problem = sendCallPhoneProblem(value)
+    const problem = sendCallPhoneProblem(value, region)
     if (problem) ctx.addIssue({ code: 'custom', message: problem })
   }),
   prompt: z.string().refine((value) => value.trim().length >= 10, 'The prompt must be at least 10 characters long'),
@@ -43,12 +49,24 @@ const schema = z.object({
   voicemailAction: z.enum(VOICEMAIL_VALUES),
   voicemailMessage: z.string().max(1000, 'The voicemail message must be 1000 characters or less.'),
 })
-type SendCallForm = z.infer<typeof schema>
+type SendCallForm = z.infer<ReturnType<typeof makeSchema>>
+/** The server's field names (a 422's `errors`) as the form's. */
+const SERVER_FIELDS: Partial<Record<string, keyof SendCallForm>> = {
+  phone: 'phone',
+  prompt: 'prompt',
+  voice: 'voice',
+  max_duration: 'maxDuration',
+  first_sentence: 'firstSentence',
+  voicemail_message: 'voicemailMessage',
+}
 
 /** The {{variables}} the call's texts use (a hang-up leaves no voicemail message). */
 function usedVariables(form: Pick<SendCallForm, 'prompt' | 'firstSentence' | 'voicemailAction' | 'voicemailMessage'>): string[] {
   return placeholders(form.prompt, form.firstSentence, form.voicemailAction === 'leave_message' ? form.voicemailMessage : null)
 }
+/** The longest max duration (whole minutes, at most 120) a balance can hold. */
+const coveredMinutes = (balance: number) => Math.min(120, Math.floor((balance + 1e-9) / requiredBalance(1)))
+
 const DEFAULTS: SendCallForm = {
   phone: '',
   prompt: '',
@@ -69,7 +87,26 @@ export function SendCallPage() {
   const voices = useQuery(voicesQuery)
   const stats = useQuery(statsQuery(userId))
 
-  const { register, handleSubmit, setValue, control, reset, getValues } = useForm<SendCallForm>({ resolver: zodResolver(schema), defaultValues: DEFAULTS })
+  const region = usePhoneRegion()
+  const resolver = useMemo(() => zodResolver(makeSchema(region)), [region])
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    setError,
+    control,
+    reset,
+    getValues,
+    formState: { errors },
+  } = useForm<SendCallForm>({ resolver, defaultValues: DEFAULTS })
+  /** Show the number as it will be dialled: "(555) 123-0000" becomes "+15551230000". */
+  const tidyShown = (value: string) => {
+    const tidied = tidyPhone(value, region)
+    if (tidied && tidied !== value) setValue('phone', tidied, { shouldValidate: Boolean(errors.phone) })
+    return tidied ?? value
+  }
+  /** "Please add funds": the refusal, with the way to the Billing page beside the balance. */
+  const [fundsProblem, setFundsProblem] = useState<string | null>(null)
   const [prompt, voice, temperature, interruption, phone, maxDuration, firstSentence, voicemailAction, voicemailMessage, agentId] = useWatch({
     control,
     name: ['prompt', 'voice', 'temperature', 'interruption', 'phone', 'maxDuration', 'firstSentence', 'voicemailAction', 'voicemailMessage', 'agentId'],
@@ -167,18 +204,19 @@ export function SendCallPage() {
     }
     const required = requiredBalance(form.maxDuration)
     const available = shownBalance ?? 0
+    setFundsProblem(null)
     if (available < required) {
-      return notify.error(
-        `Insufficient balance to make this call. Required: $${required.toFixed(2)}, Available: $${available.toFixed(2)}. Please add funds.`,
-        'Balance Error',
-      )
+      const problem = `Insufficient balance to make this call. Required: $${required.toFixed(2)}, Available: $${available.toFixed(2)}. Please add funds.`
+      setFundsProblem(problem)
+      return notify.error(problem, 'Balance Error')
     }
+    const phone = tidyShown(form.phone)
     call.clear()
     setSending(true)
     try {
       const body: SendCallBody = {
         userId,
-        phone: form.phone,
+        phone,
         prompt: form.prompt.trim(),
         max_duration: form.maxDuration,
         voice: form.voice ?? chosenVoice,
@@ -208,6 +246,8 @@ export function SendCallPage() {
       if (projected < 1) notify.warning(`Your balance is low after this call: $${projected.toFixed(2)}. Consider adding funds.`)
       else notify.info(`Balance sufficient: $${projected.toFixed(2)} available.`)
     } catch (error) {
+      applyServerErrors(error, setError, [], SERVER_FIELDS)
+      if (error instanceof ApiError && error.status === 402) setFundsProblem(error.message)
       notify.error(messageOf(error, 'Failed to initiate call'))
     } finally {
       setSending(false)
@@ -243,12 +283,19 @@ export function SendCallPage() {
             <textarea
               id="prompt"
               {...register('prompt')}
+              {...fieldAria('prompt', errors.prompt?.message)}
               disabled={active}
               rows={7}
               placeholder="You are Sarah from Bright Dental, calling to confirm tomorrow's cleaning at 3 pm…"
               className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-50"
             />
-            <p className="mt-1 text-xs text-slate-500">{prompt.trim().length} characters (at least 10)</p>
+            {errors.prompt?.message ? (
+              <p id={errorId('prompt')} role="alert" className="mt-1 text-xs font-medium text-rose-600">
+                {errors.prompt.message}
+              </p>
+            ) : (
+              <p className="mt-1 text-xs text-slate-500">{prompt.trim().length} characters (at least 10)</p>
+            )}
           </div>
           {variableNames.length > 0 && (
             <fieldset className="space-y-3 rounded-lg bg-slate-50 p-4" data-testid="call-variables">
@@ -388,7 +435,12 @@ export function SendCallPage() {
             <h2 className="text-lg font-semibold text-slate-900">Call Settings</h2>
             <div className="rounded-lg bg-slate-50 px-4 py-3">
               <div className="flex items-center justify-between">
-                <span className="text-sm text-slate-600">{active ? 'Available' : 'Balance'}</span>
+                <span className="text-sm text-slate-600">
+                  {active ? 'Available' : 'Balance'}{' '}
+                  <Link to={BILLING_PATH} className="ml-1 text-xs font-semibold text-indigo-600 hover:underline">
+                    Add funds
+                  </Link>
+                </span>
                 {shownBalance === null ? (
                   <Skeleton className="h-6 w-20" />
                 ) : (
@@ -413,14 +465,43 @@ export function SendCallPage() {
                 type="tel"
                 inputMode="tel"
                 autoComplete="tel"
-                {...register('phone', { onChange: (e) => setValue('phone', e.target.value.trim()) })}
+                {...register('phone', { onBlur: (e: { target: HTMLInputElement }) => void tidyShown(e.target.value) })}
+                {...fieldAria('phone', errors.phone?.message, true)}
                 disabled={active}
                 placeholder="+15551234567"
-                className="mt-1 h-10 w-full rounded-lg border border-slate-300 px-3 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-50"
+                className="mt-1 h-10 w-full rounded-lg border border-slate-300 px-3 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:bg-slate-50 aria-[invalid=true]:border-rose-400"
               />
+              {errors.phone?.message ? (
+                <p id={errorId('phone')} role="alert" className="mt-1 text-xs font-medium text-rose-600">
+                  {errors.phone.message}
+                </p>
+              ) : (
+                <p id={hintId('phone')} className="mt-1 text-xs text-slate-500">
+                  Any way you write it: "(555) 123-0000" is dialled as +15551230000.
+                </p>
+              )}
             </div>
+            {fundsProblem && (
+              <div role="alert" className="rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-rose-200">
+                {fundsProblem}{' '}
+                <Link to={BILLING_PATH} className="font-semibold underline underline-offset-2">
+                  Add funds on the Billing page
+                </Link>
+              </div>
+            )}
             <Slider id="max-duration" label="Max duration" min={1} max={120} step={1} field={register('maxDuration', { valueAsNumber: true })} disabled={active} display={`${maxDuration} min`} />
             <p className="-mt-3 text-xs text-slate-500">Holds {formatCurrency(requiredBalance(maxDuration))} until the call ends; you pay only the minutes used.</p>
+            {shownBalance !== null && shownBalance < requiredBalance(maxDuration) && (
+              <p className="-mt-3 text-xs font-medium text-amber-700" data-testid="balance-covers">
+                {coveredMinutes(shownBalance) > 0
+                  ? `Your balance covers calls of up to ${coveredMinutes(shownBalance)} min: lower the max duration, or `
+                  : 'Your balance covers no call yet: '}
+                <Link to={BILLING_PATH} className="font-semibold underline underline-offset-2">
+                  add funds
+                </Link>
+                .
+              </p>
+            )}
             <label className="flex items-center justify-between gap-3 text-sm font-medium text-slate-700">
               Wait for greeting
               <input type="checkbox" role="switch" {...register('waitGreeting')} disabled={active} className="h-5 w-5 accent-indigo-600" />

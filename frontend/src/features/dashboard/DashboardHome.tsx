@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { Clock, PhoneCall, Wallet } from 'lucide-react'
 import { useEffect } from 'react'
+import { Link } from 'react-router'
 import { StatCard } from '@/components/StatCard'
 import { Skeleton } from '@/components/ui/card'
 import { statsQuery } from '@/components/calls/api'
 import { LiveCallBanner } from '@/components/calls/LiveCallBanner'
 import { RecentCalls } from '@/components/calls/RecentCalls'
+import { BILLING_PATH } from '@/lib/billing'
 import { cn } from '@/lib/cn'
 import { balanceTextClass, formatCurrency } from '@/lib/format'
 import { getUser } from '@/lib/session'
@@ -37,7 +39,12 @@ export function DashboardHome() {
               {formatCurrency(stats.data?.balance ?? 0)}
             </p>
           )}
-          <p className="mt-1 text-xs text-slate-500">Calls are billed at $0.49 per minute.</p>
+          <p className="mt-1 text-xs text-slate-500">
+            Calls are billed at $0.49 per minute.{' '}
+            <Link to={BILLING_PATH} className="font-semibold text-indigo-600 hover:underline">
+              Add funds
+            </Link>
+          </p>
         </StatCard>
         <StatCard label="Total Calls" icon={PhoneCall} tone="emerald">
           {stats.isPending ? (

@@ -16,6 +16,20 @@ interface Props {
 
 /** The phone mockup's form: the free test call. */
 export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Props) {
+  const region = useRef<Promise<string> | null>(null)
+  /** The number as it will be dialled ("(555) 123-0000" is +15551230000 in the server's default
+   * region); the tidying code loads only when a number is given, so the landing page stays
+   * light. As typed when it cannot be tidied: the server has the last word. */
+  const tidied = async (value: string): Promise<string> => {
+    try {
+      region.current ??= import('@/lib/clientConfig').then(async ({ fetchClientConfig }) => (await fetchClientConfig()).phone_region)
+      const [{ tidyPhone }, phoneRegion] = await Promise.all([import('@/lib/phone'), region.current])
+      return tidyPhone(value, phoneRegion) ?? value.trim()
+    } catch {
+      region.current = null
+      return value.trim()
+    }
+  }
   const [phone, setPhone] = useState('')
   const [error, setError] = useState('')
   const [sending, setSending] = useState(false)
@@ -35,7 +49,9 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
     setSending(true)
     onSending?.()
     try {
-      const res = await placeTestCall(phone.trim())
+      const number = await tidied(phone)
+      setPhone(number)
+      const res = await placeTestCall(number)
       notify.success(res.message, 'Test Call Started')
       setPhone('')
       setError('')
@@ -70,6 +86,10 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
         onChange={(e) => {
           setPhone(e.target.value)
           if (error) setError(landingPhoneProblem(e.target.value))
+        }}
+        onBlur={(e) => {
+          const value = e.target.value
+          if (value.trim() && !landingPhoneProblem(value)) void tidied(value).then((number) => setPhone((now) => (now === value ? number : now)))
         }}
         aria-invalid={!!error}
         aria-describedby={error ? 'test-call-error' : undefined}

@@ -6,10 +6,13 @@ export const LANDING_PHONE = /^\+?[1-9]\d{1,14}$/
 export const CONTACT_PHONE = /^\+?[\d\s-]+$/
 export const WEBSITE = /^https?:\/\/([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}(:\d{1,5})?(\/\S*)?$/
 
+/** What people put between a number's digits: tidied away, not refused ("(555) 123-0000"). */
+export const PHONE_PUNCTUATION = /[\s().\-/]/g
+
 export function landingPhoneProblem(value: string): string {
   const v = value.trim()
   if (!v) return 'Please enter a phone number.'
-  if (!LANDING_PHONE.test(v)) return 'Please enter a valid phone number (e.g., +1234567890).'
+  if (!LANDING_PHONE.test(v.replace(PHONE_PUNCTUATION, ''))) return 'Please enter a valid phone number (e.g., +1234567890).'
   return ''
 }
 

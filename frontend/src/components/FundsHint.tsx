@@ -1,0 +1,19 @@
+import { Link } from 'react-router'
+import { BILLING_PATH } from '@/lib/billing'
+
+/** Under an empty list of calls: how to place the first one and how to pay for it. */
+export function FundsHint() {
+  return (
+    <p className="mt-1 text-xs text-slate-500">
+      Place one from{' '}
+      <Link to="/dashboard/send-call" className="font-semibold text-indigo-600 hover:underline">
+        Send Call
+      </Link>
+      . Calls are paid from your balance at $0.49 a minute:{' '}
+      <Link to={BILLING_PATH} className="font-semibold text-indigo-600 hover:underline">
+        add funds on the Billing page
+      </Link>
+      .
+    </p>
+  )
+}
