@@ -59,6 +59,10 @@ async def test_verifying_the_email_credits_once(app: FastAPI, client: ApiClient)
         user_id = await session.scalar(select(User.id).where(User.email == "new@example.com"))
     stats = await client.api("GET", f"user/{user_id}/stats")
     assert stats.json()["data"]["balance"] == 1.0
+    # The billing history shows it (its kind is one the history's schema knows).
+    history = await client.api("GET", "billing/history")
+    assert history.status_code == 200, history.text
+    assert [e["kind"] for e in history.json()["data"]] == ["starter_credit"]
 
 
 async def test_a_reset_link_verifies_and_credits_once(app: FastAPI, client: ApiClient) -> None:

@@ -3547,7 +3547,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "top_up" | "hold" | "release" | "charge" | "refund" | "adjustment";
+            kind: "top_up" | "hold" | "release" | "charge" | "refund" | "adjustment" | "starter_credit";
             /** Note */
             note: string | null;
             /** Payment Intent Id */

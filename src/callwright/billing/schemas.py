@@ -11,7 +11,9 @@ from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.money import dollars
 from callwright.models import LedgerEntry, TopUp
 
-LedgerKind = Literal["top_up", "hold", "release", "charge", "refund", "adjustment"]
+LedgerKind = Literal[
+    "top_up", "hold", "release", "charge", "refund", "adjustment", "starter_credit"
+]
 TopUpStatus = Literal["pending", "succeeded", "failed", "refunded"]
 
 

@@ -21,6 +21,7 @@ const KIND_LABEL: Record<HistoryEntry['kind'], string> = {
   charge: 'Charge',
   refund: 'Refund',
   adjustment: 'Adjustment',
+  starter_credit: 'Starter credit',
 }
 
 function signed(amount: number): string {
