@@ -39,7 +39,7 @@ def spanish_too(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 async def _call(app: FastAPI, call_id: str) -> Call:
     async with app.state.db.sessionmaker() as session:
-        call = await session.get(Call, call_id)
+        call: Call | None = await session.get(Call, call_id)
         assert call is not None
         return call
 

@@ -3007,6 +3007,8 @@ export interface components {
             created_at: string;
             /** Interruption Threshold */
             interruption_threshold: number;
+            /** Language */
+            language: string;
             /** Max Duration */
             max_duration: number;
             /** Prompt */

@@ -251,6 +251,7 @@ async def user_live_calls(user_id: PathId, user: CurrentUser, session: SessionDe
                     "to": call.to_number,
                     "prompt": call.prompt,
                     "voice": call.voice,
+                    "language": call.language,
                     "temperature": call.temperature,
                     "interruption_threshold": call.interruption_threshold,
                     "background_audio": call.background_audio,

@@ -182,6 +182,7 @@ class LiveCall(BaseModel):
     to: str
     prompt: str
     voice: str
+    language: str
     temperature: float
     interruption_threshold: int
     background_audio: BackgroundAudio

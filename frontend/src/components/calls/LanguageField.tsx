@@ -3,17 +3,9 @@
 import { Select } from '@/components/kit'
 import { Field } from '@/components/ui/field'
 import type { CallLanguage } from './api'
+import { onlyLanguageNote } from './languages'
 
 export const LANGUAGE_HINT = 'The agent hears and speaks this language. Without an LLM set up, the built-in demo brain understands and answers in English only.'
-
-export function onlyLanguageNote(languages: CallLanguage[]): string {
-  return languages.length === 1 ? ` ${languages[0].name} is the only language that passed the offline speech test so far.` : ''
-}
-
-/** The voices of `voices` that speak `language` (all of them while the languages are unknown). */
-export function voicesOf<V extends { language?: string }>(voices: V[], language: string): V[] {
-  return voices.filter((v) => !v.language || v.language === language)
-}
 
 interface LanguageFieldProps {
   id: string

@@ -25,8 +25,11 @@ import { Button } from '@/components/ui/button'
 import { SubscribeSection } from './SubscribeSection'
 import { PhoneMockup } from './PhoneMockup'
 import { useSectionLink } from './useSectionLink'
+import { languageClaim } from './offeredLanguages'
 import { cn } from '@/lib/cn'
 
+/** Measured: the languages that passed the offline speech benchmark (docs/voice-engine.md). */
+const LANGUAGES = languageClaim()
 const HEADLINES = ['qualify your leads', 'confirm appointments', 'follow up on quotes', 'win back customers']
 
 /** Types each phrase, holds it, deletes it, then the next (a static phrase for reduced motion). */
@@ -99,7 +102,7 @@ function Hero() {
               <ShieldCheck className="h-4 w-4 text-indigo-500" aria-hidden /> 99.99% uptime
             </span>
             <span className="inline-flex items-center gap-1.5">
-              <Languages className="h-4 w-4 text-indigo-500" aria-hidden /> 30+ languages
+              <Languages className="h-4 w-4 text-indigo-500" aria-hidden /> {LANGUAGES.short}
             </span>
           </p>
         </div>
@@ -118,7 +121,7 @@ const IMPACT = [
   { value: '85%', label: 'fewer missed calls' },
   { value: '24/7', label: 'coverage' },
   { value: '68%', label: 'more qualified leads' },
-  { value: '30+', label: 'languages' },
+  { value: LANGUAGES.value, label: LANGUAGES.label },
 ]
 
 function WhatIs() {
