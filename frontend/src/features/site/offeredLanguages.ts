@@ -8,7 +8,8 @@ export const OFFERED_LANGUAGES = ['English'] as const
 export function languageClaim(names: readonly string[] = OFFERED_LANGUAGES): { short: string; value: string; label: string } {
   if (names.length <= 3) {
     const listed = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : (names[0] ?? '')
-    return { short: `Calls in ${listed}`, value: String(names.length), label: names.length === 1 ? `language: ${listed}` : `languages: ${listed}` }
+    if (names.length === 1) return { short: `Calls in ${listed}`, value: listed, label: 'language, tested end to end' }
+    return { short: `Calls in ${listed}`, value: String(names.length), label: `languages: ${listed}` }
   }
   return { short: `${names.length} languages`, value: String(names.length), label: 'languages' }
 }
