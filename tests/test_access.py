@@ -43,6 +43,7 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("PUT", "/api/v1/user/profile"): "user",
     ("PUT", "/api/v1/user/password"): "user",
     ("GET", "/api/v1/voices"): "user",
+    ("GET", "/api/v1/languages"): "public",
     ("GET", "/api/v1/voices/{name}/sample.mp3"): "user",
     ("POST", "/api/v1/send-call"): "user",
     ("POST", "/api/v1/stop-call/{call_id}"): "user",

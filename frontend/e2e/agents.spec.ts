@@ -15,6 +15,9 @@ test('an agent with a {{name}} variable is saved, a call starts from it with the
   await page.getByLabel('Name', { exact: true }).fill('E2E reminder')
   await page.getByLabel('Prompt').fill('You are Sarah from Bright Dental. Remind {{name}} about the cleaning tomorrow at 3 pm and ask if the time still works.')
   await expect(page.getByTestId('agent-variables')).toContainText('{{name}}')
+  // The languages that passed the offline speech benchmark: English; the demo brain's limit said.
+  await expect(page.getByLabel('Language')).toHaveValue('en-US')
+  await expect(page.getByText(/demo brain understands and answers in English only/)).toBeVisible()
   const maxDuration = page.getByLabel('Max duration')
   await maxDuration.focus()
   await page.keyboard.press('Home')

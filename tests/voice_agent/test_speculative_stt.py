@@ -32,7 +32,7 @@ class CountingTranscriber:
         self.calls: list[int] = []
         self._lock = threading.Lock()
 
-    def transcribe(self, pcm: Any, rate: int) -> str:
+    def transcribe(self, pcm: Any, rate: int, language: str = "en") -> str:
         with self._lock:
             self.calls.append(len(pcm))
         return f"samples {len(pcm)}"
@@ -93,7 +93,7 @@ async def test_speech_after_the_snapshot_drops_the_guess() -> None:
 class SlowTranscriber(CountingTranscriber):
     """Whisper on a busy machine: each transcription takes a while."""
 
-    def transcribe(self, pcm: Any, rate: int) -> str:
+    def transcribe(self, pcm: Any, rate: int, language: str = "en") -> str:
         time.sleep(0.3)
         return super().transcribe(pcm, rate)
 

@@ -1325,6 +1325,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Languages
+         * @description Public: the languages offered, each with the voices that speak it.
+         */
+        get: operations["list_languages_api_v1_languages_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/login": {
         parameters: {
             query?: never;
@@ -2211,6 +2231,11 @@ export interface components {
              */
             interruption_threshold?: number;
             /**
+             * Language
+             * @default en-US
+             */
+            language?: string;
+            /**
              * Max Duration
              * @default 30
              */
@@ -2271,6 +2296,8 @@ export interface components {
             id: string;
             /** Interruption Threshold */
             interruption_threshold: number;
+            /** Language */
+            language: string;
             /** Max Duration */
             max_duration: number;
             /** Name */
@@ -2334,6 +2361,8 @@ export interface components {
             created_at: string;
             /** Id */
             id: string;
+            /** Language */
+            language: string;
             /** Name */
             name: string;
             /**
@@ -3611,6 +3640,27 @@ export interface components {
             /** Lines */
             lines: number[];
         };
+        /** LanguageOut */
+        LanguageOut: {
+            /** Code */
+            code: string;
+            /** Name */
+            name: string;
+            /** Voices */
+            voices: string[];
+        };
+        /** LanguagesOut */
+        LanguagesOut: {
+            /** Default */
+            default: string;
+            /** Languages */
+            languages: components["schemas"]["LanguageOut"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** LatencyOut */
         LatencyOut: {
             /** Data */
@@ -3657,6 +3707,8 @@ export interface components {
             created_at: string;
             /** Interruption Threshold */
             interruption_threshold: number;
+            /** Language */
+            language: string;
             /** Max Duration */
             max_duration: number;
             /** Prompt */
@@ -4144,6 +4196,8 @@ export interface components {
              * @default 100
              */
             interruption_threshold?: number;
+            /** Language */
+            language?: string | null;
             /**
              * Max Duration
              * @default 30
@@ -4953,6 +5007,12 @@ export interface components {
              */
             interruption_threshold?: number | null;
             /**
+             * Language
+             * @description The call's language, one of `GET /api/v1/languages` (BCP-47, `en-US`; a bare `en`, Bland's `babel-en` and its SDK's `eng` name the same). Default: the agent's, else English. The voice must speak it.
+             * @example en-US
+             */
+            language?: string | null;
+            /**
              * Max Duration
              * @description Minutes, 1 to 120 (default 30). Its price is held until the call ends.
              */
@@ -5176,6 +5236,8 @@ export interface components {
             engine: string;
             /** Gender */
             gender: string;
+            /** Language */
+            language: string;
             /** Name */
             name: string;
             /** Recording Url */
@@ -5356,6 +5418,8 @@ export type SchemaImportOut = components['schemas']['ImportOut'];
 export type SchemaImportReport = components['schemas']['ImportReport'];
 export type SchemaInboxPage = components['schemas']['InboxPage'];
 export type SchemaKeyFactOut = components['schemas']['KeyFactOut'];
+export type SchemaLanguageOut = components['schemas']['LanguageOut'];
+export type SchemaLanguagesOut = components['schemas']['LanguagesOut'];
 export type SchemaLatencyOut = components['schemas']['LatencyOut'];
 export type SchemaLedgerLineOut = components['schemas']['LedgerLineOut'];
 export type SchemaLiveCall = components['schemas']['LiveCall'];
@@ -7878,6 +7942,26 @@ export interface operations {
                     "application/json": {
                         [key: string]: string;
                     };
+                };
+            };
+        };
+    };
+    list_languages_api_v1_languages_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LanguagesOut"];
                 };
             };
         };

@@ -13,6 +13,7 @@ const STAMP = '2026-11-20T10:00:00Z'
 export function makeAgent(fields: Partial<Agent> & Pick<Agent, 'id' | 'name' | 'prompt'>): Agent {
   const agent: Agent = {
     voice: 'joe',
+    language: 'en-US',
     variables: [],
     created_at: STAMP,
     updated_at: STAMP,
@@ -36,7 +37,7 @@ export function makeAgent(fields: Partial<Agent> & Pick<Agent, 'id' | 'name' | '
 
 /** Handlers over `store` (POST, PUT and DELETE change it; the list pages it by ?page and ?per_page). */
 export function agentHandlers(store: Agent[]) {
-  const summary = ({ id, name, voice, variables, created_at, updated_at }: Agent) => ({ id, name, voice, variables, created_at, updated_at })
+  const summary = ({ id, name, voice, language, variables, created_at, updated_at }: Agent) => ({ id, name, voice, language, variables, created_at, updated_at })
   const missing = () => HttpResponse.json({ success: false, message: 'Agent not found.', errors: {} }, { status: 404 })
   const saved = (id: string, body: AgentBody, created: string) =>
     makeAgent({

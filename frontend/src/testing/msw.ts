@@ -20,6 +20,7 @@ export const defaultHandlers = [
   http.get(url('user/:id/stats'), () => HttpResponse.json({ success: true, data: { name: 'grace', balance: 0, totalCalls: 0, totalMinutesUsed: 0 } })),
   http.get(url('call/:id/latency'), () => HttpResponse.json({ success: true, data: [] })),
   http.get(url('user/:id/live-calls'), () => HttpResponse.json({ success: true, data: [] })),
+  http.get(url('languages'), () => HttpResponse.json({ success: true, default: 'en-US', languages: [{ code: 'en-US', name: 'English', voices: ['joe', 'amy'] }] })),
   http.get(url('agents'), () => HttpResponse.json({ success: true, data: [], pagination: { current_page: 1, last_page: 1, per_page: 100, total: 0 } })),
   http.get(url('user/:id/calls'), () =>
     HttpResponse.json({ success: true, data: [], pagination: { current_page: 1, last_page: 1, per_page: 7, total: 0 } }),

@@ -32,7 +32,8 @@ AgentId = Annotated[str, Path(max_length=36)]
 
 def _fields(agent: Agent) -> dict[str, Any]:
     return {
-        name: getattr(agent, name) for name in ("id", "name", "voice", "created_at", "updated_at")
+        name: getattr(agent, name)
+        for name in ("id", "name", "voice", "language", "created_at", "updated_at")
     } | {
         "variables": placeholders(
             agent.prompt, agent.first_sentence, agent.voicemail_message, agent.disclosure

@@ -7,13 +7,13 @@ from datetime import datetime
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from callwright.agents.settings import BackgroundAudio, checked_prompt
+from callwright.agents.settings import BackgroundAudio, checked_prompt, voice_mismatch
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.validation import Label
-from callwright.speech import tts
+from callwright.speech import languages, tts
 
 NAME_MAX = 120
 PROMPT_MAX = 20_000
@@ -41,11 +41,9 @@ OptionalText = Annotated[str | None, AfterValidator(_optional_text)]
 
 
 def voice_name(value: str) -> str:
-    """A voice of this server's catalogue (the default voice when empty)."""
+    """A voice of this server's catalogue ("" when empty: the language's first, see AgentIn)."""
     value = value.strip()
-    if not value:
-        return tts.default_voice().name
-    if tts.find(value) is None:
+    if value and tts.find(value) is None:
         raise ValueError("The selected voice is not available.")
     return value
 
@@ -102,6 +100,9 @@ class AgentIn(BaseModel):
     name: Label = Field(max_length=NAME_MAX)
     prompt: str = Field(max_length=PROMPT_MAX)
     first_sentence: OptionalText = Field(None, max_length=TEXT_MAX)
+    #: The language its calls are held in: one of GET /languages (BCP-47). Before `voice`,
+    #: which must speak it.
+    language: str = Field(languages.DEFAULT, max_length=32)
     voice: str = Field("", max_length=64, validate_default=True)
     temperature: float = Field(0.7, ge=0, le=1)
     interruption_threshold: int = Field(100, ge=50, le=200)
@@ -124,10 +125,25 @@ class AgentIn(BaseModel):
     def _prompt(cls, value: str) -> str:
         return checked_prompt(value)
 
+    @field_validator("language")
+    @classmethod
+    def _language(cls, value: str) -> str:
+        return languages.checked(value)
+
     @field_validator("voice")
     @classmethod
-    def _voice(cls, value: str) -> str:
-        return voice_name(value)
+    def _voice(cls, value: str, info: ValidationInfo) -> str:
+        """A catalogue voice that speaks the language (empty: the language's first)."""
+        language = info.data.get("language")
+        value = voice_name(value)
+        if language is None:
+            return value  # the language is refused: its own message says why
+        if not value:
+            return tts.default_voice(language).name
+        voice = tts.find(value)
+        if voice is not None and (mismatch := voice_mismatch(voice, language)):
+            raise ValueError(mismatch)
+        return value
 
     @field_validator("dispositions")
     @classmethod
@@ -161,6 +177,7 @@ class AgentSummary(BaseModel):
     id: str
     name: str
     voice: str
+    language: str
     #: The `{{variables}}` its texts use, in first-use order.
     variables: list[str]
     created_at: datetime

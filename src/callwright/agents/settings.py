@@ -10,6 +10,7 @@ from typing import Any, Literal
 from callwright.agents.variables import fill, missing, missing_message
 from callwright.kit.errors import ValidationFailed
 from callwright.models import Agent
+from callwright.speech import languages, tts
 
 PROMPT_MIN = 10
 BackgroundAudio = Literal["null", "office", "cafe", "restaurant", "none"]
@@ -28,6 +29,7 @@ CALL_SETTINGS = (
     "prompt",
     "first_sentence",
     "voice",
+    "language",
     "temperature",
     "interruption_threshold",
     "background_audio",
@@ -67,3 +69,37 @@ def filled(
         if result.get(name) is not None:
             result[name] = fill(result[name], variables)
     return result
+
+
+def voice_mismatch(voice: tts.Voice, language: str) -> str | None:
+    """Why `voice` cannot hold a call in `language` (None when it can)."""
+    if voice.language == language:
+        return None
+    lang = languages.get(language)
+    names = ", ".join(v.name for v in tts.speaking(language)) or "none"
+    return f'The voice "{voice.name}" does not speak {lang.name}. Voices that do: {names}.'
+
+
+def voice_and_language(
+    settings: dict[str, Any], *, fallback: bool = False
+) -> tuple[tts.Voice, str]:
+    """Takes `voice` and `language` out of a call's settings: the language checked against the
+    offered ones (the default when absent), the voice found (the language's first when absent)
+    and speaking it; ValidationFailed on the field at fault. With `fallback` (a campaign's
+    later dial, its settings checked when saved) a voice or language no longer offered gives
+    way to the default ones instead."""
+    try:
+        language = languages.checked(settings.pop("language", None))
+    except ValueError as exc:
+        if not fallback:
+            raise ValidationFailed({"language": [str(exc)]}) from None
+        language = languages.DEFAULT
+    name = settings.pop("voice", "")
+    voice = tts.find(name) if name else tts.default_voice(language)
+    if fallback and (voice is None or voice_mismatch(voice, language)):
+        voice = tts.default_voice(language)
+    if voice is None:
+        raise ValidationFailed({"voice": ["The selected voice is not available."]})
+    if mismatch := voice_mismatch(voice, language):
+        raise ValidationFailed({"voice": [mismatch]})
+    return voice, language

@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse
 from sqlalchemy import Row
 
 from callwright.agents import service as agents
+from callwright.agents.settings import voice_and_language
 from callwright.auth.deps import AdminUser, CurrentUser
 from callwright.auth.schemas import Message
 from callwright.calls import analysis as analysing
@@ -55,7 +56,6 @@ from callwright.kit.errors import AppError, Forbidden, NotFound, ValidationFaile
 from callwright.kit.money import dollars
 from callwright.kit.sqltime import WEEKDAYS, TzOffset
 from callwright.models import Call, CallReport, TranscriptEntry, User
-from callwright.speech import tts
 from callwright.telephony.state import TERMINAL, CallOutcome
 
 log = logging.getLogger(__name__)
@@ -125,6 +125,7 @@ def _record(call: Call | Row[*tuple[Any, ...]]) -> dict[str, object]:
 _SEND_CALL_SETTINGS = {
     "prompt": "prompt",
     "voice": "voice",
+    "language": "language",
     "temperature": "temperature",
     "interruption_threshold": "interruption_threshold",
     "background_audio": "background_audio",
@@ -157,10 +158,7 @@ async def send_call(
     )
     if "prompt" not in settings:
         raise ValidationFailed({"prompt": ["The prompt field is required."]})
-    name = settings.pop("voice", "")
-    voice = tts.find(name) if name else tts.default_voice()
-    if voice is None:
-        raise ValidationFailed({"voice": ["The selected voice is not available."]})
+    voice, language = voice_and_language(settings)
     call = await _calls(request).service.place(
         session,
         CallOrder(
@@ -168,6 +166,7 @@ async def send_call(
             user_id=user.id,
             to_number=body.phone,
             voice=voice.name,
+            language=language,
             agent_id=agent.id if agent else None,
             variables=dict(body.variables) if body.variables else None,
             **settings,
@@ -323,6 +322,7 @@ async def user_live_calls(user_id: PathId, user: CurrentUser, session: SessionDe
                     "to": call.to_number,
                     "prompt": call.prompt,
                     "voice": call.voice,
+                    "language": call.language,
                     "temperature": call.temperature,
                     "interruption_threshold": call.interruption_threshold,
                     "background_audio": call.background_audio,

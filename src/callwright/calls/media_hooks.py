@@ -98,6 +98,7 @@ class CallMedia:
             first_sentence=call.first_sentence or None,
             voicemail_message=call.voicemail_message or None,
             disclosure=disclosure.spoken(call.disclosure),
+            language=call.language,
         )
 
     def hooks(self, call_id: str) -> MediaHooks:

@@ -13,6 +13,7 @@ from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import BodyId
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
+from callwright.speech import languages
 from callwright.telephony.state import AnsweredBy, CallOutcome
 
 #: The most `{{variables}}` one call may be given, and the longest value.
@@ -32,6 +33,8 @@ class SendCallIn(BaseModel):
     prompt: str | None = Field(None, max_length=20_000)
     max_duration: int = Field(30, ge=1, le=120)
     voice: str = Field("", max_length=64)
+    #: The call's language (BCP-47, one of GET /languages; over the agent's; default English).
+    language: str | None = Field(None, max_length=32)
     waitGreeting: bool = False
     temperature: float = Field(0.7, ge=0, le=1)
     interruption_threshold: int = Field(100, ge=50, le=200)
@@ -51,6 +54,11 @@ class SendCallIn(BaseModel):
     @classmethod
     def _prompt(cls, value: str | None) -> str | None:
         return None if value is None else checked_prompt(value)
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, value: str | None) -> str | None:
+        return None if value is None or not value.strip() else languages.checked(value)
 
     @field_validator("first_sentence", "voicemail_message")
     @classmethod
@@ -276,6 +284,7 @@ class LiveCall(BaseModel):
     to: str
     prompt: str
     voice: str
+    language: str
     temperature: float
     interruption_threshold: int
     background_audio: BackgroundAudio

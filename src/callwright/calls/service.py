@@ -35,6 +35,8 @@ class CallOrder:
     to_number: str
     prompt: str
     voice: str
+    #: The language the call is held in (an offered `speech.languages` code).
+    language: str = "en-US"
     #: Who pays; None for calls nobody is billed for (the free test call, the CLI).
     user_id: int | None = None
     #: Minutes; a paid call holds this many minutes' price until it ends.

@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents import service as agents
+from callwright.agents.settings import voice_and_language
 from callwright.billing.service import InsufficientBalance, hold_for
 from callwright.calls.service import CallOrder, CallService
 from callwright.campaigns import rules
@@ -37,7 +38,6 @@ from callwright.kit.db import Database
 from callwright.kit.errors import ValidationFailed
 from callwright.kit.time import utcnow
 from callwright.models import Call, Campaign, CampaignContact
-from callwright.speech import tts
 
 log = logging.getLogger(__name__)
 
@@ -221,13 +221,13 @@ class Dialler:
             campaign.call_settings or {},
             contact.variables,
         )
-        name = settings.pop("voice", "")
-        voice = (tts.find(name) if name else None) or tts.default_voice()
+        voice, language = voice_and_language(settings, fallback=True)
         return CallOrder(
             kind="user",
             user_id=campaign.user_id,
             to_number=contact.phone,
             voice=voice.name,
+            language=language,
             agent_id=agent.id if agent else None,
             variables=dict(contact.variables),
             campaign_id=campaign.id,

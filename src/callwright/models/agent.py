@@ -28,6 +28,8 @@ class Agent(Base):
     prompt: Mapped[str] = mapped_column(Text)
     first_sentence: Mapped[str | None] = mapped_column(Text, default=None)
     voice: Mapped[str] = mapped_column(String(64), default="")
+    #: The language its calls are held in (BCP-47, `speech.languages`).
+    language: Mapped[str] = mapped_column(String(16), default="en-US", server_default="en-US")
     temperature: Mapped[float] = mapped_column(Float, default=0.7)
     interruption_threshold: Mapped[int] = mapped_column(Integer, default=100)
     background_audio: Mapped[str] = mapped_column(String(16), default="null")

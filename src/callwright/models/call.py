@@ -77,6 +77,8 @@ class Call(Base):
     to_number: Mapped[str] = mapped_column(String(20))
     prompt: Mapped[str] = mapped_column(Text)
     voice: Mapped[str] = mapped_column(String(64))
+    #: The language the call is held in (BCP-47, `speech.languages`): its STT and TTS voice.
+    language: Mapped[str] = mapped_column(String(16), default="en-US", server_default="en-US")
     temperature: Mapped[float] = mapped_column(Float, default=0.7)
     interruption_threshold: Mapped[int] = mapped_column(Integer, default=100)
     background_audio: Mapped[str] = mapped_column(String(16), default="null")

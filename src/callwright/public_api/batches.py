@@ -33,7 +33,7 @@ from callwright.models import Agent, Call, Campaign
 from callwright.public_api import repository
 from callwright.public_api.schemas import VoiceNumber
 from callwright.public_api.service import find_voice, start_at, voice_ids
-from callwright.speech import tts
+from callwright.speech import languages, tts
 from callwright.telephony.state import TERMINAL
 
 TAG = "Call API (v1)"
@@ -244,7 +244,7 @@ async def _batch_object(session: AsyncSession, campaign: Campaign) -> dict[str, 
         "call_params": {
             "reduce_latency": False,
             "voice_id": number,
-            "language": "en",
+            "language": str(settings.get("language") or languages.DEFAULT),
             "request_data": {},
             "max_duration": int(settings.get("max_duration") or 30),
             "wait_for_greeting": bool(settings.get("wait_for_greeting")),

@@ -1,7 +1,7 @@
 """The `/v1` API's shapes, in Bland's dialect (its field names, defaults and answers). Where
 Bland's docs and its published Python SDK (`bland` 0.3.0) disagree, the SDK's models win: they
 are what a switching customer's code parses. Fields Bland takes that Callwright has no use for
-(`model`, `language`, `tools`, `pathway_id`, `transfer_*`, `dynamic_data`, `keywords`, ...) are
+(`model`, `tools`, `pathway_id`, `transfer_*`, `dynamic_data`, `keywords`, ...) are
 accepted and ignored (docs/api.md lists them)."""
 
 from __future__ import annotations
@@ -97,6 +97,14 @@ class V1SendCallIn(BaseModel):
     )
     voice_id: VoiceNumber | None = Field(
         None, description="The SDK's numeric voice id (`voice` wins)."
+    )
+    language: str | None = Field(
+        None,
+        max_length=32,
+        description="The call's language, one of `GET /api/v1/languages` (BCP-47, `en-US`; a "
+        "bare `en`, Bland's `babel-en` and its SDK's `eng` name the same). Default: the "
+        "agent's, else English. The voice must speak it.",
+        examples=["en-US"],
     )
     first_sentence: str | None = Field(None, max_length=1000)
     wait_for_greeting: bool | None = None

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.agents.settings import PROMPT_MIN, filled, merged
+from callwright.agents.settings import PROMPT_MIN, filled, merged, voice_mismatch
 from callwright.calls.service import CallOrder
 from callwright.kit.errors import NotFound, ValidationFailed
 from callwright.kit.phone import dial_number
@@ -20,7 +20,7 @@ from callwright.kit.time import utcnow
 from callwright.models import Agent
 from callwright.public_api import repository
 from callwright.public_api.schemas import FIELD_TYPES, V1AnalysisField, V1SendCallIn
-from callwright.speech import tts
+from callwright.speech import languages, tts
 
 #: Bland's default zone for a `start_time` without an offset.
 DEFAULT_TIMEZONE = "America/Los_Angeles"
@@ -112,6 +112,23 @@ def analysis_fields(
     return [field.model_dump() for field in schema] or None
 
 
+#: The Bland SDK's three-letter language codes (its docs: eng, esp, fre, pol).
+BLAND_LANGUAGES = {"eng": "en", "esp": "es", "fre": "fr", "pol": "pl"}
+
+
+def language_code(given: str | None) -> str | None:
+    """A `language` in Bland's dialect as our code: "babel-en" and "eng" name English (None:
+    not given); ValidationFailed when it names no offered language."""
+    if given is None or not given.strip():
+        return None
+    code = given.strip().lower()
+    code = BLAND_LANGUAGES.get(code, code.removeprefix("babel-"))
+    try:
+        return languages.checked(code)
+    except ValueError:
+        raise ValidationFailed({"language": [languages.not_offered_message(given)]}) from None
+
+
 def _given(body: V1SendCallIn) -> dict[str, Any]:
     """The request's own settings, by CallOrder's names (None: not given)."""
     voicemail_action = body.voicemail.action if body.voicemail else body.voicemail_action
@@ -120,6 +137,7 @@ def _given(body: V1SendCallIn) -> dict[str, Any]:
     return {
         "prompt": body.task.strip() if body.task and body.task.strip() else None,
         "first_sentence": body.first_sentence,
+        "language": language_code(body.language),
         "temperature": body.temperature,
         "interruption_threshold": body.interruption_threshold,
         "background_audio": background,
@@ -151,13 +169,20 @@ async def order_for(
         raise ValidationFailed({"task": ["The task field is required (or send an agent_id)."]})
     if len(prompt) < PROMPT_MIN:
         raise ValidationFailed({"task": ["The task must be at least 10 characters long."]})
+    language = languages.get(settings.get("language") or languages.DEFAULT).code
     requested = body.voice if body.voice is not None else body.voice_id
     voice = find_voice(requested)
     if requested is not None and voice is None:
         raise ValidationFailed({"voice": [VOICE_UNAVAILABLE]})
+    if voice is not None and (mismatch := voice_mismatch(voice, language)):
+        raise ValidationFailed({"voice": [mismatch]})
     if voice is None:
-        voice = (tts.find(agent.voice) if agent and agent.voice else None) or tts.default_voice()
+        # The agent's voice when it speaks the call's language, else the language's first.
+        voice = tts.find(agent.voice) if agent and agent.voice else None
+        if voice is None or voice.language != language:
+            voice = tts.default_voice(language)
     settings["voice"] = voice.name
+    settings["language"] = language
     settings.setdefault("voicemail_action", DEFAULT_VOICEMAIL_ACTION)
     variables = dict(body.request_data or {})
     settings = filled(settings, variables, field="request_data")

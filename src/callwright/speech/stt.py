@@ -94,7 +94,8 @@ class Transcriber:
         self.min_window = min_window
         self.beam_size = beam_size
         self._model: Any = None
-        self._tokenizer: Any = None
+        #: One tokenizer per language (its start sequence names the language to transcribe).
+        self._tokenizers: dict[str, Any] = {}
         #: The encoder's output for 30 s of padding, shape (1, 1500, width).
         self._silence: np.ndarray | None = None
         self._lock = threading.Lock()
@@ -110,17 +111,10 @@ class Transcriber:
         with self._lock:
             if self._model is None:
                 from faster_whisper import WhisperModel
-                from faster_whisper.tokenizer import Tokenizer
 
                 prepare_model(self.model_dir)
                 model = WhisperModel(
                     str(self.model_dir), device="cpu", compute_type="int8", cpu_threads=self.threads
-                )
-                self._tokenizer = Tokenizer(
-                    model.hf_tokenizer,
-                    model.model.is_multilingual,
-                    task="transcribe",
-                    language="en",
                 )
                 frames = model.feature_extractor.nb_max_frames
                 silence = np.zeros((1, model.model.n_mels, frames), dtype=np.float32)
@@ -128,18 +122,31 @@ class Transcriber:
                 self._model = model
             return self._model
 
-    def transcribe(self, pcm: PCM, rate: int) -> str:
-        """Blocking: English transcription of one utterance."""
+    def _tokenizer(self, model: Any, language: str) -> Any:
+        from faster_whisper.tokenizer import Tokenizer
+
+        with self._lock:
+            if language not in self._tokenizers:
+                self._tokenizers[language] = Tokenizer(
+                    model.hf_tokenizer,
+                    model.model.is_multilingual,
+                    task="transcribe",
+                    language=language,
+                )
+            return self._tokenizers[language]
+
+    def transcribe(self, pcm: PCM, rate: int, language: str = "en") -> str:
+        """Blocking: transcription of one utterance in `language` (Whisper's code: "en", "es"...)."""
         model = self.load()
         audio = resample(pcm, rate, WHISPER_RATE).astype(np.float32) / 32768.0
         if self.window_pad is not None and len(audio) <= FITTED_MAX_SECS * WHISPER_RATE:
-            text = self._transcribe_fitted(model, audio, self.window_pad)
+            text = self._transcribe_fitted(model, audio, self.window_pad, language)
             if text:
                 return text
             self.fallbacks += 1
         segments, _info = model.transcribe(
             audio,
-            language="en",
+            language=language,
             beam_size=self.beam_size,
             condition_on_previous_text=False,
             without_timestamps=True,
@@ -147,7 +154,9 @@ class Transcriber:
         )
         return " ".join(s.text.strip() for s in segments).strip()
 
-    def _transcribe_fitted(self, model: Any, audio: np.ndarray, pad: float) -> str | None:
+    def _transcribe_fitted(
+        self, model: Any, audio: np.ndarray, pad: float, language: str
+    ) -> str | None:
         """One pass over a window fitted to the audio; None when the result looks wrong (the
         caller then uses the 30 s window). Same thresholds as faster-whisper's pass. "" when
         the window holds no speech."""
@@ -167,7 +176,7 @@ class Transcriber:
         encoded = np.array(model.model.encode(_storage(window)))
         memory = self._silence.copy()
         memory[:, : encoded.shape[1]] = encoded
-        tokenizer = self._tokenizer
+        tokenizer = self._tokenizer(model, language)
         prompt = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
         seconds = len(audio) / WHISPER_RATE
         result = model.model.generate(

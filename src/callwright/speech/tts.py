@@ -1,7 +1,10 @@
 """Text-to-speech voices available offline, and synthesis to 8 kHz phone audio.
 
 Engines: Piper (neural, the bundled en_US "joe" voice), flite (Debian, 4 English voices) and
-espeak-ng (Debian, many accents). The catalogue lists only voices whose engine is installed.
+espeak-ng (Debian, many accents and languages). Each voice speaks one language
+(`speech.languages`). The catalogue lists the voices whose engine is installed and whose
+language passed the round-trip benchmark (`languages.OFFERED`); `candidates()` lists every
+voice the benchmark measures.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from callwright.speech import languages
 from callwright.speech.audio import PCM, PHONE_RATE, read_wav, resample
 
 Engine = Literal["piper", "flite", "espeak"]
@@ -27,6 +31,8 @@ class Voice:
     engine: Engine
     engine_voice: str
     gender: Literal["male", "female"]
+    #: The language it speaks (a `languages.Language` code; the accent is in the description).
+    language: str = languages.DEFAULT
 
 
 _ALL_VOICES: tuple[Voice, ...] = (
@@ -59,6 +65,38 @@ _ALL_VOICES: tuple[Voice, ...] = (
     Voice(
         "liam-caribbean", "Caribbean English male voice (espeak-ng).", "espeak", "en-029", "male"
     ),
+    # Other languages: espeak-ng is the only engine installed here that speaks them. Listed
+    # only when their language passed the benchmark (docs/voice-engine.md, "Languages").
+    Voice("mateo", "Spanish male voice, Castilian (espeak-ng).", "espeak", "es", "male", "es-ES"),
+    Voice(
+        "lucia",
+        "Spanish female voice, Castilian (espeak-ng).",
+        "espeak",
+        "es+f3",
+        "female",
+        "es-ES",
+    ),
+    Voice("louis", "French male voice (espeak-ng).", "espeak", "fr-fr", "male", "fr-FR"),
+    Voice("camille", "French female voice (espeak-ng).", "espeak", "fr-fr+f3", "female", "fr-FR"),
+    Voice("jonas", "German male voice (espeak-ng).", "espeak", "de", "male", "de-DE"),
+    Voice("lena", "German female voice (espeak-ng).", "espeak", "de+f3", "female", "de-DE"),
+    Voice("marco", "Italian male voice (espeak-ng).", "espeak", "it", "male", "it-IT"),
+    Voice("giulia", "Italian female voice (espeak-ng).", "espeak", "it+f3", "female", "it-IT"),
+    Voice(
+        "tiago", "Brazilian Portuguese male voice (espeak-ng).", "espeak", "pt-br", "male", "pt-BR"
+    ),
+    Voice(
+        "ana",
+        "Brazilian Portuguese female voice (espeak-ng).",
+        "espeak",
+        "pt-br+f3",
+        "female",
+        "pt-BR",
+    ),
+    Voice("daan", "Dutch male voice (espeak-ng).", "espeak", "nl", "male", "nl-NL"),
+    Voice("sanne", "Dutch female voice (espeak-ng).", "espeak", "nl+f3", "female", "nl-NL"),
+    Voice("jakub", "Polish male voice (espeak-ng).", "espeak", "pl", "male", "pl-PL"),
+    Voice("zofia", "Polish female voice (espeak-ng).", "espeak", "pl+f3", "female", "pl-PL"),
 )
 
 
@@ -74,20 +112,35 @@ def _engine_available(engine: Engine) -> bool:
 
 
 @functools.cache
-def catalogue() -> tuple[Voice, ...]:
-    """The voices this machine can speak, in display order (the first is the default)."""
+def candidates() -> tuple[Voice, ...]:
+    """Every voice this machine can speak, whatever its language (what the benchmark measures)."""
     available = {e: _engine_available(e) for e in ("piper", "flite", "espeak")}
     return tuple(v for v in _ALL_VOICES if available[v.engine])
+
+
+@functools.cache
+def catalogue() -> tuple[Voice, ...]:
+    """The voices offered, in display order (the first is the default): those this machine can
+    speak, in a language that passed the benchmark."""
+    return tuple(v for v in candidates() if v.language in languages.OFFERED)
 
 
 def find(name: str) -> Voice | None:
     return next((v for v in catalogue() if v.name == name), None)
 
 
-def default_voice() -> Voice:
-    voices = catalogue()
+def speaking(language: str) -> tuple[Voice, ...]:
+    """The offered voices that speak `language` (a language code)."""
+    return tuple(v for v in catalogue() if v.language == language)
+
+
+def default_voice(language: str = languages.DEFAULT) -> Voice:
+    """The first offered voice of `language`."""
+    voices = speaking(language)
     if not voices:
-        raise RuntimeError("no text-to-speech engine is installed (piper-tts, flite or espeak-ng)")
+        raise RuntimeError(
+            f"no installed text-to-speech engine speaks {language} (piper-tts, flite or espeak-ng)"
+        )
     return voices[0]
 
 

@@ -28,6 +28,8 @@ class CallPlan:
     #: Said in the first turn, after the introduction or the first sentence: the AI disclosure
     #: and recording notice ("" for none: the call side always gives one).
     disclosure: str = ""
+    #: The language the call is held in (a `speech.languages` code): the STT's and the voice's.
+    language: str = "en-US"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from pipecat.transcriptions.language import Language
 from pipecat.utils.text.base_text_aggregator import BaseTextAggregator
 from pipecat.utils.time import time_now_iso8601
 
-from callwright.speech import tts
+from callwright.speech import languages, tts
 from callwright.speech.stt import Transcriber
 from callwright.speech.vad import EnergyVAD
 from callwright.voice_agent.frames import SpeechStartFrame
@@ -54,9 +54,14 @@ class WhisperSTTService(SegmentedSTTService):
     callee speaks again the guess is dropped and the whole segment is transcribed as usual.
     """
 
-    def __init__(self, transcriber: Transcriber, **kwargs: Any) -> None:
+    def __init__(
+        self, transcriber: Transcriber, language: str = languages.DEFAULT, **kwargs: Any
+    ) -> None:
+        #: What Whisper is told the callee speaks (its code: "en", "es"...).
+        self._whisper_language = languages.get(language).whisper
+        self._language = Language(self._whisper_language)
         super().__init__(
-            settings=STTSettings(model="whisper-base", language=Language.EN),
+            settings=STTSettings(model="whisper-base", language=self._language),
             ttfs_p99_latency=TRANSCRIPT_WAIT_SECS,
             **kwargs,
         )
@@ -82,7 +87,9 @@ class WhisperSTTService(SegmentedSTTService):
     def _transcribe_later(self, audio: bytes) -> asyncio.Future[str]:
         pcm = np.frombuffer(audio, dtype=np.int16)
         task = asyncio.ensure_future(
-            asyncio.to_thread(self._transcriber.transcribe, pcm, self.sample_rate)
+            asyncio.to_thread(
+                self._transcriber.transcribe, pcm, self.sample_rate, self._whisper_language
+            )
         )
         # A dropped guess is never awaited: retrieve its exception so none goes unreported.
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
@@ -132,7 +139,7 @@ class WhisperSTTService(SegmentedSTTService):
         self._held = f"{self._held} {text}".strip()
         if self._held and not (self._user_speaking or self._guesses):
             held, self._held = self._held, ""
-            yield TranscriptionFrame(held, "callee", time_now_iso8601(), Language.EN)
+            yield TranscriptionFrame(held, "callee", time_now_iso8601(), self._language)
 
 
 class LocalTTSService(TTSService):
@@ -147,7 +154,11 @@ class LocalTTSService(TTSService):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            settings=TTSSettings(model=voice.engine, voice=voice.name, language=Language.EN),
+            settings=TTSSettings(
+                model=voice.engine,
+                voice=voice.name,
+                language=Language(languages.get(voice.language).whisper),
+            ),
             **kwargs,
         )
         # Pipecat 1.14's TTSService takes no aggregator argument; this attribute is its splitter.

@@ -213,11 +213,11 @@ class CallSession:
         ]
 
     def _build_pipeline(self) -> Pipeline:
-        voice = tts.find(self.plan.voice) or tts.default_voice()
+        voice = tts.find(self.plan.voice) or tts.default_voice(self.plan.language)
         return Pipeline(
             [
                 self.transport.input(),
-                WhisperSTTService(self.engines.transcriber),
+                WhisperSTTService(self.engines.transcriber, self.plan.language),
                 self.callee_captions,
                 self.user_turns,
                 *self._build_brain(),

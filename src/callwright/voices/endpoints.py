@@ -1,4 +1,5 @@
-"""GET voices: the voices this server can speak, each with a sample made once and cached."""
+"""GET voices: the voices this server can speak, each with a sample made once and cached;
+GET languages (public): the languages a call can be held in, with the voices that speak them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from callwright.auth.deps import CurrentUser
 from callwright.kit.deps import SettingsDep
 from callwright.kit.envelope import Envelope
 from callwright.kit.errors import or_404
-from callwright.speech import tts
+from callwright.speech import languages, tts
 from callwright.speech.audio import PHONE_RATE, mp3_bytes
 
 router = APIRouter(tags=["voices"])
@@ -27,10 +28,38 @@ class VoiceOut(BaseModel):
     recording_url: str
     engine: str
     gender: str
+    #: The language it speaks (a code of GET /languages).
+    language: str
 
 
 class VoicesOut(Envelope):
     voices: list[VoiceOut]
+
+
+class LanguageOut(BaseModel):
+    #: BCP-47 ("en-US"): what an agent's or a call's `language` takes.
+    code: str
+    name: str
+    #: The voices that speak it (names of GET /voices), the first the default.
+    voices: list[str]
+
+
+class LanguagesOut(Envelope):
+    #: The languages that passed the offline round-trip benchmark (docs/voice-engine.md) and
+    #: that an installed voice speaks.
+    languages: list[LanguageOut]
+    default: str
+
+
+@router.get("/languages")
+async def list_languages() -> LanguagesOut:
+    """Public: the languages offered, each with the voices that speak it."""
+    offered = [
+        LanguageOut(code=lang.code, name=lang.name, voices=[v.name for v in voices])
+        for lang in languages.offered()
+        if (voices := tts.speaking(lang.code))
+    ]
+    return LanguagesOut(languages=offered, default=languages.DEFAULT)
 
 
 @router.get("/voices")
@@ -43,6 +72,7 @@ async def list_voices(_user: CurrentUser, request: Request) -> VoicesOut:
                 recording_url=str(request.url_for("voice_sample", name=v.name).path),
                 engine=v.engine,
                 gender=v.gender,
+                language=v.language,
             )
             for v in tts.catalogue()
         ]

@@ -36,6 +36,17 @@ export const voicesQuery = queryOptions({
   staleTime: 5 * 60_000,
 })
 
+/** A language a call can be held in, with the voices that speak it (the first the default). */
+export type CallLanguage = components['schemas']['LanguageOut']
+export const DEFAULT_LANGUAGE = 'en-US'
+
+/** The languages that passed the offline speech benchmark (public: GET languages). */
+export const languagesQuery = queryOptions({
+  queryKey: ['languages'],
+  queryFn: async () => (await unwrap(api.GET('/api/v1/languages'), 'Failed to fetch languages')).languages,
+  staleTime: 5 * 60_000,
+})
+
 export const statsQuery = (userId: number) =>
   queryOptions({
     queryKey: callKeys.stats(userId),

@@ -18,6 +18,42 @@ beforeEach(() => {
 })
 
 describe('Agent editor', () => {
+  it('offers the languages that passed, says the demo brain speaks English, and lists the voices of the language chosen', async () => {
+    const store = [] as ReturnType<typeof makeAgent>[]
+    server.use(
+      ...agentHandlers(store),
+      http.get(url('voices'), () => HttpResponse.json({ voices: [...VOICES.map((v) => ({ ...v, language: 'en-US' })), { name: 'lucia', description: '', engine: 'espeak', gender: 'female', language: 'es-ES', recording_url: '/api/v1/voices/lucia/sample.mp3' }] })),
+      http.get(url('languages'), () =>
+        HttpResponse.json({ success: true, default: 'en-US', languages: [{ code: 'en-US', name: 'English', voices: ['joe', 'amy'] }, { code: 'es-ES', name: 'Spanish', voices: ['lucia'] }] }),
+      ),
+    )
+    const user = userEvent.setup()
+    const { router } = renderApp('/dashboard/agents/new')
+    const language = await screen.findByLabelText('Language')
+    expect(language).toHaveValue('en-US')
+    expect(within(language).getAllByRole('option').map((o) => o.textContent)).toEqual(['English (en-US)', 'Spanish (es-ES)'])
+    expect(screen.getByText(/the built-in demo brain understands and answers in English only/)).toBeInTheDocument()
+    const voice = screen.getByLabelText('Voice')
+    expect(within(voice).getAllByRole('option').map((o) => o.textContent)).toEqual(['joe', 'amy'])
+
+    await user.selectOptions(language, 'es-ES')
+    expect(within(voice).getAllByRole('option').map((o) => o.textContent)).toEqual(['lucia'])
+    expect(voice).toHaveValue('lucia')
+    await user.type(screen.getByLabelText('Name', { selector: '#agent-name' }), 'Recordatorio')
+    await user.type(screen.getByLabelText('Prompt'), 'Confirme la cita de mañana.')
+    await user.click(screen.getByRole('button', { name: 'Create agent' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/agents'))
+    const sent = calls.find((c) => c.method === 'POST' && c.path === 'agents')?.body as { language: string; voice: string }
+    expect([sent.language, sent.voice]).toEqual(['es-ES', 'lucia'])
+  })
+
+  it('says so when English is the only language that passed', async () => {
+    renderApp('/dashboard/agents/new')
+    const language = await screen.findByLabelText('Language')
+    expect(within(language).getAllByRole('option').map((o) => o.textContent)).toEqual(['English (en-US)'])
+    expect(screen.getByText(/English is the only language that passed the offline speech test so far/)).toBeInTheDocument()
+  })
+
   it('checks the fields beside them, shows the variables, and creates the agent with its analysis', async () => {
     const store = [] as ReturnType<typeof makeAgent>[]
     server.use(...agentHandlers(store))
@@ -85,6 +121,7 @@ describe('Agent editor', () => {
       name: 'Dental reminder',
       prompt: 'Confirm {{name}} cleaning on {{ day }}',
       first_sentence: 'Hi {{name}}, it is Sam.',
+      language: 'en-US',
       voice: 'amy',
       temperature: 0.7,
       interruption_threshold: 100,

@@ -8,7 +8,9 @@ import { useState, type KeyboardEvent } from 'react'
 import { useFieldArray, useForm, useWatch, type Path } from 'react-hook-form'
 import { Link, useNavigate, useParams } from 'react-router'
 import { agentKeys, agentQuery, agentsApi, type Agent } from '@/components/agents/api'
-import { voicesQuery } from '@/components/calls/api'
+import { DEFAULT_LANGUAGE, languagesQuery, voicesQuery, type CallLanguage } from '@/components/calls/api'
+import { LanguageField } from '@/components/calls/LanguageField'
+import { voicesOf } from '@/components/calls/languages'
 import { PageHeader, Select, TextArea } from '@/components/kit'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
@@ -26,6 +28,7 @@ export function AgentEditorPage() {
   const { agentId } = useParams()
   const agent = useQuery({ ...agentQuery(agentId ?? ''), enabled: Boolean(agentId) })
   const voices = useQuery(voicesQuery)
+  const languages = useQuery(languagesQuery)
   const title = agentId ? 'Edit agent' : 'New agent'
   const back = (
     <Button variant="secondary" asChild>
@@ -46,7 +49,7 @@ export function AgentEditorPage() {
         </Card>
       </div>
     )
-  if ((agentId && agent.isPending) || voices.isPending)
+  if ((agentId && agent.isPending) || voices.isPending || languages.isPending)
     return (
       <div className="space-y-6" aria-busy>
         <PageHeader title={title} action={back} />
@@ -57,16 +60,18 @@ export function AgentEditorPage() {
         </Card>
       </div>
     )
-  const voiceNames = (voices.data ?? []).map((v) => v.name)
+  const allVoices = voices.data ?? []
+  // Should the languages fail to load, the server's default (English) with every voice.
+  const offered = languages.data ?? [{ code: DEFAULT_LANGUAGE, name: 'English', voices: allVoices.map((v) => v.name) }]
   return (
     <div className="space-y-6">
       <PageHeader title={title} subtitle="Write {{name}} in the texts for what changes per call: Send Call asks for each value." action={back} />
-      <AgentEditor key={agentId ?? 'new'} agent={agentId ? (agent.data ?? null) : null} voices={voiceNames} />
+      <AgentEditor key={agentId ?? 'new'} agent={agentId ? (agent.data ?? null) : null} voices={allVoices} languages={offered} />
     </div>
   )
 }
 
-function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] }) {
+function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices: { name: string; language?: string }[]; languages: CallLanguage[] }) {
   const navigate = useNavigate()
   const client = useQueryClient()
   const {
@@ -76,12 +81,19 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
     setValue,
     setError,
     formState: { errors },
-  } = useForm<AgentForm>({ resolver: zodResolver(agentSchema), defaultValues: formOf(agent, voices[0] ?? DEFAULT_VOICE) })
+  } = useForm<AgentForm>({ resolver: zodResolver(agentSchema), defaultValues: formOf(agent, voicesOf(voices, DEFAULT_LANGUAGE)[0]?.name ?? DEFAULT_VOICE) })
   const fields = useFieldArray({ control, name: 'analysis_schema' })
-  const [prompt, firstSentence, voicemailMessage, voicemailAction, temperature, interruption, maxDuration, dispositions] = useWatch({
+  const [prompt, firstSentence, voicemailMessage, voicemailAction, temperature, interruption, maxDuration, dispositions, language, voice] = useWatch({
     control,
-    name: ['prompt', 'first_sentence', 'voicemail_message', 'voicemail_action', 'temperature', 'interruption_threshold', 'max_duration', 'dispositions'],
+    name: ['prompt', 'first_sentence', 'voicemail_message', 'voicemail_action', 'temperature', 'interruption_threshold', 'max_duration', 'dispositions', 'language', 'voice'],
   })
+  const speaking = voicesOf(voices, language).map((v) => v.name)
+  /** A new language keeps the voice when it speaks it, else takes the language's first. */
+  const chooseLanguage = (code: string) => {
+    setValue('language', code, { shouldDirty: true })
+    const names = voicesOf(voices, code).map((v) => v.name)
+    if (!names.includes(voice) && names[0]) setValue('voice', names[0], { shouldDirty: true })
+  }
   const variables = placeholders(prompt, firstSentence, voicemailAction === 'leave_message' ? voicemailMessage : null)
 
   const save = useMutation({
@@ -138,9 +150,10 @@ function AgentEditor({ agent, voices }: { agent: Agent | null; voices: string[] 
         <Field id="agent-disclosure" label="AI disclosure" error={errors.disclosure?.message} hint="Said in the first turn of every call, after the introduction. It must say the caller is an AI; the recording notice is added when left out. Empty: the default.">
           <Input id="agent-disclosure" {...register('disclosure')} maxLength={300} {...fieldAria('agent-disclosure', errors.disclosure?.message, true)} placeholder={DEFAULT_DISCLOSURE} />
         </Field>
+        <LanguageField id="agent-language" languages={languages} value={language} onChange={chooseLanguage} error={errors.language?.message} />
         <Field id="agent-voice" label="Voice" error={errors.voice?.message}>
           <Select id="agent-voice" {...register('voice')} {...fieldAria('agent-voice', errors.voice?.message)}>
-            {voices.map((name) => (
+            {speaking.map((name) => (
               <option key={name} value={name}>
                 {name}
               </option>

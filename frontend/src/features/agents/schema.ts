@@ -1,6 +1,7 @@
 /** The agent editor's form: the API's field names, the server's limits and messages. */
 import { z } from 'zod'
 import type { Agent, AgentBody } from '@/components/agents/api'
+import { DEFAULT_LANGUAGE } from '@/components/calls/api'
 import { BACKGROUND_VALUES, VOICEMAIL_VALUES } from '@/lib/callSettings'
 
 export const FIELD_TYPES = ['string', 'number', 'boolean', 'date'] as const
@@ -37,6 +38,7 @@ export const agentSchema = z.object({
     .refine((v) => v.trim().length >= 10, 'The prompt must be at least 10 characters long')
     .refine((v) => v.length <= 20_000, tooLong('The prompt', 20_000)),
   first_sentence: z.string().max(1000, tooLong('The first sentence', 1000)),
+  language: z.string(),
   voice: z.string(),
   temperature: z.number().min(0).max(1),
   interruption_threshold: z.number().int().min(50).max(200),
@@ -84,6 +86,7 @@ export function formOf(agent: Agent | null, defaultVoice: string): AgentForm {
     name: agent?.name ?? '',
     prompt: agent?.prompt ?? '',
     first_sentence: agent?.first_sentence ?? '',
+    language: agent?.language ?? DEFAULT_LANGUAGE,
     voice: agent?.voice ?? defaultVoice,
     temperature: agent?.temperature ?? 0.7,
     interruption_threshold: agent?.interruption_threshold ?? 100,

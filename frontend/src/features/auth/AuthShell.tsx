@@ -49,7 +49,7 @@ export function AuthShell({ title, subtitle, children }: { title: string; subtit
             ))}
           </ul>
         </div>
-        <p className="relative text-sm text-indigo-100">Trusted by 2,000+ businesses · 99.99% uptime · 30+ languages</p>
+        <p className="relative text-sm text-indigo-100">Calls in English · $0.49 a minute, prepaid · every answered call recorded</p>
       </aside>
       <main className="flex flex-1 items-center justify-center px-4 py-10 sm:px-8">
         <div className="w-full max-w-md">

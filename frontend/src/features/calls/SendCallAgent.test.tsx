@@ -73,6 +73,7 @@ describe('Send Call from an agent', () => {
       prompt: AGENT.prompt,
       max_duration: 5,
       voice: 'amy',
+      language: 'en-US',
       waitGreeting: true,
       temperature: 0.3,
       interruption_threshold: 150,

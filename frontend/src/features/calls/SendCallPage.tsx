@@ -27,6 +27,9 @@ import { notify } from '@/lib/toast'
 import { callsApi, statsQuery, voicesQuery, type SendCallBody } from './api'
 import { useLiveCall } from './useLiveCall'
 import { RecentCalls } from '@/components/calls/RecentCalls'
+import { DEFAULT_LANGUAGE, languagesQuery } from '@/components/calls/api'
+import { LanguageField } from '@/components/calls/LanguageField'
+import { voicesOf } from '@/components/calls/languages'
 import { TurnLatencies } from '@/components/calls/TurnLatencies'
 
 /** The call's settings, checked in the spec's order (the number first, then the prompt); a
@@ -38,6 +41,8 @@ const makeSchema = (region: string) => z.object({
   }),
   prompt: z.string().refine((value) => value.trim().length >= 10, 'The prompt must be at least 10 characters long'),
   voice: z.string().nullable(),
+  /** The call's language (GET languages); the voices offered are the ones that speak it. */
+  language: z.string(),
   temperature: z.number().min(0).max(1),
   interruption: z.number().int().min(50).max(200),
   background: z.enum(BACKGROUND_VALUES),
@@ -71,6 +76,7 @@ const DEFAULTS: SendCallForm = {
   phone: '',
   prompt: '',
   voice: null,
+  language: DEFAULT_LANGUAGE,
   temperature: 0.7,
   interruption: 100,
   background: 'null',
@@ -85,6 +91,7 @@ export function SendCallPage() {
   const user = getUser()
   const userId = user?.id ?? 0
   const voices = useQuery(voicesQuery)
+  const languages = useQuery(languagesQuery)
   const stats = useQuery(statsQuery(userId))
 
   const region = usePhoneRegion()
@@ -107,9 +114,9 @@ export function SendCallPage() {
   }
   /** "Please add funds": the refusal, with the way to the Billing page beside the balance. */
   const [fundsProblem, setFundsProblem] = useState<string | null>(null)
-  const [prompt, voice, temperature, interruption, phone, maxDuration, firstSentence, voicemailAction, voicemailMessage, agentId] = useWatch({
+  const [prompt, voice, temperature, interruption, phone, maxDuration, firstSentence, voicemailAction, voicemailMessage, agentId, language] = useWatch({
     control,
-    name: ['prompt', 'voice', 'temperature', 'interruption', 'phone', 'maxDuration', 'firstSentence', 'voicemailAction', 'voicemailMessage', 'agentId'],
+    name: ['prompt', 'voice', 'temperature', 'interruption', 'phone', 'maxDuration', 'firstSentence', 'voicemailAction', 'voicemailMessage', 'agentId', 'language'],
   })
   const variableNames = usedVariables({ prompt, firstSentence, voicemailAction, voicemailMessage })
   /** Values of the {{variables}} by name (kept beside the form: a name may hold dots). */
@@ -129,6 +136,7 @@ export function SendCallPage() {
         agentId: agent.id,
         prompt: agent.prompt,
         voice: agent.voice,
+        language: agent.language,
         temperature: agent.temperature,
         interruption: agent.interruption_threshold,
         background: agent.background_audio,
@@ -145,6 +153,12 @@ export function SendCallPage() {
     }
   }
   const setVoice = (name: string) => setValue('voice', name)
+  const speaking = voices.data ? voicesOf(voices.data, language) : undefined
+  /** A new language keeps the voice when it speaks it, else its first voice is taken. */
+  const setLanguage = (code: string) => {
+    setValue('language', code)
+    if (voice && !voicesOf(voices.data ?? [], code).some((v) => v.name === voice)) setValue('voice', null)
+  }
   const [balance, setBalance] = useState<number | null>(null)
   const [sending, setSending] = useState(false)
   const call = useLiveCall(userId, {
@@ -154,6 +168,7 @@ export function SendCallPage() {
         phone: live.to,
         prompt: live.prompt,
         voice: live.voice,
+        language: live.language,
         temperature: live.temperature,
         interruption: live.interruption_threshold,
         background: live.background_audio,
@@ -169,7 +184,7 @@ export function SendCallPage() {
   })
   const { active, inCall, lines } = call
 
-  const chosenVoice = voice ?? voices.data?.[0]?.name ?? DEFAULT_VOICE
+  const chosenVoice = voice ?? speaking?.[0]?.name ?? DEFAULT_VOICE
   const shownBalance = balance ?? stats.data?.balance ?? null
 
   useEffect(() => {
@@ -220,6 +235,7 @@ export function SendCallPage() {
         prompt: form.prompt.trim(),
         max_duration: form.maxDuration,
         voice: form.voice ?? chosenVoice,
+        language: form.language,
         waitGreeting: form.waitGreeting,
         temperature: form.temperature,
         interruption_threshold: form.interruption,
@@ -357,7 +373,8 @@ export function SendCallPage() {
               />
             )}
           </div>
-          <VoicePicker voices={voices.data} loading={voices.isPending} value={chosenVoice} onChange={setVoice} disabled={active} />
+          {languages.data && <LanguageField id="call-language" languages={languages.data} value={language} onChange={setLanguage} disabled={active} />}
+          <VoicePicker voices={speaking} loading={voices.isPending} value={chosenVoice} onChange={setVoice} disabled={active} />
           <Slider id="temperature" label="Temperature" min={0} max={1} step={0.1} field={register('temperature', { valueAsNumber: true })} disabled={active} display={temperature.toFixed(1)} />
           <Slider
             id="interruption"

@@ -24,8 +24,11 @@ import { DemoCall } from './DemoCall'
 import { SubscribeSection } from './SubscribeSection'
 import { PhoneMockup } from './PhoneMockup'
 import { useSectionLink } from './useSectionLink'
+import { languageClaim } from './offeredLanguages'
 import { cn } from '@/lib/cn'
 
+/** Measured: the languages that passed the offline speech benchmark (docs/voice-engine.md). */
+const LANGUAGES = languageClaim()
 const HEADLINES = ['qualify your leads', 'confirm appointments', 'follow up on quotes', 'win back customers']
 
 /** Types each phrase, holds it, deletes it, then the next (a static phrase for reduced motion). */
@@ -100,7 +103,7 @@ function Hero() {
               <ShieldCheck className="h-4 w-4 text-indigo-500" aria-hidden /> Every answered call recorded and transcribed
             </span>
             <span className="inline-flex items-center gap-1.5">
-              <Languages className="h-4 w-4 text-indigo-500" aria-hidden /> 30+ languages
+              <Languages className="h-4 w-4 text-indigo-500" aria-hidden /> {LANGUAGES.short}
             </span>
           </p>
         </div>
@@ -121,7 +124,7 @@ const IMPACT = [
   { value: '0.9 s', label: 'median reply time, measured' },
   { value: '6%', label: 'word error on phone audio, measured' },
   { value: '$0.49', label: 'per minute, billed by the minute' },
-  { value: '30+', label: 'languages' },
+  { value: LANGUAGES.value, label: LANGUAGES.label },
 ]
 
 function WhatIs() {
