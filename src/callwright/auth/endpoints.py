@@ -22,6 +22,7 @@ from callwright.auth.cookies import (
     set_xsrf_cookie,
     valid_xsrf_token,
 )
+from callwright.auth.credits import CreditsDep
 from callwright.auth.deps import CurrentTokenId
 from callwright.auth.schemas import (
     EmailIn,
@@ -33,7 +34,6 @@ from callwright.auth.schemas import (
     RegisterOut,
     ResetPasswordIn,
 )
-from callwright.billing.deps import BillingDep
 from callwright.kit.bounds import PathId
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import ClientIP, LimiterDep, SettingsDep
@@ -75,7 +75,7 @@ async def register(body: RegisterIn, session: SessionDep, mailer: MailerDep) -> 
 async def verify_email(
     session: SessionDep,
     settings: SettingsDep,
-    billing: BillingDep,
+    billing: CreditsDep,
     user_id: PathId,
     email_hash: Annotated[str, Path(max_length=64)],
     expires: Annotated[str, Query(max_length=20)] = "",
@@ -157,7 +157,7 @@ async def reset_password(
     body: ResetPasswordIn,
     session: SessionDep,
     sockets: SocketsDep,
-    billing: BillingDep,
+    billing: CreditsDep,
     settings: SettingsDep,
 ) -> Message:
     await service.reset_password(
@@ -191,7 +191,7 @@ async def google_redirect(request: Request, settings: SettingsDep) -> GoogleRedi
 
 @router.get("/auth/google/callback", response_class=RedirectResponse)
 async def google_callback(
-    request: Request, session: SessionDep, settings: SettingsDep, billing: BillingDep
+    request: Request, session: SessionDep, settings: SettingsDep, billing: CreditsDep
 ) -> RedirectResponse:
     failed = RedirectResponse("/login?error=google_login_failed", status_code=302)
     if not settings.google_enabled:

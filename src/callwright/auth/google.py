@@ -10,8 +10,8 @@ import httpx2
 from authlib.integrations.starlette_client import OAuth
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.auth.credits import StarterCredit
 from callwright.auth.service import mark_verified
-from callwright.billing.service import Billing
 from callwright.config import Settings
 from callwright.models import User
 from callwright.models.user import Role
@@ -52,7 +52,7 @@ def callback_url(settings: Settings) -> str:
 
 
 async def sign_in(
-    session: AsyncSession, billing: Billing, settings: Settings, claims: dict[str, Any]
+    session: AsyncSession, billing: StarterCredit, settings: Settings, claims: dict[str, Any]
 ) -> User:
     """The account for a Google identity: found by subject, linked by a verified e-mail, or
     created. An account Google verifies gets the starter credit once, like one verified by

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
 from callwright.auth import tokens
-from callwright.billing.service import Billing
+from callwright.auth.credits import StarterCredit
 from callwright.config import Settings
 from callwright.kit.errors import AppError, ValidationFailed
 from callwright.kit.ratelimit import RateLimiter
@@ -69,7 +69,7 @@ def verification_url(settings: Settings, user: User) -> str:
 
 
 async def mark_verified(
-    session: AsyncSession, billing: Billing, settings: Settings, user: User
+    session: AsyncSession, billing: StarterCredit, settings: Settings, user: User
 ) -> bool:
     """Mark the account's e-mail address verified and grant the starter credit. One conditional
     UPDATE: of requests verifying the same account at once (two clicks on the link), one turns
@@ -130,7 +130,7 @@ async def register(
 async def verify_email(
     session: AsyncSession,
     settings: Settings,
-    billing: Billing,
+    billing: StarterCredit,
     *,
     user_id: int,
     email_hash: str,
@@ -254,7 +254,7 @@ async def forgot_password(
 async def reset_password(
     session: AsyncSession,
     sockets: SocketControl,
-    billing: Billing,
+    billing: StarterCredit,
     settings: Settings,
     *,
     token: str,
