@@ -42,8 +42,8 @@ step "ruff check" .venv/bin/ruff check src tests alembic benchmarks
 step "ruff format" .venv/bin/ruff format --check src tests alembic benchmarks
 step "mypy (strict)" .venv/bin/mypy
 step "OpenAPI schema and generated types are current" openapi_is_current
-step "pytest on SQLite" env CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/15 .venv/bin/pytest
-step "pytest on PostgreSQL" env CALLWRIGHT_TEST_DATABASE_URL="$PG_URL" CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/15 .venv/bin/pytest
+step "pytest on SQLite" env CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/15 .venv/bin/pytest --durations=15
+step "pytest on PostgreSQL" env CALLWRIGHT_TEST_DATABASE_URL="$PG_URL" CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/15 .venv/bin/pytest --durations=15
 step "eslint" bash -c "cd frontend && npx --no-install eslint . --max-warnings=0"
 step "tsc" bash -c "cd frontend && npx --no-install tsc -b"
 step "vitest" bash -c "cd frontend && npx --no-install vitest run"

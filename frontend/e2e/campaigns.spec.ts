@@ -22,7 +22,7 @@ test('a campaign: upload a CSV, read the report, schedule, start, watch the coun
   await page.getByRole('link', { name: 'Campaigns' }).click()
   await page.getByRole('link', { name: 'New campaign' }).first().click()
   await page.getByLabel('Campaign name').fill('E2E cleanings')
-  await page.getByLabel('Agent').selectOption({ label: 'Campaign reminder ({{name}})' })
+  await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Campaign reminder ({{name}})' })
   await page.getByRole('button', { name: 'Continue' }).click()
 
   await page.getByTestId('contacts-file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) })

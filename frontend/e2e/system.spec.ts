@@ -36,7 +36,9 @@ test('the admin opens the System page from the sidebar and reads every part with
   await expect(page.getByTestId('system-database')).toContainText('SELECT 1 answered.')
   await expect(page.getByTestId('system-carrier')).toContainText('sandbox network')
   await expect(page.getByTestId('system-brain')).toContainText('offline demo policy')
-  await expect(page.getByTestId('system-payments')).toContainText('Not configured')
+  // The e2e server runs localstripe beside it: the payments check reaches it.
+  await expect(page.getByTestId('system-payments')).toContainText('localstripe (local emulator)')
+  await expect(page.getByTestId('system-payments')).toContainText('OK')
   await expect(page.getByRole('status')).toContainText('Checked at')
   await page.mouse.move(900, 700) // off the sidebar, which opens on hover
   await page.screenshot({ path: 'test-results/admin-system.png', fullPage: true })

@@ -1,7 +1,7 @@
 /** Generic page pieces (the back-office uses them): the page header, a debounced search box, a select,
  * a text area, and a table's head and loading / error / empty row. */
 import { Search } from 'lucide-react'
-import { useEffect, useState, type ReactNode, type SelectHTMLAttributes } from 'react'
+import { useEffect, useRef, useState, type ReactNode, type SelectHTMLAttributes } from 'react'
 import { Skeleton } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { cn } from '@/lib/cn'
@@ -21,8 +21,16 @@ export function PageHeader({ title, subtitle, action }: { title: string; subtitl
 /** A search box that reports its text 300 ms after typing stops. */
 export function SearchBox({ placeholder, onSearch }: { placeholder: string; onSearch: (q: string) => void }) {
   const [text, setText] = useState('')
+  // Only a changed search is sent: the empty one at mount would reset a page the user has
+  // already moved to (a Next clicked within the 300 ms).
+  const sent = useRef('')
   useEffect(() => {
-    const timer = setTimeout(() => onSearch(text.trim()), 300)
+    const query = text.trim()
+    if (query === sent.current) return
+    const timer = setTimeout(() => {
+      sent.current = query
+      onSearch(query)
+    }, 300)
     return () => clearTimeout(timer)
   }, [text, onSearch])
   return (
