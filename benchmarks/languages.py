@@ -26,17 +26,16 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import re
 import statistics
 import tempfile
 import time
-import unicodedata
 from pathlib import Path
 
 import numpy as np
 
 from callwright.speech import languages, tts
 from callwright.speech.audio import PCM, PHONE_RATE, ulaw_decode, ulaw_encode
+from callwright.speech.scoring import edits, words
 from callwright.speech.stt import Transcriber
 
 RESULTS = Path(__file__).parent / "results" / "languages.json"
@@ -95,24 +94,6 @@ SENTENCES: dict[str, tuple[str, ...]] = {
 #: The silence a VAD segment carries around the words (as benchmarks/stt_window.py).
 LEAD_SECS = 0.7
 TAIL_SECS = 0.62
-
-
-def words(text: str) -> list[str]:
-    """Lower-case, accents folded, apostrophes dropped, any other non-letter a space."""
-    folded = unicodedata.normalize("NFKD", text.casefold())
-    folded = "".join(c for c in folded if not unicodedata.combining(c))
-    return re.sub(r"[^\w]+", " ", re.sub(r"['\u2019]", "", folded)).split()
-
-
-def edits(reference: list[str], hypothesis: list[str]) -> int:
-    """Word-level Levenshtein distance."""
-    previous = list(range(len(hypothesis) + 1))
-    for i, ref in enumerate(reference, 1):
-        current = [i] + [0] * len(hypothesis)
-        for j, hyp in enumerate(hypothesis, 1):
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ref != hyp))
-        previous = current
-    return previous[-1]
 
 
 def phone_line(pcm: PCM) -> PCM:

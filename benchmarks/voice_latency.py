@@ -34,6 +34,7 @@ from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.sandbox.network import SandboxCall
 from callwright.speech import tts
+from callwright.speech.scoring import edits
 
 PROMPTS = [
     "You are Sarah from Bright Dental. You are calling to remind the customer about their cleaning appointment tomorrow at 3 pm. Ask if the time still works for them.",
@@ -49,13 +50,7 @@ def _words(text: str) -> list[str]:
 
 def wer(reference: list[str], hypothesis: list[str]) -> tuple[int, int]:
     """(edits, reference length): word-level Levenshtein distance."""
-    previous = list(range(len(hypothesis) + 1))
-    for i, ref in enumerate(reference, 1):
-        current = [i] + [0] * len(hypothesis)
-        for j, hyp in enumerate(hypothesis, 1):
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ref != hyp))
-        previous = current
-    return previous[-1], len(reference)
+    return edits(reference, hypothesis), len(reference)
 
 
 def pct(values: list[float], q: float) -> float:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from typing import Any
 
 import numpy as np
@@ -15,6 +14,7 @@ import pytest
 from callwright.config import REPO_ROOT
 from callwright.speech import languages, tts
 from callwright.speech.audio import PHONE_RATE, ulaw_decode, ulaw_encode
+from callwright.speech.scoring import edits, words
 from callwright.speech.stt import Transcriber
 
 RESULTS = REPO_ROOT / "benchmarks" / "results" / "languages.json"
@@ -79,22 +79,6 @@ def test_a_language_not_offered_is_refused_naming_the_offered_ones(given: str) -
         languages.checked(given)
 
 
-def _words(text: str) -> list[str]:
-    folded = unicodedata.normalize("NFKD", text.casefold())
-    folded = "".join(c for c in folded if not unicodedata.combining(c))
-    return re.sub(r"[^\w]+", " ", re.sub(r"['\u2019]", "", folded)).split()
-
-
-def _edits(reference: list[str], hypothesis: list[str]) -> int:
-    previous = list(range(len(hypothesis) + 1))
-    for i, ref in enumerate(reference, 1):
-        current = [i] + [0] * len(hypothesis)
-        for j, hyp in enumerate(hypothesis, 1):
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ref != hyp))
-        previous = current
-    return previous[-1]
-
-
 @pytest.fixture(scope="module")
 def transcriber(tmp_path_factory: pytest.TempPathFactory) -> Transcriber:
     return Transcriber(tmp_path_factory.mktemp("models") / "whisper-base")
@@ -111,5 +95,5 @@ def test_each_offered_language_round_trips_over_the_phone_line(
     pcm = tts.synthesize(tts.default_voice(code), sentence, PHONE_RATE)
     heard = ulaw_decode(ulaw_encode(np.concatenate([np.zeros(4000, np.int16), pcm])))
     text = transcriber.transcribe(heard, PHONE_RATE, lang.whisper)
-    said = _words(sentence)
-    assert _edits(said, _words(text)) / len(said) <= languages.WER_THRESHOLD, text
+    said = words(sentence)
+    assert edits(said, words(text)) / len(said) <= languages.WER_THRESHOLD, text
