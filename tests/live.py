@@ -34,6 +34,27 @@ PROMPT = (
 )
 
 
+async def place_call(app: FastAPI, to: str, **overrides: Any) -> str:
+    """Place a sandbox call through `app`'s calls service (a short call from the test prompt,
+    `overrides` on top); answers its id."""
+    values: dict[str, Any] = {
+        "kind": "user",
+        "to_number": to,
+        "from_number": "+18885550100",
+        "prompt": PROMPT,
+        "voice": "joe",
+        "temperature": 0.7,
+        "interruption_threshold": 100,
+        "background_audio": "null",
+        "max_duration": 2,
+        "wait_for_greeting": False,
+    } | overrides
+    async for session in app.state.db.session():
+        call = await app.state.calls.service.place(session, CallOrder(**values))
+        call_id: str = call.id
+    return call_id
+
+
 @dataclass
 class Live:
     app: FastAPI
@@ -52,22 +73,7 @@ class Live:
         return self.calls.flows
 
     async def place(self, to: str, **overrides: Any) -> str:
-        values: dict[str, Any] = {
-            "kind": "user",
-            "to_number": to,
-            "from_number": "+18885550100",
-            "prompt": PROMPT,
-            "voice": "joe",
-            "temperature": 0.7,
-            "interruption_threshold": 100,
-            "background_audio": "null",
-            "max_duration": 2,
-            "wait_for_greeting": False,
-        } | overrides
-        async for session in self.app.state.db.session():
-            call = await self.calls.service.place(session, CallOrder(**values))
-            call_id = call.id
-        return call_id
+        return await place_call(self.app, to, **overrides)
 
     async def wait_finalized(self, call_id: str, within: float = 120) -> Call:
         return await self.engine.wait_finalized(call_id, within=within, poll=0.2)

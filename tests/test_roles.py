@@ -14,7 +14,6 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from callwright.calls.service import CallOrder
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
@@ -22,7 +21,7 @@ from callwright.models import TranscriptEntry
 from callwright.roles import create_sandbox_app, create_voice_app
 from callwright.sandbox.numbers import persona_for
 from tests.factories import add_user
-from tests.live import PROMPT, TEST_SPEED
+from tests.live import TEST_SPEED, place_call
 
 pytestmark = pytest.mark.asyncio
 
@@ -72,22 +71,7 @@ async def test_a_call_through_separate_api_voice_and_sandbox_processes(
         assert refused.status_code in (404, 405)  # only the SPA's GET fallback matches
         assert not any(getattr(r, "path", "") == "/api/v1/media/twilio" for r in api.router.routes)
 
-        async for session in api.state.db.session():
-            call = await api.state.calls.service.place(
-                session,
-                CallOrder(
-                    kind="user",
-                    user_id=user.id,
-                    to_number=WRONG_PERSON,
-                    from_number="+18885550100",
-                    prompt=PROMPT,
-                    voice="joe",
-                    max_duration=2,
-                    wait_for_greeting=False,
-                    background_audio="null",
-                ),
-            )
-            call_id = call.id
+        call_id = await place_call(api, WRONG_PERSON, user_id=user.id)
         done = await api.state.calls.flows.wait_finalized(call_id, within=120, poll=0.2)
         assert sandbox.state.sandbox.calls, "the sandbox process carried the call"
 

@@ -23,13 +23,12 @@ from sqlalchemy import func, select
 
 from callwright.calls import flows as flows_module
 from callwright.calls.recordings import spooled
-from callwright.calls.service import CallOrder
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.models import Call, CallEvent, LedgerEntry, TranscriptEntry
 from tests.factories import add_user
-from tests.live import PROMPT, TEST_SPEED, decode_mp3
+from tests.live import TEST_SPEED, decode_mp3, place_call
 from tests.workers import REDIS_URL, role_process
 
 pytestmark = pytest.mark.asyncio
@@ -98,24 +97,9 @@ async def test_a_killed_voice_process_loses_no_call(
                         pass
                     await asyncio.sleep(0.3)
 
-                ids = []
+                ids: list[str] = []
                 for number in PEOPLE:
-                    async for session in api.state.db.session():
-                        call = await api.state.calls.service.place(
-                            session,
-                            CallOrder(
-                                kind="user",
-                                user_id=user.id,
-                                to_number=number,
-                                from_number="+18885550100",
-                                prompt=PROMPT,
-                                voice="joe",
-                                max_duration=2,
-                                wait_for_greeting=False,
-                                background_audio="null",
-                            ),
-                        )
-                        ids.append(call.id)
+                    ids.append(await place_call(api, number, user_id=user.id))
                 # Killed once every call is talking and has recorded a few seconds.
                 folder = migrated.data_dir / "recordings"
                 deadline = loop.time() + 120
