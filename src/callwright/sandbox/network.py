@@ -231,6 +231,9 @@ class SandboxNetwork:
                 call.duration = math.ceil(call.report.duration)
             except Exception as exc:
                 log.warning("sandbox call %s: media stream failed: %s", call.sid, exc)
+                # Twilio's CallDuration counts from the answer whatever ended the call.
+                up = (utcnow() - call.answered).total_seconds() * self.speed
+                call.duration = max(1, math.ceil(up))
                 await self._end(call, "failed")
                 return
             await self._end(call, "completed")
