@@ -28,9 +28,11 @@ FRAME = RATE // 50  # 20 ms
 class CountingTranscriber:
     """Stands in for Whisper: answers with how many samples it was given."""
 
-    def __init__(self) -> None:
+    def __init__(self, in_flight: int = 0) -> None:
         self.calls: list[int] = []
         self._lock = threading.Lock()
+        #: Other calls' transcriptions running on the shared model.
+        self.in_flight = in_flight
 
     def transcribe(self, pcm: Any, rate: int, language: str = "en") -> str:
         with self._lock:
@@ -46,8 +48,10 @@ def _frames(seconds: float, loud: bool) -> list[InputAudioRawFrame]:
     ]
 
 
-async def _run(frames: list[Any]) -> tuple[WhisperSTTService, CountingTranscriber, list[str]]:
-    fake = CountingTranscriber()
+async def _run(
+    frames: list[Any], busy: int = 0
+) -> tuple[WhisperSTTService, CountingTranscriber, list[str]]:
+    fake = CountingTranscriber(busy)
     stt = WhisperSTTService(cast(Transcriber, fake))
     down, _ = await run_test(
         stt,
@@ -69,6 +73,21 @@ async def test_the_guess_made_in_the_silence_is_used() -> None:
     assert stt.guesses_used == 1
     assert stt.guesses_dropped == 0
     assert len(fake.calls) == 1  # no second transcription of the same segment
+    assert texts == [f"samples {fake.calls[0]}"]
+
+
+async def test_no_guess_while_another_call_holds_the_model() -> None:
+    """With several calls at once a guess would queue ahead of another call's transcription:
+    while the shared model is busy the segment waits for the VAD stop and is transcribed once."""
+    frames = [
+        VADUserStartedSpeakingFrame(),
+        *_frames(0.6, loud=True),
+        *_frames(0.3, loud=False),
+        VADUserStoppedSpeakingFrame(),
+    ]
+    stt, fake, texts = await _run(frames, busy=1)
+    assert (stt.guesses_used, stt.guesses_dropped) == (0, 0)
+    assert len(fake.calls) == 1
     assert texts == [f"samples {fake.calls[0]}"]
 
 

@@ -64,6 +64,10 @@ class CalleeReport:
     duration: float
     marks_echoed: int = 0
     clears: int = 0
+    #: Late audio: 20 ms frames the carrier had to play with less than a frame of the agent's
+    #: audio in hand, once its audio had started (its output streams without a break, quiet
+    #: ambience between turns, so each one is a frame that came late: a gap the callee hears).
+    late_frames: int = 0
     #: Wall-clock time (epoch s) of call time 0: call time t happened at started_at + t / speed.
     started_at: float = 0.0
 
@@ -120,7 +124,7 @@ class SimulatedCallee:
         latencies: list[float] = []
         yield_delays: list[float] = []
         playback = _Playback()
-        counters = {"marks": 0, "clears": 0}
+        counters = {"marks": 0, "clears": 0, "late": 0}
         async with websockets.connect(
             self.stream_url, max_size=2**20, additional_headers=self.headers
         ) as ws:
@@ -158,6 +162,7 @@ class SimulatedCallee:
             duration=duration,
             marks_echoed=counters["marks"],
             clears=counters["clears"],
+            late_frames=counters["late"],
             started_at=self.started_at,
         )
 
@@ -237,6 +242,7 @@ class SimulatedCallee:
         interrupt_started: float | None = None
         said_hello = False
         beep_sent = False
+        heard_audio = False
         seq = 2
 
         while not self._hangup.is_set():
@@ -244,6 +250,9 @@ class SimulatedCallee:
             # 1. play one frame of the agent's audio (or the line's silence)
             chunk = bytes(playback.audio[:FRAME_SAMPLES]) if playback.audio else b""
             del playback.audio[: len(chunk)]
+            if len(chunk) < FRAME_SAMPLES and heard_audio:
+                counters["late"] += 1
+            heard_audio = heard_audio or bool(chunk)
             for i in range(len(playback.marks)):
                 ahead, name = playback.marks[i]
                 playback.marks[i] = (ahead - len(chunk), name)

@@ -101,6 +101,8 @@ class Transcriber:
         self._lock = threading.Lock()
         #: Segments the fitted window gave back to the 30 s window (looped, lost or heard nothing).
         self.fallbacks = 0
+        #: Transcriptions running or waiting for the model now, across every call.
+        self.in_flight = 0
 
     @property
     def loaded(self) -> bool:
@@ -137,6 +139,15 @@ class Transcriber:
 
     def transcribe(self, pcm: PCM, rate: int, language: str = "en") -> str:
         """Blocking: transcription of one utterance in `language` (Whisper's code: "en", "es"...)."""
+        with self._lock:
+            self.in_flight += 1
+        try:
+            return self._transcribe(pcm, rate, language)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def _transcribe(self, pcm: PCM, rate: int, language: str) -> str:
         model = self.load()
         audio = resample(pcm, rate, WHISPER_RATE).astype(np.float32) / 32768.0
         if self.window_pad is not None and len(audio) <= FITTED_MAX_SECS * WHISPER_RATE:

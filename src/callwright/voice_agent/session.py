@@ -16,7 +16,6 @@ from typing import Any, Literal
 
 import numpy as np
 from fastapi import WebSocket
-from pipecat.audio.vad.silero import SileroVADAnalyzer
 from pipecat.audio.vad.vad_analyzer import VADParams
 from pipecat.frames.frames import (
     EndFrame,
@@ -66,7 +65,7 @@ from callwright.voice_agent.policy import (
     llm_opening,
     opts_out,
 )
-from callwright.voice_agent.services import LocalTTSService, WhisperSTTService
+from callwright.voice_agent.services import InlineSileroVAD, LocalTTSService, WhisperSTTService
 from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
 from callwright.voice_agent.turn_timer import TurnTimer
 
@@ -153,6 +152,9 @@ class CallSession:
             observers=[TurnTimer(VAD_STOP_SECS, hooks.latency)],
             idle_timeout_secs=None,
             enable_rtvi=False,
+            # Pipecat's own turn tracking is not read (TurnTimer times the turns); each observer
+            # is handed every frame (docs/performance.md, "Concurrent calls").
+            enable_turn_tracking=False,
         )
         self.recorder.add_event_handler("on_audio_data", self._on_audio)
         self.user_turns.add_event_handler("on_user_turn_started", self._on_user_speaking)
@@ -183,7 +185,7 @@ class CallSession:
     def _build_turns(self) -> tuple[LLMUserAggregator, LLMAssistantAggregator]:
         """The callee's turns (Silero VAD, then a short pause) and the agent's, on one context."""
         context = brain_context(self.plan, llm=self.engines.llm is not None)
-        vad = SileroVADAnalyzer(
+        vad = InlineSileroVAD(
             sample_rate=RATE,
             params=VADParams(
                 start_secs=self.plan.interruption_threshold_ms / 1000, stop_secs=VAD_STOP_SECS
