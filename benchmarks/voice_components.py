@@ -103,7 +103,11 @@ def vad() -> None:
         analyzer = cls(sample_rate=PHONE_RATE)
         analyzer.set_sample_rate(PHONE_RATE)
         asyncio.run(run(analyzer))  # warm
-        used, wall = timed(lambda a=analyzer: asyncio.run(run(a)))
+
+        def analyse(a: Any = analyzer) -> None:
+            asyncio.run(run(a))
+
+        used, wall = timed(analyse)
         print(f"  VAD, {cls.__name__:24} {used:.2f} CPU s per call minute (wall {wall:.2f} s)")
 
 
@@ -143,7 +147,11 @@ def ambience() -> None:
     for kind in AMBIENCE:
         mixer = AmbienceMixer(kind)
         asyncio.run(run(mixer))  # builds the loop
-        used, _ = timed(lambda m=mixer: asyncio.run(run(m)))
+
+        def mix(m: AmbienceMixer = mixer) -> None:
+            asyncio.run(run(m))
+
+        used, _ = timed(mix)
         print(f"  ambience, {kind:19} {used:.3f} CPU s per call minute")
 
 
