@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -79,6 +80,8 @@ class Step:
     frames: int = 0
     late: int = 0
     ended: dict[str, int] = field(default_factory=dict)
+    #: Whisper runs, guesses used and guesses dropped, from the voice process's log.
+    stt: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     def line(self) -> str:
         minutes = self.call_seconds / 60
@@ -86,6 +89,7 @@ class Step:
             f"{self.calls:>5} | {pct(self.heard, 0.5):6.2f} | {pct(self.heard, 0.9):6.2f} | "
             f"{len(self.heard):>7} | {100 * self.edits / max(self.words, 1):6.1f} | "
             f"{self.cpu / max(minutes, 1e-9):11.1f} | {1000 * self.late / max(self.frames, 1):8.1f} | "
+            f"{self.stt[0] / max(self.calls, 1):7.1f} | {self.stt[1]:>4} / {self.stt[2]:<4} | "
             + ", ".join(f"{k} {v}" for k, v in sorted(self.ended.items()))
         )
 
@@ -126,7 +130,25 @@ async def wave(app: Any, n: int, offset: int, done: dict[str, SandboxCall], step
         step.words += len(words(" ".join(script)))
 
 
-async def main(steps: list[int], waves: int, settings: Settings, voice_pid: int) -> None:
+STT_LINE = re.compile(r"speech-to-text: (\d+) transcriptions, guesses (\d+) used, (\d+) dropped")
+
+
+def log_size(log: Path) -> int:
+    return log.stat().st_size
+
+
+def stt_counts(log: Path, since: int) -> list[int]:
+    """Whisper runs, guesses used, guesses dropped: the calls' lines after byte `since`."""
+    with log.open("rb") as file:
+        file.seek(since)
+        text = file.read().decode(errors="replace")
+    totals = [0, 0, 0]
+    for match in STT_LINE.finditer(text):
+        totals = [t + int(v) for t, v in zip(totals, match.groups(), strict=True)]
+    return totals
+
+
+async def main(steps: list[int], waves: int, settings: Settings, voice_pid: int, log: Path) -> None:
     app = create_app(settings)
     done: dict[str, SandboxCall] = {}
 
@@ -135,15 +157,21 @@ async def main(steps: list[int], waves: int, settings: Settings, voice_pid: int)
 
     app.state.sandbox.listeners.append(remember)
     print(f"ramp {steps}, {waves} wave(s) per step, voice process {voice_pid}")
-    print("calls | p50 s  | p90 s  | replies | WER %  | CPU s/min   | late/1000 | ended")
+    print(
+        "calls | p50 s  | p90 s  | replies | WER %  | CPU s/min   | late/1000 | "
+        "STT/call | guesses used / dropped | ended"
+    )
     results = []
     async with serving(app.state.realtime.wrap(app), settings.port):
         for n in steps:
             step = Step(n)
             for w in range(waves):
-                before = cpu_seconds(voice_pid)
+                before, logged = cpu_seconds(voice_pid), log_size(log)
                 await wave(app, n, w * n, done, step)
                 step.cpu += cpu_seconds(voice_pid) - before
+                await asyncio.sleep(0.5)  # the calls' last log lines
+                counts = stt_counts(log, logged)
+                step.stt = [a + b for a, b in zip(step.stt, counts, strict=True)]
             print(step.line(), flush=True)
             results.append(step)
     met = [s.calls for s in results if s.heard and pct(s.heard, 0.9) <= 1.5]
@@ -228,7 +256,7 @@ def run(steps: list[int], waves: int) -> None:
         try:
             _wait_healthy(settings.media_url, voice, log)
             started = time.perf_counter()
-            asyncio.run(main(steps, waves, settings, voice.pid))
+            asyncio.run(main(steps, waves, settings, voice.pid, log))
             print(f"wall time {time.perf_counter() - started:.0f} s")
         finally:
             voice.send_signal(signal.SIGTERM)

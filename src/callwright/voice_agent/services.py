@@ -80,6 +80,8 @@ class WhisperSTTService(SegmentedSTTService):
         self._held = ""
         self.guesses_used = 0
         self.guesses_dropped = 0
+        #: Whisper runs for this call, guesses included.
+        self.transcriptions = 0
 
     @property
     def wants_wav_segments(self) -> bool:
@@ -90,6 +92,7 @@ class WhisperSTTService(SegmentedSTTService):
 
     def _transcribe_later(self, audio: bytes) -> asyncio.Future[str]:
         pcm = np.frombuffer(audio, dtype=np.int16)
+        self.transcriptions += 1
         task = asyncio.ensure_future(
             asyncio.to_thread(
                 self._transcriber.transcribe, pcm, self.sample_rate, self._whisper_language

@@ -216,10 +216,11 @@ class CallSession:
 
     def _build_pipeline(self) -> Pipeline:
         voice = tts.find(self.plan.voice) or tts.default_voice(self.plan.language)
+        self.stt = WhisperSTTService(self.engines.transcriber, self.plan.language)
         return Pipeline(
             [
                 self.transport.input(),
-                WhisperSTTService(self.engines.transcriber, self.plan.language),
+                self.stt,
                 self.callee_captions,
                 self.user_turns,
                 *self._build_brain(),
@@ -381,6 +382,13 @@ class CallSession:
         for outcome in await asyncio.gather(*self._writes, return_exceptions=True):
             if isinstance(outcome, BaseException):
                 log.error("a transcript line was not saved", exc_info=outcome)
+        # What the speculative transcription cost (benchmarks/concurrent_calls.py reads it).
+        log.info(
+            "speech-to-text: %d transcriptions, guesses %d used, %d dropped",
+            self.stt.transcriptions,
+            self.stt.guesses_used,
+            self.stt.guesses_dropped,
+        )
         await self.hooks.finished(self.recording())
 
     def recording(self) -> Recording | None:
