@@ -27,6 +27,25 @@ from tests.factories import APP_URL
 pytest_plugins = ["tests.live", "tests.stripe_emulator"]
 
 
+#: The fixtures through which a test reaches the database (directly or through the app).
+DATABASE_FIXTURES = {"settings", "migrated", "app", "session", "client", "live"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The PostgreSQL pass (CALLWRIGHT_TEST_DATABASE_URL set) runs only the tests that reach
+    the database; the others (speech, the voice pipeline, parsers) ran in the SQLite pass and
+    would only run again, identically."""
+    if not os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
+        return
+    keep, drop = [], []
+    for item in items:
+        uses = set(getattr(item, "fixturenames", ()))
+        (keep if uses & DATABASE_FIXTURES else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 def _database_url(tmp: Path) -> str:
     return (
         os.environ.get("CALLWRIGHT_TEST_DATABASE_URL") or f"sqlite+aiosqlite:///{tmp / 'test.db'}"

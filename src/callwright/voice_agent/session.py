@@ -152,9 +152,7 @@ class CallSession:
             observers=[TurnTimer(VAD_STOP_SECS, hooks.latency)],
             idle_timeout_secs=None,
             enable_rtvi=False,
-            # Pipecat's own turn tracking is not read (TurnTimer times the turns); each observer
-            # is handed every frame (docs/performance.md, "Concurrent calls").
-            enable_turn_tracking=False,
+            enable_turn_tracking=False,  # unread (TurnTimer times turns), yet fed every frame
         )
         self.recorder.add_event_handler("on_audio_data", self._on_audio)
         self.user_turns.add_event_handler("on_user_turn_started", self._on_user_speaking)
