@@ -16,7 +16,18 @@ from tests.factories import signed_in
 
 pytestmark = pytest.mark.asyncio
 
-PARTS = ["carrier", "brain", "stt", "tts", "jobs", "realtime", "database", "mail", "payments"]
+PARTS = [
+    "carrier",
+    "brain",
+    "stt",
+    "tts",
+    "jobs",
+    "realtime",
+    "database",
+    "recordings",
+    "mail",
+    "payments",
+]
 
 
 def _closed_port() -> int:
