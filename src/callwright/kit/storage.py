@@ -377,7 +377,7 @@ _CONTENT_TYPES = {".mp3": "audio/mpeg", ".wav": "audio/wav"}
 
 #: What S3's error codes mean for an operator (HEAD answers carry only the status code).
 _REASONS = {
-    "404": "no such bucket (or object): check CALLWRIGHT_S3_BUCKET",
+    "404": "no such bucket: check CALLWRIGHT_S3_BUCKET",
     "NoSuchBucket": "no such bucket: check CALLWRIGHT_S3_BUCKET",
     "403": "access denied: check CALLWRIGHT_S3_ACCESS_KEY_ID and CALLWRIGHT_S3_SECRET_ACCESS_KEY "
     "and the key's permissions on the bucket",
