@@ -23,8 +23,9 @@ __all__ = ["make_client"]
 
 from tests.factories import APP_URL
 
-#: Whole-call fixtures (`live`): a real server with the sandbox network; `localstripe_base`.
-pytest_plugins = ["tests.live", "tests.stripe_emulator"]
+#: Whole-call fixtures (`live`): a real server with the sandbox network; `localstripe_base`;
+#: `s3`, a local S3 server (moto).
+pytest_plugins = ["tests.live", "tests.stripe_emulator", "tests.s3_server"]
 
 
 #: The fixtures through which a test reaches the database (directly or through the app).

@@ -109,7 +109,7 @@ async def _run(options: CallOptions) -> int:
         typer.echo("")
         typer.echo(f"call {call_id}: {call.status}, {call.duration_seconds or 0} s")
         if call.recording_path:
-            typer.echo(f"recording:  {domain.media.recordings / call.recording_path}")
+            typer.echo(f"recording:  {domain.media.store.location(call.recording_path)}")
         typer.echo(f"transcript: {transcript_path}")
         return code
 

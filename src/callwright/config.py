@@ -68,6 +68,22 @@ class Settings(BaseSettings):
     #: separate `callwright worker` processes do it).
     embedded_worker: bool = True
     frontend_dist: Path = REPO_ROOT / "frontend" / "dist"
+
+    # The calls' recordings (docs/deployment.md#recordings). With no bucket they are files in
+    # `data_dir/recordings`; with one, objects in S3-compatible storage, read by every process.
+    #: The bucket (it must exist); empty: the local folder.
+    s3_bucket: str = ""
+    #: The storage's address for S3-compatible services other than AWS (MinIO, R2, ...);
+    #: empty: AWS S3 itself.
+    s3_endpoint_url: str = ""
+    #: The bucket's region (AWS: us-east-1, eu-west-1, ...); empty: boto3's default.
+    s3_region: str = ""
+    #: The access key; empty (with the secret): boto3's own chain (AWS_* variables, an
+    #: instance's or a pod's role).
+    s3_access_key_id: str = ""
+    s3_secret_access_key: str = ""
+    #: Prepended to each object's name (`recordings/{call id}.mp3`); empty: the bucket's root.
+    s3_prefix: str = "recordings/"
     #: Extra origins allowed for CORS and socket.io (the app's own origin is always allowed).
     cors_origins: list[str] = Field(default_factory=list)
     #: Reverse proxies (IPs or CIDRs) whose X-Forwarded-For names the client; empty: the socket
@@ -282,6 +298,11 @@ class Settings(BaseSettings):
             problems.append(
                 "CALLWRIGHT_SECRET_KEY must be a random value of 32+ characters "
                 "(unset it outside production to have one generated)"
+            )
+        self.s3_prefix = self.s3_prefix.strip("/") + "/" if self.s3_prefix.strip("/") else ""
+        if bool(self.s3_access_key_id) != bool(self.s3_secret_access_key):
+            problems.append(
+                "CALLWRIGHT_S3_ACCESS_KEY_ID and CALLWRIGHT_S3_SECRET_ACCESS_KEY go together"
             )
         if self.top_up_max < self.top_up_min:
             problems.append("CALLWRIGHT_TOP_UP_MAX must not be below CALLWRIGHT_TOP_UP_MIN")

@@ -54,7 +54,7 @@ async def test_the_spool_becomes_the_recording_agent_left_callee_right(app: Fast
     call_id = await _spooled_call(app, user.id, ended_ago=0)
     folder = app.state.settings.data_dir / "recordings"
     assert [p.name.split("-")[-1] for p in spooled(folder, call_id)] == ["agent.pcm", "callee.pcm"]
-    name = salvage_recording(folder, call_id)
+    name = await salvage_recording(app.state.calls.media.store, folder, call_id)
     assert name == f"{call_id}.mp3"
     samples, rate = decode_mp3((folder / name).read_bytes())
     assert rate == RATE

@@ -5,6 +5,7 @@ makes its part fail)."""
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
@@ -13,10 +14,22 @@ from callwright.config import Settings
 from callwright.sandbox import numbers
 from callwright.system import checks
 from tests.factories import signed_in
+from tests.s3_server import PREFIX, S3
 
 pytestmark = pytest.mark.asyncio
 
-PARTS = ["carrier", "brain", "stt", "tts", "jobs", "realtime", "database", "mail", "payments"]
+PARTS = [
+    "carrier",
+    "brain",
+    "stt",
+    "tts",
+    "jobs",
+    "realtime",
+    "database",
+    "recordings",
+    "mail",
+    "payments",
+]
 
 
 def _closed_port() -> int:
@@ -65,6 +78,9 @@ async def test_admin_system_reports_every_part_healthy_on_the_embedded_default(
     assert parts["brain"]["value"] == "offline demo policy"
     assert parts["mail"]["health"] == "off"  # no SMTP in the tests: the outbox
     assert parts["payments"]["value"].startswith("localstripe")  # its health: below
+    assert parts["recordings"]["health"] == "ok"
+    assert parts["recordings"]["value"].startswith("local folder ")
+    assert "is writable" in parts["recordings"]["detail"]
 
 
 async def test_a_user_cannot_read_the_system_report(app: FastAPI) -> None:
@@ -119,3 +135,62 @@ async def test_payments_answer_from_the_emulator_and_fail_when_it_is_down(
     down = await checks.payments(ctx(f"http://127.0.0.1:{_closed_port()}"))
     assert down.health == "failing"
     assert "did not answer" in down.detail
+
+
+async def test_recordings_in_a_bucket_that_answers_are_healthy(app: FastAPI, s3: S3) -> None:
+    """The System page checks the store the app uses: a HEAD on the bucket."""
+    admin, _ = await signed_in(app, "boss@example.com", role="admin")
+    flows = app.state.calls.flows
+    kept, flows.store = flows.store, s3.store()
+    try:
+        response = await admin.api("GET", "admin/system")
+    finally:
+        flows.store = kept
+    part = next(c for c in response.json()["data"]["components"] if c["key"] == "recordings")
+    assert part["health"] == "ok", part
+    assert part["value"].startswith(f"S3 bucket {s3.bucket}, prefix {PREFIX} at ")
+    assert "answered HEAD" in part["detail"]
+    assert "CALLWRIGHT_S3_BUCKET" in part["settings"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"s3_bucket": "no-such-bucket"}, "no such bucket: check CALLWRIGHT_S3_BUCKET"),
+        (
+            {"s3_secret_access_key": "not-the-secret"},
+            "the secret does not match the access key",
+        ),
+        (
+            {"s3_access_key_id": "AKIAUNKNOWNKEY000000"},
+            "the storage does not know this access key",
+        ),
+        ({"s3_endpoint_url": "http://127.0.0.1:{port}"}, "failed"),
+    ],
+)
+async def test_recordings_storage_that_refuses_fails_with_the_reason(
+    app: FastAPI, settings: Settings, s3: S3, changes: dict[str, str], reason: str
+) -> None:
+    changes = {k: v.format(port=_closed_port()) for k, v in changes.items()}
+    ctx = checks.Context(
+        s3.settings(settings, **changes), app.state.db, app.state.voice_engines.transcriber
+    )
+    part = await checks.recordings(ctx)
+    assert part.health == "failing", part
+    assert reason in part.detail
+    assert "recordings cannot be kept" in part.detail
+
+
+async def test_a_recordings_folder_that_cannot_be_written_fails(
+    app: FastAPI, settings: Settings, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the data folder should be")
+    ctx = checks.Context(
+        settings.model_copy(update={"data_dir": blocker}),
+        app.state.db,
+        app.state.voice_engines.transcriber,
+    )
+    part = await checks.recordings(ctx)
+    assert part.health == "failing"
+    assert "is not writable" in part.detail

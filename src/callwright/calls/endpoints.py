@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import logging
 import re
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from sqlalchemy import Row
 
 from callwright.agents import service as agents
@@ -55,10 +54,13 @@ from callwright.kit.deps import SettingsDep
 from callwright.kit.errors import AppError, Forbidden, NotFound, ValidationFailed, or_404
 from callwright.kit.money import dollars
 from callwright.kit.sqltime import WEEKDAYS, TzOffset
+from callwright.kit.storage import StoreError
 from callwright.models import Call, CallReport, TranscriptEntry, User
 from callwright.telephony.state import TERMINAL, CallOutcome
 
 log = logging.getLogger(__name__)
+#: A recording kept in storage that does not answer now (an S3 bucket out of reach).
+RECORDING_UNAVAILABLE = "The recording cannot be read from storage right now. Please try again."
 router = APIRouter(tags=["calls"])
 
 
@@ -384,33 +386,44 @@ async def user_analysis(
     return AnalysisByDayOut(data=out)
 
 
-def _recording_file(call: Call, request: Request, disposition: str) -> FileResponse:
-    """The call's MP3 from the recordings folder (404 when there is none). Starlette's
-    FileResponse answers Range requests (206), so players can seek."""
-    path = _calls(request).media.recordings / Path(call.recording_path or "").name
-    if not call.recording_path or not path.is_file():
+async def _recording_file(call: Call, request: Request, disposition: str) -> Response:
+    """The call's MP3 from the recordings' store, a folder or an S3 bucket (404 when there is
+    none). Range requests are answered with 206 and the bytes asked for, so players can seek."""
+    store = _calls(request).media.store
+    try:
+        response = (
+            await store.response(
+                call.recording_path or "",
+                request.headers.get("range"),
+                media_type="audio/mpeg",
+                filename=f"recording_{call.id}.mp3",
+                disposition=disposition,
+                if_range=request.headers.get("if-range"),
+            )
+            if call.recording_path
+            else None
+        )
+    except StoreError as exc:
+        log.error("recording of %s: %s", call.id, exc)
+        raise AppError(RECORDING_UNAVAILABLE, 503) from exc
+    if response is None:
         raise NotFound("This call has no recording.")
-    return FileResponse(
-        path,
-        media_type="audio/mpeg",
-        filename=f"recording_{call.id}.mp3",
-        content_disposition_type=disposition,
-    )
+    return response
 
 
 @router.get("/download-recording/{call_id}", response_class=FileResponse)
 async def download_recording(
     call_id: str, user: CurrentUser, session: SessionDep, request: Request
-) -> FileResponse:
-    return _recording_file(await _owned(session, user, call_id), request, "attachment")
+) -> Response:
+    return await _recording_file(await _owned(session, user, call_id), request, "attachment")
 
 
 @router.get("/play-recording/{call_id}", response_class=FileResponse)
 async def play_recording(
     call_id: str, user: CurrentUser, session: SessionDep, request: Request
-) -> FileResponse:
+) -> Response:
     """Inline audio; honours Range requests so the player can seek."""
-    return _recording_file(await _owned(session, user, call_id), request, "inline")
+    return await _recording_file(await _owned(session, user, call_id), request, "inline")
 
 
 @router.post("/call/{call_id}/report", status_code=201)

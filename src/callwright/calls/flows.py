@@ -25,6 +25,7 @@ from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
 from callwright.kit.jobs import JobQueue
 from callwright.kit.security import random_token, sha256_hex
+from callwright.kit.storage import Store, StoreError, build_store
 from callwright.kit.time import utcnow
 from callwright.models import Call
 from callwright.telephony.base import Carrier, CarrierError, DialRequest, StatusUpdate
@@ -73,6 +74,11 @@ class CallFlows:
         self.billing = billing
         #: Told when a call is answered (`call.started`) and finalised (`call.ended`).
         self.reporter: CallReporter = reporter or Silent()
+        #: The local folder of live calls' recording spools (and of the recordings themselves
+        #: when no S3 bucket is set).
+        self.recordings_folder = settings.data_dir / "recordings"
+        #: Where finished calls' recordings are kept: that folder, or the S3 bucket.
+        self.store: Store = build_store(settings, self.recordings_folder)
 
     # --- urls -----------------------------------------------------------------------------
 
@@ -333,14 +339,20 @@ class CallFlows:
         finished = 0
         async for session in self.db.session():
             orphans = await calls.without_media_end(session, now - MEDIA_GRACE)
-        folder = self.settings.data_dir / "recordings"
+        folder = self.recordings_folder
         for call_id in orphans:
             if any(
                 now.timestamp() - f.stat().st_mtime < MEDIA_GRACE.total_seconds()
                 for f in spooled(folder, call_id)
             ):
                 continue  # still being recorded: its process lives
-            name = await asyncio.to_thread(salvage_recording, folder, call_id)
+            try:
+                name = await salvage_recording(self.store, folder, call_id)
+            except StoreError as exc:
+                log.error(
+                    "call %s: its recording could not be stored, kept its spool: %s", call_id, exc
+                )
+                continue  # tried again on the next round
             async for session in self.db.session():
                 call = await calls.get(session, call_id)
                 if call is None or call.media_ended_at is not None:

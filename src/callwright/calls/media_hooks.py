@@ -14,11 +14,12 @@ from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
 from callwright.calls.flows import CallFlows
 from callwright.calls.latency import TURN_LATENCY, live_latency
-from callwright.calls.recordings import Track, save_mp3, spool_path, spooled
+from callwright.calls.recordings import Track, drop_spool, save_recording, spool_path
 from callwright.compliance import disclosure, do_not_call
 from callwright.config import Settings
 from callwright.kit.db import Database
 from callwright.kit.security import sha256_hex
+from callwright.kit.storage import Store, StoreError
 from callwright.kit.time import utcnow
 from callwright.models import TurnLatency
 from callwright.telephony.base import CarrierError
@@ -62,7 +63,8 @@ class CallMedia:
         self.db = db
         self.flows = flows
         self.events = events
-        self.recordings = settings.data_dir / "recordings"
+        #: The live calls' recording spools (this process's local disk).
+        self.recordings = flows.recordings_folder
         #: The sandbox runs its call clock faster in tests; a real carrier is real time.
         self.speed = settings.sandbox_speed if flows.carrier.name == "sandbox" else 1.0
 
@@ -101,6 +103,11 @@ class CallMedia:
             language=call.language,
         )
 
+    @property
+    def store(self) -> Store:
+        """Where finished calls' recordings are kept (a folder or an S3 bucket)."""
+        return self.flows.store
+
     def hooks(self, call_id: str) -> MediaHooks:
         return MediaHooks(self, call_id)
 
@@ -113,6 +120,7 @@ class MediaHooks(CallHooks):
         self.flows = media.flows
         self.events = media.events
         self.recordings = media.recordings
+        self.store = media.store
         self.call_id = call_id
         self._hung_up = False
         self._owner_id: int | None = None
@@ -243,9 +251,14 @@ class MediaHooks(CallHooks):
         ended = utcnow()
         path: str | None = None
         if recording is not None and recording.seconds > 0:
-            path = await asyncio.to_thread(save_mp3, self.recordings, self.call_id, recording)
-        for spool in spooled(self.recordings, self.call_id):
-            spool.unlink(missing_ok=True)
+            try:
+                path = await save_recording(self.store, self.call_id, recording)
+            except StoreError as exc:
+                # The spool stays: the reconciler stores the recording from it and finalises
+                # the call (on this machine, or one that shares its spool folder).
+                log.error("call %s: its recording could not be stored: %s", self.call_id, exc)
+                return
+        drop_spool(self.recordings, self.call_id)
         async for session in self.db.session():
             call = await calls.get(session, self.call_id)
             if call is None:

@@ -6,19 +6,20 @@ the dial after commit, `call.queued`)."""
 from __future__ import annotations
 
 import asyncio
-import uuid
+import logging
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 
 from callwright.calls import repository as calls
 from callwright.calls.domain import Calls
 from callwright.developers.keys import ApiKeyCaller
 from callwright.kit.db import SessionDep
-from callwright.kit.errors import NotFound, ValidationFailed
+from callwright.kit.errors import AppError, NotFound, ValidationFailed
+from callwright.kit.storage import Store, StoreError
 from callwright.models import Call
 from callwright.public_api import repository, serialize
 from callwright.public_api.repository import CallFilter
@@ -38,6 +39,7 @@ from callwright.public_api.schemas import (
 from callwright.public_api.service import order_for, voice_ids
 from callwright.speech.audio import mp3_to_wav
 
+log = logging.getLogger(__name__)
 TAG = "Call API (v1)"
 #: Calls a list answers when no `limit` is given, and at most.
 LIST_DEFAULT = 100
@@ -229,13 +231,15 @@ def _wants_mp3(request: Request) -> bool:
     return "audio/mpeg" in asked or "audio/mp3" in asked
 
 
-def _wav_of(mp3: Path) -> Path:
-    """The recording as WAV, made once next to the MP3."""
-    wav = mp3.with_suffix(".wav")
-    if not wav.is_file() or wav.stat().st_mtime < mp3.stat().st_mtime:
-        partial = wav.with_name(f"{wav.name}.{uuid.uuid4().hex}.partial")
-        partial.write_bytes(mp3_to_wav(mp3.read_bytes()))
-        partial.replace(wav)
+async def _wav_of(store: Store, mp3: str) -> str | None:
+    """The recording as WAV, made once next to the MP3 in the recordings' store (again when
+    the MP3 is newer); None when there is no MP3."""
+    wav = str(Path(mp3).with_suffix(".wav"))
+    made, source = await store.stat(wav), await store.stat(mp3)
+    if source is None:
+        return None
+    if made is None or made.modified < source.modified:
+        await store.put(wav, await asyncio.to_thread(mp3_to_wav, await store.read(mp3)))
     return wav
 
 
@@ -253,16 +257,32 @@ def _wav_of(mp3: Path) -> Path:
 )
 async def recording_audio(
     call_id: str, caller: ApiKeyCaller, session: SessionDep, request: Request
-) -> FileResponse:
+) -> Response:
     """The call's recording (stereo: the agent left, the callee right). Range requests work."""
     call = await _owned(session, caller, call_id)
-    path = _calls(request).media.recordings / Path(call.recording_path or "").name
-    if not call.recording_path or not path.is_file():
+    store = _calls(request).media.store
+    response: Response | None = None
+    try:
+        if call.recording_path and _wants_mp3(request):
+            name: str | None = call.recording_path
+            media_type, filename = "audio/mpeg", f"{call.id}.mp3"
+        else:
+            name = await _wav_of(store, call.recording_path) if call.recording_path else None
+            media_type, filename = "audio/wav", f"{call.id}.wav"
+        if name is not None:
+            response = await store.response(
+                name,
+                request.headers.get("range"),
+                media_type=media_type,
+                filename=filename,
+                if_range=request.headers.get("if-range"),
+            )
+    except StoreError as exc:
+        log.error("recording of %s: %s", call.id, exc)
+        raise AppError("CALL_RECORDING_UNAVAILABLE", 503) from exc
+    if response is None:
         raise NotFound("CALL_RECORDING_NOT_FOUND")
-    if _wants_mp3(request):
-        return FileResponse(path, media_type="audio/mpeg", filename=f"{call.id}.mp3")
-    wav = await asyncio.to_thread(_wav_of, path)
-    return FileResponse(wav, media_type="audio/wav", filename=f"{call.id}.wav")
+    return response
 
 
 @router.get("/voices", summary="List voices")

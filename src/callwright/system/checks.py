@@ -1,11 +1,13 @@
 """The admin System page's checks: what each part of the running system is (carrier, brain,
-speech engines, job broker, realtime manager, database, mail, payments) and whether it answers.
+speech engines, job broker, realtime manager, database, recordings storage, mail, payments) and
+whether it answers.
 
 Each check is a small coroutine that returns a `Component`; `CHECKS` lists them in display
 order, so a new part (payments with Stripe, a cloud speech engine) is one function and one
 line. Every check is real and bounded in time: the database runs `SELECT 1`, Redis is pinged,
 an SMTP server is connected to and greeted, the LLM endpoint is asked for its models, the
-speech models are looked for on disk (or found loaded). None downloads or loads a model.
+recordings' S3 bucket answers a HEAD (or their folder takes a file), the speech models are looked
+for on disk (or found loaded). None downloads or loads a model.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from sqlalchemy.engine import make_url
 
 from callwright.config import Settings
 from callwright.kit.db import Database
+from callwright.kit.storage import S3Store, Store, StoreError, build_store
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
 
@@ -56,6 +59,8 @@ class Context:
     settings: Settings
     db: Database
     transcriber: Transcriber
+    #: Where the calls' recordings are kept; None: the store the settings name.
+    recordings: Store | None = None
 
 
 Check = Callable[[Context], Awaitable[Component]]
@@ -332,6 +337,41 @@ async def database(ctx: Context) -> Component:
     )
 
 
+async def recordings(ctx: Context) -> Component:
+    """The recordings' store takes files: the S3 bucket answers HEAD with the configured
+    credentials, or the local folder is writable."""
+    s = ctx.settings
+    names = [
+        "CALLWRIGHT_S3_BUCKET",
+        "CALLWRIGHT_S3_ENDPOINT_URL",
+        "CALLWRIGHT_S3_REGION",
+        "CALLWRIGHT_S3_ACCESS_KEY_ID",
+        "CALLWRIGHT_S3_SECRET_ACCESS_KEY",
+        "CALLWRIGHT_S3_PREFIX",
+        "CALLWRIGHT_DATA_DIR",
+    ]
+    store = ctx.recordings or build_store(s, s.data_dir / "recordings")
+    value = store.where if isinstance(store, S3Store) else f"local {store.where}"
+    started = time.perf_counter()
+    try:
+        detail = await store.check()
+    except StoreError as exc:
+        return Component(
+            "recordings",
+            "Recordings storage",
+            value,
+            "failing",
+            f"{exc}. Calls' recordings cannot be kept or played.",
+            _ms(started),
+            names,
+        )
+    if not isinstance(store, S3Store):
+        detail += (
+            " Processes on other machines need it shared, or an S3 bucket (CALLWRIGHT_S3_BUCKET)."
+        )
+    return Component("recordings", "Recordings storage", value, "ok", detail, _ms(started), names)
+
+
 async def mail(ctx: Context) -> Component:
     s = ctx.settings
     names = ["CALLWRIGHT_SMTP_HOST", "CALLWRIGHT_SMTP_PORT", "CALLWRIGHT_MAIL_FROM"]
@@ -426,6 +466,7 @@ CHECKS: tuple[Check, ...] = (
     job_broker,
     realtime_manager,
     database,
+    recordings,
     mail,
     payments,
 )

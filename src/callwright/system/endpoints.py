@@ -75,7 +75,9 @@ async def system(_admin: AdminUser, request: Request) -> SystemReportOut:
     """Each part of the running system, what it is and whether it answers (checked now)."""
     state = request.app.state
     components = await checks.run_all(
-        checks.Context(state.settings, state.db, state.voice_engines.transcriber)
+        checks.Context(
+            state.settings, state.db, state.voice_engines.transcriber, state.calls.media.store
+        )
     )
     return SystemReportOut(
         data=SystemReport(

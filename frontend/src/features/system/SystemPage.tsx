@@ -1,6 +1,6 @@
 /** The admin System page (/admin/system): each part of the running system (carrier, brain, speech
- * engines, job broker, realtime manager, database, mail, payments), what it is, and whether it
- * answers, checked by the server when the page opens and on "Check again". */
+ * engines, job broker, realtime manager, database, recordings storage, mail, payments), what it
+ * is, and whether it answers, checked by the server when the page opens and on "Check again". */
 import { useQuery } from '@tanstack/react-query'
 import { CheckCircle2, CircleOff, RefreshCw, XCircle } from 'lucide-react'
 import { PageHeader } from '@/components/kit'
@@ -88,7 +88,7 @@ export function SystemPage() {
       )}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" aria-busy={report.isPending}>
         {report.isPending
-          ? Array.from({ length: 9 }, (_, i) => <Skeleton key={i} className="h-40" />)
+          ? Array.from({ length: 10 }, (_, i) => <Skeleton key={i} className="h-40" />)
           : data?.components.map((part) => <ComponentCard key={part.key} part={part} />)}
       </div>
     </div>
