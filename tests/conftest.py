@@ -38,7 +38,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     would only run again, identically."""
     if not os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
         return
-    keep, drop = [], []
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
     for item in items:
         uses = set(getattr(item, "fixturenames", ()))
         (keep if uses & DATABASE_FIXTURES else drop).append(item)
