@@ -106,7 +106,12 @@ class WhisperSTTService(SegmentedSTTService):
         self, frame: InputAudioRawFrame, direction: FrameDirection
     ) -> None:
         await super().process_audio_frame(frame, direction)
-        change = self._energy.feed(np.frombuffer(frame.audio, dtype=np.int16))
+        pcm = np.frombuffer(frame.audio, dtype=np.int16)
+        step = round(frame.sample_rate * FRAME_SECS)  # the energy VAD counts 20 ms frames
+        for at in range(0, len(pcm), step):
+            self._feed(self._energy.feed(pcm[at : at + step]))
+
+    def _feed(self, change: str | None) -> None:
         if change == "start" and self._guess is not None:
             self._guess = None  # the callee went on: the snapshot missed words
             self.guesses_dropped += 1
