@@ -85,9 +85,20 @@ http {
   scgi_temp_path $DIR/nginx/tmp/scgi;
   client_max_body_size 16m;
   map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
-  upstream api { server 127.0.0.1:${API_PORTS[0]}; server 127.0.0.1:${API_PORTS[1]}; }
+  # A request an API process refuses (it is restarting) goes to the other one (nginx's default
+  # proxy_next_upstream: error timeout). max_fails=0: a refused process is not written off for
+  # 10 s (nginx's default), or during a rolling restart the one just back would still be
+  # written off when the other stops, and every request would fail with "no live upstreams".
+  upstream api {
+    server 127.0.0.1:${API_PORTS[0]} max_fails=0;
+    server 127.0.0.1:${API_PORTS[1]} max_fails=0;
+  }
   # socket.io's long-polling handshake must reach the process that holds its session.
-  upstream api_sticky { ip_hash; server 127.0.0.1:${API_PORTS[0]}; server 127.0.0.1:${API_PORTS[1]}; }
+  upstream api_sticky {
+    ip_hash;
+    server 127.0.0.1:${API_PORTS[0]} max_fails=0;
+    server 127.0.0.1:${API_PORTS[1]} max_fails=0;
+  }
   # A media stream lasts the call: the voice process with the fewest live calls takes it.
   upstream voice { least_conn; server 127.0.0.1:${VOICE_PORTS[0]}; server 127.0.0.1:${VOICE_PORTS[1]}; }
   upstream sandbox { server 127.0.0.1:$SANDBOX_PORT; }

@@ -169,10 +169,12 @@ async def test_twenty_calls_at_once_through_the_cluster(app: FastAPI, cluster: C
 @dataclass
 class Browser:
     """The Send Call page following one call, as `useLiveCall` does: the call's kept lines by
-    their number from `webhook-event`, and on every reconnection of the socket the call's
-    details fetched again (`call-details`), whose transcript fills in the lines said while the
-    socket was away and whose `completed` tells a call that ended meanwhile."""
+    their number from `webhook-event`; on load and on every reconnection of the socket the
+    user's live calls fetched again (`live-calls`), whose transcript fills in the lines said
+    while the socket was away, and for a call no longer among them its details (`call-details`),
+    which say whether it ended meanwhile."""
 
+    user_id: int
     call_id: str
     http: httpx.AsyncClient
     headers: dict[str, str]
@@ -181,7 +183,7 @@ class Browser:
     lines: dict[int, tuple[str, str]] = field(default_factory=dict)
     #: How many times each line came on the socket.
     delivered: Counter[int] = field(default_factory=Counter)
-    #: Lines that only the catch-up brought.
+    #: Lines that only a catch-up brought.
     caught_up: set[int] = field(default_factory=set)
     connects: int = 0
     answered: bool = False
@@ -202,15 +204,23 @@ class Browser:
             self._catching_up.add(task)
             task.add_done_callback(self._catching_up.discard)
 
+    async def _get(self, path: str) -> Any:
+        answer = await self.http.get(f"/api/v1/{path}", headers=self.headers)
+        assert answer.status_code == 200, f"GET {path}: {answer.status_code} {answer.text}"
+        return answer.json()["data"]
+
     async def catch_up(self) -> None:
-        answer = await self.http.get(f"/api/v1/call-details/{self.call_id}", headers=self.headers)
-        assert answer.status_code == 200, answer.text
-        details = answer.json()["data"]
-        for line in details["transcripts"]:
+        live = {c["call_id"]: c for c in await self._get(f"user/{self.user_id}/live-calls")}
+        call = live.get(self.call_id)
+        if call is None:
+            call = await self._get(f"call-details/{self.call_id}")
+        for line in call["transcripts"]:
             if line["seq"] not in self.lines:
                 self.caught_up.add(line["seq"])
                 self.lines[line["seq"]] = (line["user"], line["text"])
-        if details["completed"]:
+        if call.get("answered_at"):
+            self.answered = True
+        if call.get("completed"):
             await self._end()
 
     async def _event(self, event: dict[str, Any]) -> None:
@@ -259,6 +269,7 @@ async def test_a_rolling_restart_of_the_api_drops_no_call(app: FastAPI, cluster:
         # One browser per call, through the proxy, with the web app's socket settings.
         browsers = [
             Browser(
+                user.id,
                 call_id,
                 http,
                 headers,
@@ -310,6 +321,14 @@ async def test_a_rolling_restart_of_the_api_drops_no_call(app: FastAPI, cluster:
         assert row.seq == len(stored[row.call_id]) + 1, "lines numbered 1, 2, ... once each"
         stored[row.call_id].append((row.speaker, row.text))
     for browser in browsers:
+        print(
+            "DIAG",
+            browser.call_id[:8],
+            browser.connects,
+            dict(browser.delivered),
+            sorted(browser.caught_up),
+            len(stored[browser.call_id]),
+        )
         assert stored[browser.call_id], "the call's transcript is kept"
         assert browser.connects >= 2, "the socket reconnected after its API process stopped"
         assert all(n == 1 for n in browser.delivered.values()), "no line came twice"
