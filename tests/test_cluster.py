@@ -135,6 +135,24 @@ def cluster(migrated: Settings, tmp_path_factory: pytest.TempPathFactory) -> Ite
         started.run("stop")
 
 
+async def _send_calls(
+    http: httpx.AsyncClient, headers: dict[str, str], user_id: int, phone: str, count: int
+) -> list[str]:
+    """`count` calls to `phone` sent at once through the proxy, as Send Call sends them."""
+    body = {
+        "userId": user_id,
+        "phone": phone,
+        "prompt": "You are Sarah from Bright Dental, calling to confirm a visit.",
+        "voice": "joe",
+        "max_duration": 2,
+    }
+    answers = await asyncio.gather(
+        *(http.post("/api/v1/send-call", json=body, headers=headers) for _ in range(count))
+    )
+    assert [a.status_code for a in answers] == [200] * count, answers[0].text
+    return [a.json()["callId"] for a in answers]
+
+
 async def test_twenty_calls_at_once_through_the_cluster(app: FastAPI, cluster: Cluster) -> None:
     user = await add_user(app, email="cluster@example.com", balance_cents=100_000)
     events: list[dict[str, Any]] = []
@@ -146,18 +164,7 @@ async def test_twenty_calls_at_once_through_the_cluster(app: FastAPI, cluster: C
             cluster.api_url(2), auth={"token": token}, transports=["websocket"], wait_timeout=10
         )
         try:
-            body = {
-                "userId": user.id,
-                "phone": HANGS_UP,
-                "prompt": "You are Sarah from Bright Dental, calling to confirm a visit.",
-                "voice": "joe",
-                "max_duration": 2,
-            }
-            answers = await asyncio.gather(
-                *(http.post("/api/v1/send-call", json=body, headers=headers) for _ in range(CALLS))
-            )
-            assert [a.status_code for a in answers] == [200] * CALLS, answers[0].text
-            ids = {a.json()["callId"] for a in answers}
+            ids = set(await _send_calls(http, headers, user.id, HANGS_UP, CALLS))
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 180
             while {e["callId"] for e in events if e["completed"]} != ids:
@@ -280,18 +287,7 @@ async def test_a_rolling_restart_of_the_api_drops_no_call(app: FastAPI, cluster:
     loop = asyncio.get_running_loop()
     async with httpx.AsyncClient(base_url=cluster.url, timeout=60) as http:
         token, headers = await _signed_in(http, user.email)
-        body = {
-            "userId": user.id,
-            "phone": SILENT,
-            "prompt": "You are Sarah from Bright Dental, calling to confirm a visit.",
-            "voice": "joe",
-            "max_duration": 2,
-        }
-        answers = await asyncio.gather(
-            *(http.post("/api/v1/send-call", json=body, headers=headers) for _ in range(LIVE))
-        )
-        assert [a.status_code for a in answers] == [200] * LIVE, answers[0].text
-        ids = [a.json()["callId"] for a in answers]
+        ids = await _send_calls(http, headers, user.id, SILENT, LIVE)
         # One browser per call, through the proxy, with the web app's socket settings.
         browsers = [
             Browser(

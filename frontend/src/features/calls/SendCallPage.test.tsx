@@ -40,6 +40,16 @@ async function fillForm(user: ReturnType<typeof userEvent.setup>, phone: string,
   await user.type(screen.getByLabelText('Phone number'), phone)
 }
 
+/** Send Call with a call placed to +15551234567 (the server's answer for it set up first). */
+async function startCall() {
+  const user = userEvent.setup()
+  renderApp('/dashboard/send-call')
+  await screen.findByRole('radio', { name: /joe/ })
+  await fillForm(user, '+15551234567', 'Confirm tomorrow at 3 pm')
+  await user.click(screen.getByRole('button', { name: 'Send Call' }))
+  expect(await screen.findByText('Calling…')).toBeInTheDocument()
+}
+
 const webhook = (message: string, category = 'call', callId = 'c1') => act(() => socket.emit('webhook-event', { callId, message, category, completed: false }))
 const caption = (key: string, speaker: 'assistant' | 'user', text: string, at: string, callId = 'c1') =>
   act(() => socket.emit('transcript-live', { callId, key, speaker, text, at, final: false }))
@@ -229,12 +239,7 @@ describe('Send call', () => {
 
   it('shows the words as they are spoken, in the order the lines began, and keeps each line once', async () => {
     fakeApi(100)
-    const user = userEvent.setup()
-    renderApp('/dashboard/send-call')
-    await screen.findByRole('radio', { name: /amy/ })
-    await fillForm(user, '+15551234567', 'Confirm tomorrow at 3 pm')
-    await user.click(screen.getByRole('button', { name: 'Send Call' }))
-    expect(await screen.findByText('Calling…')).toBeInTheDocument()
+    await startCall()
     webhook('Call connected')
     const transcript = screen.getByTestId('live-transcript')
     caption('a1', 'assistant', 'Hi,', '2026-11-21T10:00:01Z')
@@ -261,12 +266,7 @@ describe('Send call', () => {
 
   it('catches up when the socket reconnects: the lines said while it was away, each once, in order', async () => {
     fakeApi(100)
-    const user = userEvent.setup()
-    renderApp('/dashboard/send-call')
-    await screen.findByRole('radio', { name: /joe/ })
-    await fillForm(user, '+15551234567', 'Confirm tomorrow at 3 pm')
-    await user.click(screen.getByRole('button', { name: 'Send Call' }))
-    expect(await screen.findByText('Calling…')).toBeInTheDocument()
+    await startCall()
     const transcript = screen.getByTestId('live-transcript')
     kept('a1', 1, 'assistant', 'Hi, this is Sarah.', '2026-11-21T10:00:01Z')
     // The socket's API process restarts: "Call connected", line 2 and the kept form of the caption
@@ -331,12 +331,7 @@ describe('Send call', () => {
         }),
       ),
     )
-    const user = userEvent.setup()
-    renderApp('/dashboard/send-call')
-    await screen.findByRole('radio', { name: /joe/ })
-    await fillForm(user, '+15551234567', 'Confirm tomorrow at 3 pm')
-    await user.click(screen.getByRole('button', { name: 'Send Call' }))
-    expect(await screen.findByText('Calling…')).toBeInTheDocument()
+    await startCall()
     webhook('Call connected')
     // Away: the rest of the call and its closing; the call is no longer among the live ones.
     act(() => socket.emit('reconnect', 1))
