@@ -359,6 +359,9 @@ async def test_a_rolling_restart_of_the_api_drops_no_call(app: FastAPI, cluster:
         stored[row.call_id].append((row.speaker, row.text))
     for browser in browsers:
         assert stored[browser.call_id], "the call's transcript is kept"
+        speaker, greeting = stored[browser.call_id][0]
+        assert speaker == "assistant", "the agent speaks first"
+        assert "Bright Dental" in greeting, f"the agent's greeting: {greeting!r}"
         assert browser.connects >= 2, "the socket reconnected after its API process stopped"
         assert browser.errors == [], "every catch-up was answered"
         assert all(n == 1 for n in browser.delivered.values()), "no line came twice"
