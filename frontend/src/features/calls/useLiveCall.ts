@@ -88,8 +88,12 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
     }
   }, [])
 
+  /** Calls already ended here: a closing and a catch-up that both saw the end end it once. */
+  const ended = useRef(new Set<string>())
   const endCall = useCallback(
     (callId: string, closing: { outcome?: string | null; outcomeText?: string | null }) => {
+      if (ended.current.has(callId)) return
+      ended.current.add(callId)
       setActiveCalls((current) => current.filter((id) => id !== callId))
       setConnectedAt(null)
       notify.info(closingToast(closing))
