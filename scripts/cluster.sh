@@ -5,12 +5,16 @@
 #                               2 voice processes and the sandbox network in a process of its own
 #   scripts/cluster.sh stop     stops them all (PostgreSQL and Redis stay up)
 #   scripts/cluster.sh status   what runs
+#   scripts/cluster.sh restart-api
+#                               a rolling restart of the API processes: one, then (once it
+#                               answers its health check) the other; SIGTERM lets each drain
 # Served at http://127.0.0.1:${CLUSTER_PORT:-8080}. Settings it reads (all optional):
 #   CLUSTER_PORT (8080), CLUSTER_BASE_PORT (8110: API +1 +2, voice +11 +12, sandbox +21),
 #   CLUSTER_DIR (var/cluster: logs, pids, nginx, recordings), CLUSTER_REDIS_URL
 #   (redis://127.0.0.1:6379/1), CALLWRIGHT_DATABASE_URL (PostgreSQL database `callwright`,
 #   created if missing), CLUSTER_SANDBOX_SPEED (1.0), CLUSTER_SKIP_INSTALL=1 (reuse what is
-#   installed: the tests), CLUSTER_SKIP_SEED=1.
+#   installed: the tests), CLUSTER_SKIP_SEED=1, CLUSTER_DRAIN_SECONDS (30: how long restart-api
+#   lets an API process drain before SIGKILL).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -33,7 +37,7 @@ running() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 launch() {
   local name="$1"; shift
   if running "$PIDS/$name.pid"; then echo "   $name already runs"; return; fi
-  setsid nohup "$@" >"$LOGS/$name.log" 2>&1 </dev/null &
+  setsid nohup "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &
   echo $! >"$PIDS/$name.pid"
 }
 
@@ -45,6 +49,23 @@ wait_for() {
   done
   echo "$name did not answer at $url: see $LOGS" >&2
   return 1
+}
+
+# What every role shares: the database, Redis, the secret, the recordings' folder, the URL.
+cluster_env() {
+  export CALLWRIGHT_APP_URL="http://127.0.0.1:$PORT"
+  export CALLWRIGHT_DATABASE_URL="$DATABASE_URL"
+  export CALLWRIGHT_REDIS_URL="$REDIS_URL"
+  export CALLWRIGHT_JOB_BROKER_URL="$REDIS_URL"
+  CALLWRIGHT_SECRET_KEY="$(cat "$DIR/secret_key")"
+  export CALLWRIGHT_SECRET_KEY
+  export CALLWRIGHT_DATA_DIR="$DIR/data"
+  export CALLWRIGHT_EMBEDDED_WORKER=false
+  export CALLWRIGHT_HOST_CALLS=false
+  export CALLWRIGHT_HOST_SANDBOX=false
+  export CALLWRIGHT_TRUSTED_PROXIES='["127.0.0.1/32"]'
+  export CALLWRIGHT_SANDBOX_SPEED="${CLUSTER_SANDBOX_SPEED:-1.0}"
+  export CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS="${CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS:-true}"
 }
 
 write_nginx_conf() {
@@ -64,9 +85,20 @@ http {
   scgi_temp_path $DIR/nginx/tmp/scgi;
   client_max_body_size 16m;
   map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
-  upstream api { server 127.0.0.1:${API_PORTS[0]}; server 127.0.0.1:${API_PORTS[1]}; }
+  # A request an API process refuses (it is restarting) goes to the other one (nginx's default
+  # proxy_next_upstream: error timeout). max_fails=0: a refused process is not written off for
+  # 10 s (nginx's default), or during a rolling restart the one just back would still be
+  # written off when the other stops, and every request would fail with "no live upstreams".
+  upstream api {
+    server 127.0.0.1:${API_PORTS[0]} max_fails=0;
+    server 127.0.0.1:${API_PORTS[1]} max_fails=0;
+  }
   # socket.io's long-polling handshake must reach the process that holds its session.
-  upstream api_sticky { ip_hash; server 127.0.0.1:${API_PORTS[0]}; server 127.0.0.1:${API_PORTS[1]}; }
+  upstream api_sticky {
+    ip_hash;
+    server 127.0.0.1:${API_PORTS[0]} max_fails=0;
+    server 127.0.0.1:${API_PORTS[1]} max_fails=0;
+  }
   # A media stream lasts the call: the voice process with the fewest live calls takes it.
   upstream voice { least_conn; server 127.0.0.1:${VOICE_PORTS[0]}; server 127.0.0.1:${VOICE_PORTS[1]}; }
   upstream sandbox { server 127.0.0.1:$SANDBOX_PORT; }
@@ -104,20 +136,7 @@ start() {
   fi
   [ -f "$DIR/secret_key" ] || .venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(48))' >"$DIR/secret_key"
 
-  # What every role shares: the database, Redis, the secret, the recordings' folder, the URL.
-  export CALLWRIGHT_APP_URL="http://127.0.0.1:$PORT"
-  export CALLWRIGHT_DATABASE_URL="$DATABASE_URL"
-  export CALLWRIGHT_REDIS_URL="$REDIS_URL"
-  export CALLWRIGHT_JOB_BROKER_URL="$REDIS_URL"
-  CALLWRIGHT_SECRET_KEY="$(cat "$DIR/secret_key")"
-  export CALLWRIGHT_SECRET_KEY
-  export CALLWRIGHT_DATA_DIR="$DIR/data"
-  export CALLWRIGHT_EMBEDDED_WORKER=false
-  export CALLWRIGHT_HOST_CALLS=false
-  export CALLWRIGHT_HOST_SANDBOX=false
-  export CALLWRIGHT_TRUSTED_PROXIES='["127.0.0.1/32"]'
-  export CALLWRIGHT_SANDBOX_SPEED="${CLUSTER_SANDBOX_SPEED:-1.0}"
-  export CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS="${CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS:-true}"
+  cluster_env
 
   say "migrating the cluster's database"
   .venv/bin/callwright migrate
@@ -141,6 +160,35 @@ start() {
   done
   wait_for "http://127.0.0.1:$PORT/api/v1/health" nginx
   say "the cluster serves http://127.0.0.1:$PORT (logs in $LOGS; stop: scripts/cluster.sh stop)"
+}
+
+# Stop one process (its whole group) with SIGTERM, which lets it drain; SIGKILL after $2 s.
+stop_process() {
+  local file="$1" grace="$2" pid
+  running "$file" || { rm -f "$file"; return 0; }
+  pid="$(cat "$file")"
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 $((grace * 4))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+  kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$file"
+}
+
+# One API process at a time: SIGTERM (uvicorn stops accepting, finishes the requests in flight
+# and closes its sockets, whose clients reconnect through nginx to the other process), start it
+# again, wait for its health check, then the next. nginx sends what arrives meanwhile to the
+# process that is up.
+restart_api() {
+  [ -f "$DIR/secret_key" ] || { echo "no cluster in $DIR: scripts/cluster.sh start" >&2; exit 1; }
+  mkdir -p "$PIDS" "$LOGS"
+  cluster_env
+  for i in 0 1; do
+    local name="api$((i + 1))"
+    say "restarting $name (port ${API_PORTS[$i]})"
+    stop_process "$PIDS/$name.pid" "${CLUSTER_DRAIN_SECONDS:-30}"
+    launch "$name" .venv/bin/callwright serve --port "${API_PORTS[$i]}"
+    wait_for "http://127.0.0.1:${API_PORTS[$i]}/api/v1/health" "$name"
+  done
+  say "the API processes are restarted"
 }
 
 stop() {
@@ -175,5 +223,6 @@ case "$ACTION" in
   start) start ;;
   stop) stop ;;
   status) status ;;
-  *) echo "usage: scripts/cluster.sh start|stop|status" >&2; exit 2 ;;
+  restart-api) restart_api ;;
+  *) echo "usage: scripts/cluster.sh start|stop|status|restart-api" >&2; exit 2 ;;
 esac

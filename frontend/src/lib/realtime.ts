@@ -1,6 +1,7 @@
 /** The realtime connection (spec section 7): socket.io at /socket.io with credentials, 5
  * reconnection attempts 1 s apart, a 20 s timeout; the bearer token authenticates the handshake.
- * One shared socket per page; components subscribe to webhook-event and balance-update.
+ * One shared socket per page; components subscribe to webhook-event and balance-update, and
+ * catch up on what the socket missed when it reconnects (`onReconnect`).
  *
  * A visitor without an account watches the landing page's test call with `watchTestCall`, on a
  * socket of its own that presents the call's visitor secret. The landing page imports this module
@@ -51,6 +52,9 @@ interface Handlers {
   onCaption?: (event: CaptionEvent) => void
   onBalanceUpdate?: (event: BalanceUpdate) => void
   onError?: (kind: 'webhook' | 'balance') => void
+  /** The socket is back after a break (its API process restarted, the network dropped): what
+   * was emitted meanwhile never came, so a page that follows something fetches it again. */
+  onReconnect?: () => void
 }
 
 const OPTIONS = {
@@ -111,15 +115,18 @@ export function useRealtime(handlers: Handlers): void {
       }
     }
     const onConnectError = () => ref.current.onError?.('webhook')
+    const onReconnect = () => ref.current.onReconnect?.()
     socket.on('webhook-event', onWebhook)
     socket.on('transcript-live', onCaption)
     socket.on('balance-update', onBalance)
     socket.io.on('reconnect_failed', onConnectError)
+    socket.io.on('reconnect', onReconnect)
     return () => {
       socket.off('webhook-event', onWebhook)
       socket.off('transcript-live', onCaption)
       socket.off('balance-update', onBalance)
       socket.io.off('reconnect_failed', onConnectError)
+      socket.io.off('reconnect', onReconnect)
       release()
     }
   }, [])

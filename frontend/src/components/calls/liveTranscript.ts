@@ -1,6 +1,6 @@
 /** The live transcript of one call, built from what the socket brings: captions of lines being
  * spoken (transcript-live, under a key), kept lines (webhook-event with the line, its key and
- * its number) and, on load or at the end, the stored transcript. Lines are shown in the order
+ * its number) and, on load, after the socket reconnects or at the end, the stored transcript. Lines are shown in the order
  * they began; a kept line replaces its captions. */
 import type { CaptionEvent, WebhookEvent } from '@/lib/realtime'
 import type { TranscriptLine } from './api'
@@ -25,6 +25,7 @@ export type TranscriptAction =
   | { type: 'caption'; event: CaptionEvent }
   | { type: 'kept'; event: WebhookEvent }
   | { type: 'stored'; entries: TranscriptLine[]; ended?: boolean }
+  | { type: 'resync'; entries: TranscriptLine[] }
   | { type: 'clear' }
 
 export const EMPTY_TRANSCRIPT: LiveTranscript = { lines: {}, kept: {} }
@@ -59,6 +60,18 @@ export function transcriptReducer(state: LiveTranscript, action: TranscriptActio
       // while the call goes on.
       const lines: Record<string, LiveLine> = {}
       if (!action.ended) for (const line of Object.values(state.lines)) if (line.inFlight) lines[line.id] = line
+      for (const entry of action.entries) {
+        const id = storedId(entry.seq)
+        lines[id] = { id, isAgent: entry.user === 'assistant', text: entry.text, timestamp: entry.created_at, inFlight: false }
+      }
+      return { ...state, lines }
+    }
+    case 'resync': {
+      // After the socket was away: the stored lines fill in what it missed. Kept lines that
+      // came after the snapshot stay; captions go, since the kept form of a line spoken
+      // meanwhile never came to replace them (captions still being spoken come again).
+      const lines: Record<string, LiveLine> = {}
+      for (const line of Object.values(state.lines)) if (!line.inFlight) lines[line.id] = line
       for (const entry of action.entries) {
         const id = storedId(entry.seq)
         lines[id] = { id, isAgent: entry.user === 'assistant', text: entry.text, timestamp: entry.created_at, inFlight: false }

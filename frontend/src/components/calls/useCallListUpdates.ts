@@ -1,5 +1,6 @@
 /** Keeps a user's call lists current without a reload: when one of their calls rings, is
- * answered or ends (the socket says so), the lists, stats and live calls are fetched again. */
+ * answered or ends (the socket says so), and when the socket reconnects (what it missed), the
+ * lists, stats and live calls are fetched again. */
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useRealtime, type WebhookEvent } from '@/lib/realtime'
 import { callKeys } from './api'
@@ -23,5 +24,6 @@ export function useCallListUpdates(userId: number): void {
     onWebhookEvent: (event) => {
       if (isCallMove(event)) refreshCallLists(queryClient, userId)
     },
+    onReconnect: () => refreshCallLists(queryClient, userId),
   })
 }

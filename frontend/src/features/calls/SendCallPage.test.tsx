@@ -40,6 +40,16 @@ async function fillForm(user: ReturnType<typeof userEvent.setup>, phone: string,
   await user.type(screen.getByLabelText('Phone number'), phone)
 }
 
+/** Send Call with a call placed to +15551234567 (the server's answer for it set up first). */
+async function startCall() {
+  const user = userEvent.setup()
+  renderApp('/dashboard/send-call')
+  await screen.findByRole('radio', { name: /joe/ })
+  await fillForm(user, '+15551234567', 'Confirm tomorrow at 3 pm')
+  await user.click(screen.getByRole('button', { name: 'Send Call' }))
+  expect(await screen.findByText('Calling…')).toBeInTheDocument()
+}
+
 const webhook = (message: string, category = 'call', callId = 'c1') => act(() => socket.emit('webhook-event', { callId, message, category, completed: false }))
 const caption = (key: string, speaker: 'assistant' | 'user', text: string, at: string, callId = 'c1') =>
   act(() => socket.emit('transcript-live', { callId, key, speaker, text, at, final: false }))
@@ -229,12 +239,7 @@ describe('Send call', () => {
 
   it('shows the words as they are spoken, in the order the lines began, and keeps each line once', async () => {
     fakeApi(100)
-    const user = userEvent.setup()
-    renderApp('/dashboard/send-call')
-    await screen.findByRole('radio', { name: /amy/ })
-    await fillForm(user, '+15551234567', 'Confirm tomorrow at 3 pm')
-    await user.click(screen.getByRole('button', { name: 'Send Call' }))
-    expect(await screen.findByText('Calling…')).toBeInTheDocument()
+    await startCall()
     webhook('Call connected')
     const transcript = screen.getByTestId('live-transcript')
     caption('a1', 'assistant', 'Hi,', '2026-11-21T10:00:01Z')
@@ -257,6 +262,87 @@ describe('Send call', () => {
     // Each reply's latency shows under the transcript as it is measured.
     act(() => socket.emit('turn-latency', { callId: 'c1', turn: 1, end_of_speech_ms: 300, stt_ms: 420, llm_ms: 5, tts_ms: 90, total_ms: 910 }))
     expect(await within(screen.getByTestId('turn-latencies')).findAllByText('910 ms')).not.toHaveLength(0)
+  })
+
+  it('catches up when the socket reconnects: the lines said while it was away, each once, in order', async () => {
+    fakeApi(100)
+    await startCall()
+    const transcript = screen.getByTestId('live-transcript')
+    kept('a1', 1, 'assistant', 'Hi, this is Sarah.', '2026-11-21T10:00:01Z')
+    // The socket's API process restarts: "Call connected", line 2 and the kept form of the caption
+    // in flight (line 3) are emitted while it is away. The server has them.
+    caption('a2', 'assistant', 'Is tomorrow', '2026-11-21T10:00:07Z')
+    const line = (seq: number, who: 'assistant' | 'user', text: string, at: string) => ({ user: who, text, created_at: at, seq })
+    const live = (transcripts: ReturnType<typeof line>[]) =>
+      http.get(url('user/1/live-calls'), () =>
+        HttpResponse.json({
+          success: true,
+          data: [
+            {
+              call_id: 'c1', status: 'in-progress', to: '+15551234567', prompt: 'Confirm tomorrow at 3 pm', voice: 'joe', language: 'en-US',
+              temperature: 0.7, interruption_threshold: 100, background_audio: 'null', max_duration: 30, wait_for_greeting: false,
+              created_at: '2026-11-21T10:00:00Z', answered_at: new Date(Date.now() - 12_000).toISOString(), transcripts,
+            },
+          ],
+        }),
+      )
+    server.use(
+      live([
+        line(1, 'assistant', 'Hi, this is Sarah.', '2026-11-21T10:00:01Z'),
+        line(2, 'user', 'Oh hello?', '2026-11-21T10:00:04Z'),
+        line(3, 'assistant', 'Is tomorrow at 3 pm still good?', '2026-11-21T10:00:07Z'),
+      ]),
+    )
+    act(() => socket.emit('reconnect', 1))
+    expect(await within(transcript).findByText('Is tomorrow at 3 pm still good?')).toBeInTheDocument()
+    expect(calls.filter((c) => c.path === 'user/1/live-calls').length).toBeGreaterThanOrEqual(2) // on load, and the catch-up
+    // The answer it missed starts the timer from the server's time.
+    expect(screen.getByTestId('call-timer')).toHaveTextContent(/00:1[2-5]/)
+    // The events after it carry on; a line already caught up that comes again is not doubled.
+    kept('a2', 3, 'assistant', 'Is tomorrow at 3 pm still good?', '2026-11-21T10:00:07Z')
+    kept('u2', 4, 'user', 'Yes, it is.', '2026-11-21T10:00:11Z')
+    const bubbles = [...transcript.querySelectorAll('[data-speaker]')]
+    expect(bubbles.map((b) => b.textContent)).toEqual([
+      expect.stringContaining('Hi, this is Sarah.'),
+      expect.stringContaining('Oh hello?'),
+      expect.stringContaining('Is tomorrow at 3 pm still good?'),
+      expect.stringContaining('Yes, it is.'),
+    ])
+    expect(transcript.querySelector('[data-in-flight]')).toBeNull() // the orphaned caption is gone
+  })
+
+  it('ends a call whose end came while the socket was away, once it reconnects', async () => {
+    fakeApi(100)
+    server.use(
+      http.get(url('call-details/c1'), () =>
+        HttpResponse.json({
+          success: true,
+          data: {
+            call_id: 'c1',
+            status: 'completed',
+            outcome: 'completed',
+            corrected_duration: 42,
+            transcripts: [
+              { user: 'assistant', text: 'Hi, this is Sarah from Bright Dental.', created_at: '2026-11-21T10:00:01Z', seq: 1 },
+              { user: 'user', text: 'Bye now.', created_at: '2026-11-21T10:00:04Z', seq: 2 },
+            ],
+            completed: true,
+          },
+        }),
+      ),
+    )
+    await startCall()
+    webhook('Call connected')
+    // Away: the rest of the call; the call is no longer among the live ones. Its closing, in flight
+    // as the socket came back, arrives too: the call ends once.
+    act(() => socket.emit('reconnect', 1))
+    webhook('Closing call stream')
+    expect(await screen.findByText('The call has completed. You can now start a new call.')).toBeInTheDocument()
+    await act(() => new Promise((resolve) => setTimeout(resolve, 200)))
+    expect(screen.getAllByText('The call has completed. You can now start a new call.')).toHaveLength(1)
+    expect(screen.getByRole('button', { name: 'Send Call' })).toBeEnabled()
+    expect(within(screen.getByTestId('live-transcript')).getByText('Bye now.')).toBeInTheDocument()
+    expect(screen.getByTestId('call-timer')).toHaveTextContent('00:42')
   })
 
   it('picks up a call still going on after a reload: its settings, timer and transcript, and stops it', async () => {

@@ -1,7 +1,8 @@
 /** The user's live call on Send Call (spec section 8, and issue 16's "never lost"): the active
  * calls, the timer from the answer, and the transcript as it is spoken. On load it picks up the
  * user's calls still going on (from any tab, after a reload), replays their transcript so far and
- * lets the socket carry on from there. */
+ * lets the socket carry on from there. When the socket reconnects (its API process restarted),
+ * it catches up the same way: the lines said meanwhile, the answer, or the end it missed. */
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react'
 import { formatTimer, parseDurationMessage } from '@/lib/format'
@@ -87,8 +88,12 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
     }
   }, [])
 
+  /** Calls already ended here: a closing and a catch-up that both saw the end end it once. */
+  const ended = useRef(new Set<string>())
   const endCall = useCallback(
-    (callId: string, closing: WebhookEvent) => {
+    (callId: string, closing: { outcome?: string | null; outcomeText?: string | null }) => {
+      if (ended.current.has(callId)) return
+      ended.current.add(callId)
       setActiveCalls((current) => current.filter((id) => id !== callId))
       setConnectedAt(null)
       notify.info(closingToast(closing))
@@ -126,9 +131,50 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
     }
   }
 
+  /** The socket is back: what it missed is fetched. The call on screen gets its transcript so far
+   * (and its answer); a followed call that ended meanwhile ends here as its closing would. */
+  const catchUp = async () => {
+    if (activeCalls.length === 0) return
+    let live: LiveCall[]
+    try {
+      live = await queryClient.fetchQuery({ ...liveCallsQuery(userId), staleTime: 0 })
+    } catch {
+      notify.error('Failed to fetch user calls')
+      return
+    }
+    for (const id of activeCalls) {
+      const call = live.find((c) => c.call_id === id)
+      if (call !== undefined) {
+        if (id !== callId) continue
+        dispatch({ type: 'resync', entries: call.transcripts })
+        if (call.answered_at && connectedAt === null) {
+          setConnectedAt(Date.parse(call.answered_at))
+          setNow(Date.now())
+        }
+        continue
+      }
+      // Not going on any more: ended, or its end still being processed (its closing will come).
+      try {
+        const details = await callsApi.details(id)
+        if (!details.completed) {
+          if (id === callId) dispatch({ type: 'resync', entries: details.transcripts })
+          continue
+        }
+        if (id === callId) {
+          dispatch({ type: 'stored', entries: details.transcripts, ended: true })
+          setFinalDuration(formatTimer(details.corrected_duration))
+        }
+        endCall(id, details)
+      } catch {
+        notify.error(`Failed to fetch call status for ${id}`)
+      }
+    }
+  }
+
   // Recent Calls follow every call of the user's as it moves (ringing, answered, ended).
   useCallListUpdates(userId)
   useRealtime({
+    onReconnect: () => void catchUp(),
     onWebhookEvent,
     onCaption: (event) => {
       if (activeCalls.includes(event.callId)) dispatch({ type: 'caption', event })
