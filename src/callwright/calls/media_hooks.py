@@ -10,6 +10,8 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
 from callwright.calls.flows import CallFlows
@@ -17,7 +19,7 @@ from callwright.calls.latency import TURN_LATENCY, live_latency
 from callwright.calls.recordings import Track, save_mp3, spool_path, spooled
 from callwright.compliance import disclosure, do_not_call
 from callwright.config import Settings
-from callwright.kit.db import Database
+from callwright.kit.db import Database, unreachable
 from callwright.kit.security import sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import TurnLatency
@@ -123,7 +125,7 @@ class MediaHooks(CallHooks):
         self._lines = asyncio.Lock()
 
     async def answered(self) -> None:
-        async for session in self.db.session():
+        async def write(session: AsyncSession) -> None:
             call = await calls.get(session, self.call_id)
             if call is None:
                 return
@@ -139,6 +141,8 @@ class MediaHooks(CallHooks):
             if started:
                 await session.refresh(call)
                 await self.flows.reporter.started(session, call)
+
+        await self.db.persist(write, what=f"call {self.call_id} answered")
 
     async def _owner(self) -> int | None:
         if not self._owner_known:
@@ -158,66 +162,87 @@ class MediaHooks(CallHooks):
 
     async def answered_by(self, who: Answerer) -> None:
         # In line with the transcript lines, so the callee's line that told is labelled by it.
+        async def write(session: AsyncSession) -> None:
+            await calls.set_answered_by(session, self.call_id, AnsweredBy(who))
+
         async with self._lines:
             self._answerer = who
-            async for session in self.db.session():
-                await calls.set_answered_by(session, self.call_id, AnsweredBy(who))
+            await self.db.persist(write, what=f"call {self.call_id} answered by")
 
     async def opted_out(self, heard: str) -> None:
         """The callee asked not to be called again: their number joins the owner's do-not-call
         list (the global list for the landing page's test call, which has no owner), with this
         call and their words as the evidence (docs/compliance.md)."""
-        async with self._lines:
-            async for session in self.db.session():
-                call = await calls.get(session, self.call_id)
-                if call is None:
-                    return
-                _, created = await do_not_call.add(
-                    session,
-                    user_id=call.user_id,
-                    phone=call.to_number,
-                    source="opt-out",
-                    call_id=call.id,
-                    evidence=heard[:EVIDENCE_MAX],
-                )
-                if created:
-                    await self.events.record(session, call, OPTED_OUT, "call")
 
-    async def line(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
-        async with self._lines:
-            async for session in self.db.session():
-                call = await calls.get(session, self.call_id)
-                if call is None:
-                    return
-                started = datetime.fromtimestamp(at, UTC)
-                entry = await calls.add_line(session, self.call_id, speaker, text, started)
-                label = "Assistant" if speaker == "assistant" else "User"
-                # A voicemail's greeting stays the callee's line, marked as the voicemail's.
-                marked: dict[str, Any] = {}
-                if speaker == "user" and self._answerer == "voicemail":
-                    marked["answeredBy"] = "voicemail"
-                await self.events.record(
-                    session,
-                    call,
-                    f"{label}: {text}",
-                    "call",
-                    speaker=speaker,
-                    text=text,
-                    seq=entry.seq,
-                    key=key,
-                    at=_iso(at),
-                    final=True,
-                    **marked,
-                )
-
-    async def latency(self, timing: TurnTiming) -> None:
-        async for session in self.db.session():
+        async def write(session: AsyncSession) -> None:
             call = await calls.get(session, self.call_id)
             if call is None:
                 return
-            row = TurnLatency(call_id=self.call_id, **asdict(timing))
-            await calls.add_latency(session, row)
-            self.events.announce(session, call, TURN_LATENCY, live_latency(row))
+            _, created = await do_not_call.add(
+                session,
+                user_id=call.user_id,
+                phone=call.to_number,
+                source="opt-out",
+                call_id=call.id,
+                evidence=heard[:EVIDENCE_MAX],
+            )
+            if created:
+                await self.events.record(session, call, OPTED_OUT, "call")
+
+        async with self._lines:
+            await self.db.persist(write, what=f"call {self.call_id} opt-out")
+
+    async def line(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
+        """A final transcript line: written and published, tried again while the database is
+        unreachable (a restart) so that no line is lost, and never written twice."""
+        started = datetime.fromtimestamp(at, UTC)
+        tries = 0
+
+        async def write(session: AsyncSession) -> None:
+            nonlocal tries
+            tries += 1
+            call = await calls.get(session, self.call_id)
+            if call is None:
+                return
+            if tries > 1 and await calls.has_line(session, self.call_id, speaker, text, started):
+                return  # an earlier try's COMMIT landed before its connection was cut
+            entry = await calls.add_line(session, self.call_id, speaker, text, started)
+            label = "Assistant" if speaker == "assistant" else "User"
+            # A voicemail's greeting stays the callee's line, marked as the voicemail's.
+            marked: dict[str, Any] = {}
+            if speaker == "user" and self._answerer == "voicemail":
+                marked["answeredBy"] = "voicemail"
+            await self.events.record(
+                session,
+                call,
+                f"{label}: {text}",
+                "call",
+                speaker=speaker,
+                text=text,
+                seq=entry.seq,
+                key=key,
+                at=_iso(at),
+                final=True,
+                **marked,
+            )
+
+        async with self._lines:
+            await self.db.persist(write, what=f"call {self.call_id} transcript line")
+
+    async def latency(self, timing: TurnTiming) -> None:
+        """A reply's latency: a measurement, dropped (logged) while the database is down."""
+        try:
+            async for session in self.db.session():
+                call = await calls.get(session, self.call_id)
+                if call is None:
+                    return
+                row = TurnLatency(call_id=self.call_id, **asdict(timing))
+                await calls.add_latency(session, row)
+                self.events.announce(session, call, TURN_LATENCY, live_latency(row))
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            log.warning("call %s: a turn's latency not kept (database unreachable)", self.call_id)
 
     async def hang_up(self, ending: AgentEnding = "completed") -> None:
         if self._hung_up:
@@ -246,11 +271,17 @@ class MediaHooks(CallHooks):
             path = await asyncio.to_thread(save_mp3, self.recordings, self.call_id, recording)
         for spool in spooled(self.recordings, self.call_id):
             spool.unlink(missing_ok=True)
-        async for session in self.db.session():
+
+        async def write(session: AsyncSession) -> bool:
             call = await calls.get(session, self.call_id)
             if call is None:
-                return
+                return False
             call.media_ended_at = ended
             if path:
                 call.recording_path = path
-        await self.flows.finalize(self.call_id)
+            return True
+
+        # Tried again while the database is down: the spool is gone, and without its media's
+        # end the call would wait for the reconciler and lose its recording.
+        if await self.db.persist(write, what=f"call {self.call_id} media end"):
+            await self.flows.finalize(self.call_id)
