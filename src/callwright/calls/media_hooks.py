@@ -120,6 +120,12 @@ class MediaHooks(CallHooks):
         self._owner_id: int | None = None
         self._owner_known = False
         self._answerer: Answerer | None = None
+        #: The carrier's id of the call (known from its answer): the agent can still hang up
+        #: while the database is down.
+        self._carrier_call_id: str | None = None
+        #: Why the agent ended the call, when the database was down as it did (written with the
+        #: media's end, before the reconciler reads the end from the carrier).
+        self._ending: CallOutcome | None = None
         # Lines are numbered max(seq)+1: the callee's and the agent's lines can end at the same
         # moment, so they are written (and published) one at a time, in order.
         self._lines = asyncio.Lock()
@@ -129,6 +135,7 @@ class MediaHooks(CallHooks):
             call = await calls.get(session, self.call_id)
             if call is None:
                 return
+            self._carrier_call_id = call.carrier_call_id
             started = False
             if call.status != CallStatus.IN_PROGRESS.value:
                 started = await calls.move_status(
@@ -248,10 +255,22 @@ class MediaHooks(CallHooks):
         if self._hung_up:
             return
         self._hung_up = True
+        outcome = CallOutcome(ending)
         try:
-            await self.flows.hang_up(self.call_id, CallOutcome(ending))
+            await self.flows.hang_up(self.call_id, outcome)
         except CarrierError as exc:
             log.warning("hang-up of %s failed: %s", self.call_id, exc)
+        except Exception as exc:
+            if not unreachable(exc) or self._carrier_call_id is None:
+                raise
+            # The database is down: the call ends now all the same (it would otherwise go on
+            # until the callee hangs up), and why it ended is written with the media's end.
+            log.warning("call %s: database unreachable; hanging up at the carrier", self.call_id)
+            self._ending = outcome
+            try:
+                await self.flows.carrier.hang_up(self._carrier_call_id)
+            except CarrierError as carrier_exc:
+                log.warning("hang-up of %s failed: %s", self.call_id, carrier_exc)
 
     async def recorded(self, callee: bytes, agent: bytes, rate: int) -> None:
         # Written at once (no await before it), so slices land in the order they came.
@@ -273,6 +292,8 @@ class MediaHooks(CallHooks):
             spool.unlink(missing_ok=True)
 
         async def write(session: AsyncSession) -> bool:
+            if self._ending is not None:
+                await calls.claim_outcome(session, self.call_id, self._ending)
             call = await calls.get(session, self.call_id)
             if call is None:
                 return False
