@@ -24,7 +24,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import socketio
 from alembic import command
@@ -36,14 +35,12 @@ from callwright.calls import flows as flows_module
 from callwright.calls.events import CONNECTED
 from callwright.cli import _alembic_config
 from callwright.config import Settings
-from callwright.kit.serving import free_port, serving
-from callwright.main import create_app
 from callwright.models import Call, LedgerEntry, TranscriptEntry
 from callwright.sandbox.network import SandboxNetwork
 from tests.factories import add_user, make_client
-from tests.live import TEST_SPEED, place_call
+from tests.live import place_call
 from tests.servers import have_servers, private_postgres, private_redis
-from tests.workers import role_process
+from tests.workers import voice_stage
 
 pytestmark = pytest.mark.asyncio
 
@@ -101,43 +98,9 @@ class Stage:
 @asynccontextmanager
 async def stage(settings: Settings, tmp_path: Path, **env: str) -> AsyncIterator[Stage]:
     """An API process on `settings` and a voice process (with `env`), its models loaded."""
-    api_port, voice_port = free_port(), free_port()
-    api_url, voice_url = f"http://127.0.0.1:{api_port}", f"http://127.0.0.1:{voice_port}"
-    settings = settings.model_copy(
-        update={
-            "app_url": api_url,
-            "media_url": voice_url,
-            "sandbox_speed": TEST_SPEED,
-            "host_calls": False,
-        }
-    )
-    api = create_app(settings)
-    log = tmp_path / "voice.log"
-    voice_env = {
-        "CALLWRIGHT_APP_URL": api_url,
-        "CALLWRIGHT_MEDIA_URL": voice_url,
-        "CALLWRIGHT_SANDBOX_SPEED": str(TEST_SPEED),
-        "CALLWRIGHT_WARM_UP_VOICE": "true",
-        **env,
-    }
-    with role_process(settings, log, ["voice", "--port", str(voice_port)], **voice_env) as voice:
-        try:
-            async with serving(api.state.realtime.wrap(api), api_port), httpx.AsyncClient() as http:
-
-                async def ready() -> bool:  # up, and its models loaded (the warm-up at start)
-                    assert voice.poll() is None, log.read_text()
-                    try:
-                        health = await http.get(f"{voice_url}/api/v1/health")
-                    except httpx.TransportError:
-                        return False
-                    return health.status_code == 200
-
-                await _until("the voice process's start", ready)
-                yield Stage(api, api_url, log)
-                assert voice.poll() is None, log.read_text()
-        finally:
-            if voice.poll() is None:
-                voice.kill()
+    async with voice_stage(settings, tmp_path, **env) as apart:
+        yield Stage(apart.api, apart.url, apart.log)
+        assert apart.voice.poll() is None, apart.log.read_text()
 
 
 async def test_a_redis_restart_loses_no_event_stream_and_no_job(
