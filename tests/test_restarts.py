@@ -44,9 +44,10 @@ from tests.workers import voice_stage
 
 pytestmark = pytest.mark.asyncio
 
-#: Talking callees (docs/sandbox.md): one who declines (a short call) and one who is interested
-#: (a longer one); one who says "Hello?" and hangs up 4 s later.
-DECLINES, INTERESTED, HANGS_UP = "+15551230004", "+15551230003", "+15005550005"
+#: Talking callees (docs/sandbox.md): two short calls (one declines, one says it is the wrong
+#: number), a longer one (interested), and one who says "Hello?" and hangs up 4 s later.
+DECLINES, WRONG_PERSON = "+15551230004", "+15551230001"
+INTERESTED, HANGS_UP = "+15551230003", "+15005550005"
 #: The longest any wait of these tests may take (seconds).
 WITHIN = 90.0
 
@@ -213,7 +214,7 @@ async def test_a_postgresql_restart_loses_no_line_status_or_charge(
             user = await add_user(s.api, email="pg-restart@example.com", balance_cents=10_000)
             ids = [
                 await place_call(s.api, DECLINES, user_id=user.id),
-                await place_call(s.api, INTERESTED, user_id=user.id),
+                await place_call(s.api, WRONG_PERSON, user_id=user.id),
             ]
 
             async def talking() -> bool:
