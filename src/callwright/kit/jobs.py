@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 RETRY_FIRST_S, RETRY_MAX_S = 0.25, 5.0
 #: Jobs a process holds while Redis is down, at most (past it the oldest are dropped, logged).
 HELD_MAX = 10_000
+#: How long one BRPOP waits for a job, in Redis: under redis-py's socket timeout (5 s), which
+#: a BRPOP that blocks for ever meets on every idle queue.
+BRPOP_WAIT_S = 2
 #: What a lost connection to Redis raises (refused, cut by a restart, timed out).
 REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 
@@ -62,14 +65,15 @@ class BackgroundJobs:
 class RedisQueue(ListQueueBroker):
     """taskiq-redis's list queue, whose receiver waits out a Redis restart: taskiq-redis's own
     `listen` lets a refused or cut connection end the receiver, which taskiq restarts at once,
-    a loop at full speed (a hundred tries and warnings a second) for as long as Redis is down."""
+    a loop at full speed (a hundred tries and warnings a second) for as long as Redis is down;
+    and its BRPOP blocks for ever, so an idle queue met redis-py's 5 s socket timeout."""
 
     async def listen(self) -> AsyncGenerator[bytes, None]:
         wait = RETRY_FIRST_S
         while True:
             try:
                 async with Redis(connection_pool=self.connection_pool) as redis:
-                    popped = await redis.brpop([self.queue_name])
+                    popped = await redis.brpop([self.queue_name], timeout=BRPOP_WAIT_S)
             except REDIS_DOWN as exc:
                 if wait == RETRY_FIRST_S:
                     log.warning("job broker unreachable (%s); waiting for it", exc)
