@@ -15,7 +15,6 @@ from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
-import httpx
 import numpy as np
 import pytest
 from fastapi import FastAPI
@@ -24,12 +23,10 @@ from sqlalchemy import func, select
 from callwright.calls import flows as flows_module
 from callwright.calls.recordings import spooled
 from callwright.config import Settings
-from callwright.kit.serving import free_port, serving
-from callwright.main import create_app
 from callwright.models import Call, CallEvent, LedgerEntry, TranscriptEntry
 from tests.factories import add_user
-from tests.live import TEST_SPEED, decode_mp3, place_call
-from tests.workers import REDIS_URL, role_process
+from tests.live import decode_mp3, place_call
+from tests.workers import REDIS_URL, voice_stage
 
 pytestmark = pytest.mark.asyncio
 
@@ -63,84 +60,44 @@ async def test_a_killed_voice_process_loses_no_call(
         pytest.skip("PostgreSQL + Redis: the PostgreSQL pass of scripts/test.sh runs it")
     # The reconciler takes a media host for dead sooner than in production (20 s).
     monkeypatch.setattr(flows_module, "MEDIA_GRACE", timedelta(seconds=3))
-    api_port, voice_port = free_port(), free_port()
-    api_url, voice_url = f"http://127.0.0.1:{api_port}", f"http://127.0.0.1:{voice_port}"
-    settings = migrated.model_copy(
-        update={
-            "app_url": api_url,
-            "media_url": voice_url,
-            "sandbox_speed": TEST_SPEED,
-            "host_calls": False,
-        }
-    )
-    api = create_app(settings)
     user = await add_user(app, email="voicekill@example.com", balance_cents=10_000)
-    log = tmp_path / "voice.log"
-    env = {
-        "CALLWRIGHT_APP_URL": api_url,
-        "CALLWRIGHT_MEDIA_URL": voice_url,
-        "CALLWRIGHT_SANDBOX_SPEED": str(TEST_SPEED),
-        "CALLWRIGHT_WARM_UP_VOICE": "true",
-    }
-    loop = asyncio.get_running_loop()
-    with role_process(migrated, log, ["voice", "--port", str(voice_port)], **env) as voice:
-        try:
-            async with serving(api.state.realtime.wrap(api), api_port), httpx.AsyncClient() as http:
-                deadline = loop.time() + 90
-                while True:  # up, and its models loaded (the warm-up runs at start)
-                    assert voice.poll() is None, log.read_text()
-                    assert loop.time() < deadline, log.read_text()
-                    try:
-                        if (await http.get(f"{voice_url}/api/v1/health")).status_code == 200:
-                            break
-                    except httpx.TransportError:
-                        pass
-                    await asyncio.sleep(0.3)
+    async with voice_stage(migrated, tmp_path) as stage:
+        api, voice, log = stage.api, stage.voice, stage.log
+        loop = asyncio.get_running_loop()
+        ids: list[str] = []
+        for number in PEOPLE:
+            ids.append(await place_call(api, number, user_id=user.id))
+        # Killed once every call is talking and has recorded a few seconds.
+        folder = migrated.data_dir / "recordings"
+        deadline = loop.time() + 120
+        while not all(
+            [await _lines(api, i) >= LINES for i in ids]
+            + [
+                any(f.stat().st_size >= 8000 * 4 * SPOOLED_SECONDS for f in spooled(folder, i))
+                for i in ids
+            ]
+        ):
+            assert voice.poll() is None, log.read_text()
+            assert loop.time() < deadline, await _progress(api, ids, folder)
+            await asyncio.sleep(0.2)
+        heard = {i: await _lines(api, i) for i in ids}
+        voice.send_signal(signal.SIGKILL)
+        voice.wait()
+        killed_at = loop.time()
 
-                ids: list[str] = []
-                for number in PEOPLE:
-                    ids.append(await place_call(api, number, user_id=user.id))
-                # Killed once every call is talking and has recorded a few seconds.
-                folder = migrated.data_dir / "recordings"
-                deadline = loop.time() + 120
-                while not all(
-                    [await _lines(api, i) >= LINES for i in ids]
-                    + [
-                        any(
-                            f.stat().st_size >= 8000 * 4 * SPOOLED_SECONDS
-                            for f in spooled(folder, i)
-                        )
-                        for i in ids
-                    ]
-                ):
-                    assert voice.poll() is None, log.read_text()
-                    assert loop.time() < deadline, await _progress(api, ids, folder)
-                    await asyncio.sleep(0.2)
-                heard = {i: await _lines(api, i) for i in ids}
-                voice.send_signal(signal.SIGKILL)
-                voice.wait()
-                killed_at = loop.time()
-
-                flows = api.state.calls.flows
-                while True:
-                    await flows.reconcile()
-                    async with api.state.db.sessionmaker() as session:
-                        done = await session.scalar(
-                            select(func.count()).where(
-                                Call.id.in_(ids), Call.finalized_at.is_not(None)
-                            )
-                        )
-                    if done == len(ids):
-                        break
-                    assert loop.time() - killed_at < 60, "the reconciler did not close the calls"
-                    await asyncio.sleep(1)
-                network = api.state.sandbox
-                assert all(c.ended is not None for c in network.calls.values()), (
-                    "ended at the carrier"
+        flows = api.state.calls.flows
+        while True:
+            await flows.reconcile()
+            async with api.state.db.sessionmaker() as session:
+                done = await session.scalar(
+                    select(func.count()).where(Call.id.in_(ids), Call.finalized_at.is_not(None))
                 )
-        finally:
-            if voice.poll() is None:
-                voice.kill()
+            if done == len(ids):
+                break
+            assert loop.time() - killed_at < 60, "the reconciler did not close the calls"
+            await asyncio.sleep(1)
+        network = api.state.sandbox
+        assert all(c.ended is not None for c in network.calls.values()), "ended at the carrier"
 
     async with app.state.db.sessionmaker() as session:
         calls = list(await session.scalars(select(Call).where(Call.id.in_(ids))))

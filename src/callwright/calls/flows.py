@@ -39,6 +39,9 @@ RECONCILE_GRACE = timedelta(minutes=2)
 #: its recording's spool to stop growing) before the reconciler takes the host for dead.
 MEDIA_GRACE = timedelta(seconds=20)
 MEDIA_LOST = "The call's voice process stopped; the call was closed from what it had recorded."
+#: How long after a call's media ended its final status may take to arrive before the
+#: reconciler asks the carrier for it (the callback may have met our database down).
+STATUS_GRACE = timedelta(seconds=20)
 #: How a call cut short by a fault (its end never reported) ends.
 CUT_BY_FAULT = CallOutcome.CUT_BY_FAULT
 CUT_BY_FAULT_ERROR = "The call was cut off by a fault; it is billed up to its last activity."
@@ -309,7 +312,8 @@ class CallFlows:
         """Finish calls whose end never arrived (max duration plus a grace period, counted
         from the dial time of a scheduled call), and calls whose media host died (below)."""
         now = utcnow()
-        finished = await self._salvage_orphaned_media(now)
+        finished = await self._ask_carrier(now)
+        finished += await self._salvage_orphaned_media(now)
         async for session in self.db.session():
             stale = [
                 c.id
@@ -318,6 +322,12 @@ class CallFlows:
                 < now
             ]
         for call_id in stale:
+            async for session in self.db.session():
+                call = await calls.get(session, call_id)
+                carrier_call_id = call.carrier_call_id if call is not None else None
+            if carrier_call_id and call is not None and call.status not in TERMINAL:
+                # Its end may have come while our database was down: the carrier knows.
+                await self._status_from_carrier(call_id, carrier_call_id)
             async for session in self.db.session():
                 call = await calls.get(session, call_id)
                 if call is None:
@@ -329,6 +339,32 @@ class CallFlows:
             await self.finalize(call_id)
             finished += 1
         return finished
+
+    async def _ask_carrier(self, now: datetime) -> int:
+        """Calls whose media ended `STATUS_GRACE` ago while their final status never came (the
+        carrier's callback met our database down, and the carrier gave up): the carrier's own
+        record ends them, with the seconds it bills."""
+        async for session in self.db.session():
+            unknown = await calls.status_unknown(session, now - STATUS_GRACE)
+        ended = 0
+        for call_id, carrier_call_id in unknown:
+            ended += await self._status_from_carrier(call_id, carrier_call_id)
+        return ended
+
+    async def _status_from_carrier(self, call_id: str, carrier_call_id: str) -> int:
+        """Apply the carrier's final status of the call, if it has one (1: applied)."""
+        try:
+            update = await self.carrier.fetch(carrier_call_id)
+        except CarrierError as exc:
+            log.warning("reconciler could not read call %s from the carrier: %s", call_id, exc)
+            return 0
+        if update is None or update.status not in TERMINAL:
+            return 0
+        log.warning(
+            "call %s: its final status never arrived; the carrier's record ends it", call_id
+        )
+        await self._apply(call_id, update)
+        return 1
 
     async def _salvage_orphaned_media(self, now: datetime) -> int:
         """Calls the carrier ended while their media never reported its end: the process that

@@ -10,6 +10,8 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
 from callwright.calls.flows import CallFlows
@@ -17,7 +19,7 @@ from callwright.calls.latency import TURN_LATENCY, live_latency
 from callwright.calls.recordings import Track, drop_spool, save_recording, spool_path
 from callwright.compliance import disclosure, do_not_call
 from callwright.config import Settings
-from callwright.kit.db import Database
+from callwright.kit.db import Database, unreachable
 from callwright.kit.security import sha256_hex
 from callwright.kit.storage import Store, StoreError
 from callwright.kit.time import utcnow
@@ -126,15 +128,22 @@ class MediaHooks(CallHooks):
         self._owner_id: int | None = None
         self._owner_known = False
         self._answerer: Answerer | None = None
+        #: The carrier's id of the call (known from its answer): the agent can still hang up
+        #: while the database is down.
+        self._carrier_call_id: str | None = None
+        #: Why the agent ended the call, when the database was down as it did (written with the
+        #: media's end, before the reconciler reads the end from the carrier).
+        self._ending: CallOutcome | None = None
         # Lines are numbered max(seq)+1: the callee's and the agent's lines can end at the same
         # moment, so they are written (and published) one at a time, in order.
         self._lines = asyncio.Lock()
 
     async def answered(self) -> None:
-        async for session in self.db.session():
+        async def write(session: AsyncSession) -> None:
             call = await calls.get(session, self.call_id)
             if call is None:
                 return
+            self._carrier_call_id = call.carrier_call_id
             started = False
             if call.status != CallStatus.IN_PROGRESS.value:
                 started = await calls.move_status(
@@ -147,6 +156,8 @@ class MediaHooks(CallHooks):
             if started:
                 await session.refresh(call)
                 await self.flows.reporter.started(session, call)
+
+        await self.db.persist(write, what=f"call {self.call_id} answered")
 
     async def _owner(self) -> int | None:
         if not self._owner_known:
@@ -166,75 +177,108 @@ class MediaHooks(CallHooks):
 
     async def answered_by(self, who: Answerer) -> None:
         # In line with the transcript lines, so the callee's line that told is labelled by it.
+        async def write(session: AsyncSession) -> None:
+            await calls.set_answered_by(session, self.call_id, AnsweredBy(who))
+
         async with self._lines:
             self._answerer = who
-            async for session in self.db.session():
-                await calls.set_answered_by(session, self.call_id, AnsweredBy(who))
+            await self.db.persist(write, what=f"call {self.call_id} answered by")
 
     async def opted_out(self, heard: str) -> None:
         """The callee asked not to be called again: their number joins the owner's do-not-call
         list (the global list for the landing page's test call, which has no owner), with this
         call and their words as the evidence (docs/compliance.md)."""
-        async with self._lines:
-            async for session in self.db.session():
-                call = await calls.get(session, self.call_id)
-                if call is None:
-                    return
-                _, created = await do_not_call.add(
-                    session,
-                    user_id=call.user_id,
-                    phone=call.to_number,
-                    source="opt-out",
-                    call_id=call.id,
-                    evidence=heard[:EVIDENCE_MAX],
-                )
-                if created:
-                    await self.events.record(session, call, OPTED_OUT, "call")
 
-    async def line(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
-        async with self._lines:
-            async for session in self.db.session():
-                call = await calls.get(session, self.call_id)
-                if call is None:
-                    return
-                started = datetime.fromtimestamp(at, UTC)
-                entry = await calls.add_line(session, self.call_id, speaker, text, started)
-                label = "Assistant" if speaker == "assistant" else "User"
-                # A voicemail's greeting stays the callee's line, marked as the voicemail's.
-                marked: dict[str, Any] = {}
-                if speaker == "user" and self._answerer == "voicemail":
-                    marked["answeredBy"] = "voicemail"
-                await self.events.record(
-                    session,
-                    call,
-                    f"{label}: {text}",
-                    "call",
-                    speaker=speaker,
-                    text=text,
-                    seq=entry.seq,
-                    key=key,
-                    at=_iso(at),
-                    final=True,
-                    **marked,
-                )
-
-    async def latency(self, timing: TurnTiming) -> None:
-        async for session in self.db.session():
+        async def write(session: AsyncSession) -> None:
             call = await calls.get(session, self.call_id)
             if call is None:
                 return
-            row = TurnLatency(call_id=self.call_id, **asdict(timing))
-            await calls.add_latency(session, row)
-            self.events.announce(session, call, TURN_LATENCY, live_latency(row))
+            _, created = await do_not_call.add(
+                session,
+                user_id=call.user_id,
+                phone=call.to_number,
+                source="opt-out",
+                call_id=call.id,
+                evidence=heard[:EVIDENCE_MAX],
+            )
+            if created:
+                await self.events.record(session, call, OPTED_OUT, "call")
+
+        async with self._lines:
+            await self.db.persist(write, what=f"call {self.call_id} opt-out")
+
+    async def line(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
+        """A final transcript line: written and published, tried again while the database is
+        unreachable (a restart) so that no line is lost, and never written twice."""
+        started = datetime.fromtimestamp(at, UTC)
+        tries = 0
+
+        async def write(session: AsyncSession) -> None:
+            nonlocal tries
+            tries += 1
+            call = await calls.get(session, self.call_id)
+            if call is None:
+                return
+            if tries > 1 and await calls.has_line(session, self.call_id, speaker, text, started):
+                return  # an earlier try's COMMIT landed before its connection was cut
+            entry = await calls.add_line(session, self.call_id, speaker, text, started)
+            label = "Assistant" if speaker == "assistant" else "User"
+            # A voicemail's greeting stays the callee's line, marked as the voicemail's.
+            marked: dict[str, Any] = {}
+            if speaker == "user" and self._answerer == "voicemail":
+                marked["answeredBy"] = "voicemail"
+            await self.events.record(
+                session,
+                call,
+                f"{label}: {text}",
+                "call",
+                speaker=speaker,
+                text=text,
+                seq=entry.seq,
+                key=key,
+                at=_iso(at),
+                final=True,
+                **marked,
+            )
+
+        async with self._lines:
+            await self.db.persist(write, what=f"call {self.call_id} transcript line")
+
+    async def latency(self, timing: TurnTiming) -> None:
+        """A reply's latency: a measurement, dropped (logged) while the database is down."""
+        try:
+            async for session in self.db.session():
+                call = await calls.get(session, self.call_id)
+                if call is None:
+                    return
+                row = TurnLatency(call_id=self.call_id, **asdict(timing))
+                await calls.add_latency(session, row)
+                self.events.announce(session, call, TURN_LATENCY, live_latency(row))
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            log.warning("call %s: a turn's latency not kept (database unreachable)", self.call_id)
 
     async def hang_up(self, ending: AgentEnding = "completed") -> None:
         if self._hung_up:
             return
         self._hung_up = True
+        outcome = CallOutcome(ending)
         try:
-            await self.flows.hang_up(self.call_id, CallOutcome(ending))
+            await self.flows.hang_up(self.call_id, outcome)
         except CarrierError as exc:
             log.warning("hang-up of %s failed: %s", self.call_id, exc)
+        except Exception as exc:
+            if not unreachable(exc) or self._carrier_call_id is None:
+                raise
+            # The database is down: the call ends now all the same (it would otherwise go on
+            # until the callee hangs up), and why it ended is written with the media's end.
+            log.warning("call %s: database unreachable; hanging up at the carrier", self.call_id)
+            self._ending = outcome
+            try:
+                await self.flows.carrier.hang_up(self._carrier_call_id)
+            except CarrierError as carrier_exc:
+                log.warning("hang-up of %s failed: %s", self.call_id, carrier_exc)
 
     async def recorded(self, callee: bytes, agent: bytes, rate: int) -> None:
         # Written at once (no await before it), so slices land in the order they came.
@@ -259,11 +303,19 @@ class MediaHooks(CallHooks):
                 log.error("call %s: its recording could not be stored: %s", self.call_id, exc)
                 return
         drop_spool(self.recordings, self.call_id)
-        async for session in self.db.session():
+
+        async def write(session: AsyncSession) -> bool:
+            if self._ending is not None:
+                await calls.claim_outcome(session, self.call_id, self._ending)
             call = await calls.get(session, self.call_id)
             if call is None:
-                return
+                return False
             call.media_ended_at = ended
             if path:
                 call.recording_path = path
-        await self.flows.finalize(self.call_id)
+            return True
+
+        # Tried again while the database is down: the spool is gone, and without its media's
+        # end the call would wait for the reconciler and lose its recording.
+        if await self.db.persist(write, what=f"call {self.call_id} media end"):
+            await self.flows.finalize(self.call_id)

@@ -303,6 +303,38 @@ async def without_media_end(
     return list((await session.scalars(query)).all())
 
 
+async def status_unknown(
+    session: AsyncSession, media_ended_before: datetime, limit: int = 50
+) -> list[tuple[str, str]]:
+    """(id, carrier call id) of calls whose media ended before `media_ended_before` while the
+    carrier's final status never arrived (our database was down when it came)."""
+    query = (
+        select(Call.id, Call.carrier_call_id)
+        .where(
+            Call.finalized_at.is_(None),
+            Call.carrier_call_id.is_not(None),
+            Call.status.not_in([s.value for s in TERMINAL]),
+            Call.media_ended_at < media_ended_before,
+        )
+        .order_by(Call.media_ended_at)
+        .limit(limit)
+    )
+    return [(i, str(sid)) for i, sid in (await session.execute(query)).all()]
+
+
+async def has_line(
+    session: AsyncSession, call_id: str, speaker: str, text: str, at: datetime
+) -> bool:
+    """Whether this line is written already (a write whose COMMIT was cut off may have landed)."""
+    query = select(TranscriptEntry.id).where(
+        TranscriptEntry.call_id == call_id,
+        TranscriptEntry.speaker == speaker,
+        TranscriptEntry.text == text,
+        TranscriptEntry.created_at == at,
+    )
+    return (await session.scalar(query.limit(1))) is not None
+
+
 async def due(session: AsyncSession, now: datetime, limit: int = 200) -> list[str]:
     """The scheduled calls whose time has come, not dialled nor being dialled (the partial
     index ix_calls_scheduled holds exactly the scheduled queued calls)."""

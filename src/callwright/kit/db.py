@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from datetime import datetime
 from functools import partial
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from sqlalchemy import DateTime, MetaData, event, make_url
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -27,6 +28,13 @@ from callwright.kit import sqlite_loop
 from callwright.kit.time import as_utc
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: How long `Database.persist` keeps trying while the database is unreachable (a restart, a
+#: fail-over), and its waits between tries: the first, doubled up to the last.
+PERSIST_WITHIN_S = 300.0
+PERSIST_FIRST_WAIT_S, PERSIST_MAX_WAIT_S = 0.25, 5.0
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -129,6 +137,20 @@ class WriteBehind:
             await asyncio.shield(self._task)
 
 
+def unreachable(exc: BaseException) -> bool:
+    """Whether `exc` says the database could not be reached rather than that the statement was
+    wrong: a refused or cut connection, or a server that is starting up or shutting down
+    (SQLSTATE classes 08 and 57P). Another try may succeed once it is back."""
+    if isinstance(exc, OSError):
+        return True
+    if isinstance(exc, DBAPIError):
+        if exc.connection_invalidated:
+            return True
+        exc = exc.orig or exc
+    state = str(getattr(exc, "sqlstate", "") or "")
+    return state.startswith(("08", "57P"))
+
+
 class Database:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         kwargs: dict[str, Any] = {"echo": echo}
@@ -166,6 +188,44 @@ class Database:
                 await session.rollback()
                 raise
         await run_after_commit(session)
+
+    async def persist(
+        self,
+        work: Callable[[AsyncSession], Awaitable[T]],
+        *,
+        what: str,
+        within: float = PERSIST_WITHIN_S,
+    ) -> T:
+        """Run `work` in a unit of work of its own, as `session()` does, and run it again in a
+        new one while the database is unreachable (`unreachable`: restarting, failing over),
+        waiting longer between tries, for up to `within` seconds. For writes that must not be
+        lost to a restart (a call's transcript line, its media's end). A try that failed rolled
+        back, except a COMMIT cut off mid-way, which may have landed: `work` must find what an
+        earlier try wrote rather than write it twice. The after-commit work runs once, after
+        the try that committed."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        wait = PERSIST_FIRST_WAIT_S
+        while True:
+            try:
+                async with self.sessionmaker() as session:
+                    try:
+                        result = await work(session)
+                        if wrote(session):
+                            await session.commit()
+                    except BaseException:
+                        with contextlib.suppress(Exception):  # the connection may be gone
+                            await session.rollback()
+                        raise
+                break
+            except Exception as exc:
+                if not unreachable(exc) or loop.time() + wait > deadline:
+                    raise
+                log.warning("%s: database unreachable (%s); trying again", what, exc)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, PERSIST_MAX_WAIT_S)
+        await run_after_commit(session)
+        return result
 
 
 class TrackedSession(Session):

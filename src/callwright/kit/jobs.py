@@ -5,19 +5,39 @@ registered by name and sent after the commit. With no broker URL it uses Taskiq'
 broker, so the embedded default runs them in this process; with a Redis URL it uses a Redis
 list queue and `callwright worker` processes (or the API process itself, with the embedded
 worker on) receive them. `spawn()` is for process-local chores (warming up the speech models).
-`drain()` lets the shutdown path and the tests wait for what this process started."""
+`drain()` lets the shutdown path and the tests wait for what this process started.
+
+Redis may restart under a live process (docs/deployment.md, "When Redis or PostgreSQL
+restarts"): a job that cannot be sent is held in this process, in order, and sent again as
+soon as Redis answers; receivers wait for Redis with a back-off instead of spinning."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections import deque
+from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
 from typing import Any
 
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from taskiq import AsyncBroker, InMemoryBroker
 from taskiq.api import run_receiver_task
+from taskiq.exceptions import SendTaskError
+from taskiq_redis import ListQueueBroker
 
 log = logging.getLogger(__name__)
+
+#: Waits between tries while Redis is unreachable: the first, doubled up to the last.
+RETRY_FIRST_S, RETRY_MAX_S = 0.25, 5.0
+#: Jobs a process holds while Redis is down, at most (past it the oldest are dropped, logged).
+HELD_MAX = 10_000
+#: How long one BRPOP waits for a job, in Redis: under redis-py's socket timeout (5 s), which
+#: a BRPOP that blocks for ever meets on every idle queue.
+BRPOP_WAIT_S = 2
+#: What a lost connection to Redis raises (refused, cut by a restart, timed out).
+REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 
 #: A job's result is not kept (nothing reads it back).
 Job = Callable[..., Awaitable[object]]
@@ -42,14 +62,38 @@ class BackgroundJobs:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
 
+class RedisQueue(ListQueueBroker):
+    """taskiq-redis's list queue, whose receiver waits out a Redis restart: taskiq-redis's own
+    `listen` lets a refused or cut connection end the receiver, which taskiq restarts at once,
+    a loop at full speed (a hundred tries and warnings a second) for as long as Redis is down;
+    and its BRPOP blocks for ever, so an idle queue met redis-py's 5 s socket timeout."""
+
+    async def listen(self) -> AsyncGenerator[bytes, None]:
+        wait = RETRY_FIRST_S
+        while True:
+            try:
+                async with Redis(connection_pool=self.connection_pool) as redis:
+                    popped = await redis.brpop([self.queue_name], timeout=BRPOP_WAIT_S)
+            except REDIS_DOWN as exc:
+                if wait == RETRY_FIRST_S:
+                    log.warning("job broker unreachable (%s); waiting for it", exc)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RETRY_MAX_S)
+                continue
+            if wait != RETRY_FIRST_S:
+                log.warning("job broker reachable again")
+                wait = RETRY_FIRST_S
+            if popped:
+                message = popped[1]
+                yield message if isinstance(message, bytes) else message.encode()
+
+
 def make_broker(url: str) -> AsyncBroker:
     """In-memory (no URL) or a Redis list queue (redis:// or rediss://)."""
     if not url:
         return InMemoryBroker(propagate_exceptions=False)
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from taskiq_redis import ListQueueBroker
-
-        return ListQueueBroker(url, queue_name="callwright:jobs")
+        return RedisQueue(url, queue_name="callwright:jobs")
     raise ValueError(f"unsupported job broker URL {url!r}: use redis://host:port/db")
 
 
@@ -63,6 +107,9 @@ class JobQueue(BackgroundJobs):
         self._idle.set()
         self._receiver: asyncio.Task[None] | None = None
         self._started = False
+        #: Jobs not sent yet because Redis was unreachable, in the order they were sent.
+        self._held: deque[tuple[str, tuple[Any, ...]]] = deque()
+        self._resender: asyncio.Task[None] | None = None
 
     def register(self, name: str, job: Job) -> None:
         """Register `job` under `name` (the same name in every process)."""
@@ -82,6 +129,9 @@ class JobQueue(BackgroundJobs):
         self.broker.register_task(run, task_name=name)
 
     async def send(self, name: str, *args: Any) -> None:
+        """Queue job `name`. While Redis is unreachable the job is held and sent once it
+        answers again (behind any held before it), so a restart of Redis loses no job this
+        process sends; a process that stops before then loses what it holds (logged)."""
         task = self.broker.find_task(name)
         if task is None:
             raise LookupError(f"no job named {name!r} is registered")
@@ -90,7 +140,48 @@ class JobQueue(BackgroundJobs):
         if self.in_memory:
             self._in_flight += 1
             self._idle.clear()
-        await task.kiq(*args)
+            await task.kiq(*args)
+            return
+        if self._held:  # Redis is down: keep the order
+            self._hold(name, args)
+            return
+        try:
+            await task.kiq(*args)
+        except SendTaskError as exc:
+            log.warning("job %s not sent (%s); held until the broker answers", name, exc.__cause__)
+            self._hold(name, args)
+
+    @property
+    def held(self) -> int:
+        """How many jobs wait for the broker to answer again."""
+        return len(self._held)
+
+    def _hold(self, name: str, args: tuple[Any, ...]) -> None:
+        if len(self._held) >= HELD_MAX:
+            dropped, _ = self._held.popleft()
+            log.error("job %s dropped: %d jobs held while the broker is down", dropped, HELD_MAX)
+        self._held.append((name, args))
+        if self._resender is None or self._resender.done():
+            self._resender = asyncio.create_task(self._resend(), name="job-resender")
+
+    async def _resend(self) -> None:
+        """Send the held jobs in order, trying again (sooner first, then every few seconds)
+        until the broker takes them: the first try after a restart often meets a pooled
+        connection the restart cut."""
+        wait = RETRY_FIRST_S
+        while self._held:
+            name, args = self._held[0]
+            task = self.broker.find_task(name)
+            try:
+                if task is not None:
+                    await task.kiq(*args)
+            except SendTaskError:
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RETRY_MAX_S)
+                continue
+            self._held.popleft()
+            wait = RETRY_FIRST_S
+        log.warning("held jobs sent: the broker answers again")
 
     async def start(self, *, receive: bool = False) -> None:
         """Connect to the broker; with `receive`, also run jobs sent to it (a worker)."""
@@ -108,6 +199,13 @@ class JobQueue(BackgroundJobs):
 
     async def close(self) -> None:
         await self.drain()
+        if self._resender is not None:
+            self._resender.cancel()
+            await asyncio.gather(self._resender, return_exceptions=True)
+            self._resender = None
+        if self._held:
+            log.error("%d held job(s) lost: the broker never answered again", len(self._held))
+            self._held.clear()
         if self._receiver is not None:
             self._receiver.cancel()
             await asyncio.gather(self._receiver, return_exceptions=True)

@@ -82,5 +82,10 @@ class Carrier(ABC):
     def parse_status(self, request: WebhookRequest) -> StatusUpdate | None:
         """The status change a webhook reports, or None when it reports none we know."""
 
+    async def fetch(self, carrier_call_id: str) -> StatusUpdate | None:
+        """The call's status as the carrier knows it now, for a call whose status callbacks may
+        have been lost (our database was down when they came); None when it cannot tell."""
+        return None
+
     async def close(self) -> None:  # noqa: B027 - optional hook, a no-op by default
         """Release connections (called at shutdown)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import email.utils
 import logging
 from collections.abc import Mapping
+from datetime import datetime
 from html import escape
 
 import httpx
@@ -102,6 +103,26 @@ class TwilioCarrier(Carrier):
                 str(_json(response).get("message") or f"hang-up failed ({response.status_code})")
             )
 
+    async def fetch(self, carrier_call_id: str) -> StatusUpdate | None:
+        """`GET .../Calls/{sid}.json`: its status, end time and billable seconds."""
+        try:
+            response = await self._client.get(self._calls_url(carrier_call_id))
+        except httpx.HTTPError as exc:
+            raise CarrierError(f"{self.name} is unreachable: {exc}") from exc
+        if response.status_code >= 400:
+            return None
+        body = _json(response)
+        status = parse(str(body.get("status") or ""))
+        if status is None:
+            return None
+        duration = str(body.get("duration") or "")
+        return StatusUpdate(
+            carrier_call_id=carrier_call_id,
+            status=status,
+            at=_stamp(body.get("end_time")),
+            duration_seconds=int(duration) if duration.isdigit() else None,
+        )
+
     def verify_webhook(self, request: WebhookRequest) -> bool:
         return signature.validate(
             self.auth_token,
@@ -120,23 +141,27 @@ class TwilioCarrier(Carrier):
         sid = form.get("CallSid", "")
         if status is None or not sid:
             return None
-        at = None
-        if stamp := form.get("Timestamp"):
-            try:
-                at = email.utils.parsedate_to_datetime(stamp)
-            except (TypeError, ValueError):
-                at = None
         duration = form.get("CallDuration")
         return StatusUpdate(
             carrier_call_id=sid,
             status=status,
-            at=at,
+            at=_stamp(form.get("Timestamp")),
             duration_seconds=int(duration) if duration and duration.isdigit() else None,
             reason=form.get("HangupReason") or form.get("SipResponseCode") or None,
         )
 
     async def close(self) -> None:
         await self._client.aclose()
+
+
+def _stamp(value: object) -> datetime | None:
+    """Twilio's RFC 2822 time (`Timestamp`, `end_time`), or None."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def _json(response: httpx.Response) -> dict[str, object]:
