@@ -218,3 +218,30 @@ def test_the_offline_policy_keeps_what_was_said_of_its_greeting() -> None:
     reply = policy.respond("Hello?")
     assert not reply.text.startswith("Hi, this is Sarah")
     assert reply.text.startswith("I'm calling to remind you")
+
+
+async def test_a_turn_spoken_over_the_goodbye_is_answered_before_the_closer_reopens() -> None:
+    """The callee says "Bye." over the agent's goodbye: its turn can reach the brain before the
+    interruption has reached the closer downstream (which reopens the call). The brain answers
+    it all the same, so neither side waits for the other until the callee gives up."""
+    policy = OfflinePolicy(PROMPT)
+    policy.opening()
+    assert policy.respond("I think you have the wrong number.").end_call
+    down, _ = await run_test(
+        OfflineBrain(policy, goodbye_heard=lambda: False),
+        frames_to_send=[_turn("I think you have the wrong number.", "Bye.")],
+    )
+    assert _texts(down) == ["Thank you for your time. Goodbye."]
+    assert any(isinstance(f, FinalReplyFrame) for f in down)
+
+
+async def test_a_turn_after_the_goodbye_was_heard_is_not_answered() -> None:
+    policy = OfflinePolicy(PROMPT)
+    policy.opening()
+    assert policy.respond("I think you have the wrong number.").end_call
+    down, _ = await run_test(
+        OfflineBrain(policy, goodbye_heard=lambda: True),
+        frames_to_send=[_turn("I think you have the wrong number.", "Bye.")],
+    )
+    assert _texts(down) == []
+    assert policy.ended

@@ -26,7 +26,7 @@ import asyncio
 import json
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from http.cookies import SimpleCookie
@@ -112,6 +112,32 @@ class SocketControl(Protocol):
     def end_after_commit(self, session: AsyncSession, rooms: Collection[str]) -> None: ...
 
 
+#: How soon an API process listens to Redis again after losing it (first wait, longest wait).
+RELISTEN_SECONDS = (0.25, 2.0)
+
+
+class RelisteningRedisManager(socketio.AsyncRedisManager):  # type: ignore[misc]
+    """socket.io's Redis manager, listening again within `RELISTEN_SECONDS` once Redis is back.
+    The library's own waits double up to 60 s, and what other processes publish while an API
+    process is not listening (a call's transcript lines, its end) never reaches its sockets:
+    after a Redis restart the sockets stayed dark for up to a minute."""
+
+    async def _redis_listen_with_retries(self) -> AsyncIterator[Any]:
+        first, longest = RELISTEN_SECONDS
+        wait = first
+        while True:
+            try:
+                self._redis_connect()
+                await self.pubsub.subscribe(self.channel)
+                wait = first
+                async for message in self.pubsub.listen():
+                    yield message
+            except Exception as exc:
+                log.warning("socket.io lost Redis (%s); listening again in %.2f s", exc, wait)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, longest)
+
+
 class Realtime:
     def __init__(
         self,
@@ -122,7 +148,7 @@ class Realtime:
         visitors: Visitors | None = None,
         recheck_seconds: float = RECHECK_SECONDS,
     ) -> None:
-        manager = socketio.AsyncRedisManager(settings.redis_url) if settings.redis_url else None
+        manager = RelisteningRedisManager(settings.redis_url) if settings.redis_url else None
         self.sio = socketio.AsyncServer(
             async_mode="asgi",
             cors_allowed_origins=settings.allowed_origins,

@@ -4,6 +4,7 @@ as a Pipecat processor; and the context (system message, tools) that either one 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,17 +162,29 @@ class OfflineBrain(_Replies):
     its message (or, without `voicemail_message`, a silent hang-up) waits for quiet."""
 
     def __init__(
-        self, policy: OfflinePolicy, *, voicemail_message: bool = True, speed: float = 1.0
+        self,
+        policy: OfflinePolicy,
+        *,
+        voicemail_message: bool = True,
+        speed: float = 1.0,
+        goodbye_heard: Callable[[], bool] = lambda: True,
     ) -> None:
         super().__init__(speed=speed)
         self.policy = policy
         self.voicemail_message = voicemail_message
+        #: Whether the closing words have played to their end (the closer's `played_out`).
+        self._goodbye_heard = goodbye_heard
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
         if isinstance(frame, LLMContextFrame) and direction == FrameDirection.DOWNSTREAM:
             if self.policy.ended and self._voicemail is None:
-                return
+                if self._goodbye_heard():
+                    return
+                # The callee spoke before the goodbye had played to its end ("Bye." over it):
+                # answer, whether or not the closer downstream has seen the interruption yet
+                # (it reopens the call too); a turn dropped here left both sides waiting.
+                self.policy.reopen()
             if self._voicemail is None:
                 reply = self.policy.respond(_last_user_text(frame))
                 if reply.intent is Intent.VOICEMAIL:

@@ -208,7 +208,10 @@ class CallSession:
             ]
         return [
             OfflineBrain(
-                self.policy, voicemail_message=self.plan.voicemail == "message", speed=self.speed
+                self.policy,
+                voicemail_message=self.plan.voicemail == "message",
+                speed=self.speed,
+                goodbye_heard=lambda: self.closer.played_out,
             )
         ]
 
