@@ -256,7 +256,9 @@ async def test_a_callee_who_opts_out_is_listed_with_the_evidence(live: Live) -> 
     assert sandbox.report is not None
     assert sandbox.report.hung_up_by == "agent"
     async with live.app.state.db.sessionmaker() as session:
-        entry = await session.scalar(select(DoNotCall).where(DoNotCall.phone == "+15005550008"))
+        entry = await session.scalar(
+            select(DoNotCall).where(DoNotCall.phone == "+15005550008", DoNotCall.user_id == user.id)
+        )
     assert entry is not None
     assert (entry.user_id, entry.source, entry.call_id, entry.evidence) == (
         user.id,
