@@ -38,6 +38,8 @@ from typing import Any
 import httpx
 import redis.asyncio as aioredis
 from alembic import command
+from api_load import cpu_seconds
+from voice_latency import pct
 
 from callwright.calls import repository as calls
 from callwright.calls.service import CallOrder
@@ -55,18 +57,6 @@ PROMPTS = [
 ]
 # Talking callees: the digits pick the scenario (docs/sandbox.md).
 NUMBERS = ["+15551230000", "+15551230004", "+15551230003", "+15551230001", "+15551230002"]
-CLOCK_TICK = os.sysconf("SC_CLK_TCK")
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (all its threads) from /proc/PID/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICK
 
 
 @dataclass
@@ -85,8 +75,9 @@ class Step:
 
     def line(self) -> str:
         minutes = self.call_seconds / 60
+        p50, p90 = (pct(self.heard, 0.5), pct(self.heard, 0.9)) if self.heard else (0.0, 0.0)
         return (
-            f"{self.calls:>5} | {pct(self.heard, 0.5):6.2f} | {pct(self.heard, 0.9):6.2f} | "
+            f"{self.calls:>5} | {p50:6.2f} | {p90:6.2f} | "
             f"{len(self.heard):>7} | {100 * self.edits / max(self.words, 1):6.1f} | "
             f"{self.cpu / max(minutes, 1e-9):11.1f} | {1000 * self.late / max(self.frames, 1):8.1f} | "
             f"{self.stt[0] / max(self.calls, 1):7.1f} | {self.stt[1]:>4} / {self.stt[2]:<4} | "

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import resource
 import sys
 import tempfile
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from voice_latency import _cpu as cpu
 
 from callwright.speech import tts
 from callwright.speech.audio import PHONE_RATE
@@ -43,11 +43,6 @@ PHRASES = [
     "How much does the assessment cost?",
     "Can you call me back tomorrow afternoon please?",
 ]
-
-
-def cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def timed(work: Callable[[], Any]) -> tuple[float, float]:

@@ -220,13 +220,19 @@ def test_the_offline_policy_keeps_what_was_said_of_its_greeting() -> None:
     assert reply.text.startswith("I'm calling to remind you")
 
 
+def _said_goodbye() -> OfflinePolicy:
+    """A policy whose last reply closed the call (the callee said it was the wrong number)."""
+    policy = OfflinePolicy(PROMPT)
+    policy.opening()
+    assert policy.respond("I think you have the wrong number.").end_call
+    return policy
+
+
 async def test_a_turn_spoken_over_the_goodbye_is_answered_before_the_closer_reopens() -> None:
     """The callee says "Bye." over the agent's goodbye: its turn can reach the brain before the
     interruption has reached the closer downstream (which reopens the call). The brain answers
     it all the same, so neither side waits for the other until the callee gives up."""
-    policy = OfflinePolicy(PROMPT)
-    policy.opening()
-    assert policy.respond("I think you have the wrong number.").end_call
+    policy = _said_goodbye()
     down, _ = await run_test(
         OfflineBrain(policy, goodbye_heard=lambda: False),
         frames_to_send=[_turn("I think you have the wrong number.", "Bye.")],
@@ -236,9 +242,7 @@ async def test_a_turn_spoken_over_the_goodbye_is_answered_before_the_closer_reop
 
 
 async def test_a_turn_after_the_goodbye_was_heard_is_not_answered() -> None:
-    policy = OfflinePolicy(PROMPT)
-    policy.opening()
-    assert policy.respond("I think you have the wrong number.").end_call
+    policy = _said_goodbye()
     down, _ = await run_test(
         OfflineBrain(policy, goodbye_heard=lambda: True),
         frames_to_send=[_turn("I think you have the wrong number.", "Bye.")],
