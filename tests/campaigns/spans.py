@@ -1,8 +1,14 @@
-"""Reading concurrency back from the calls' own times."""
+"""Reading a campaign's calls back: concurrency from their own times, a call's story for a
+failure's message."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from callwright.models import CallEvent, TranscriptEntry
 
 
 def most_at_once(spans: list[tuple[datetime, datetime]]) -> int:
@@ -13,3 +19,15 @@ def most_at_once(spans: list[tuple[datetime, datetime]]) -> int:
         live += step
         most = max(most, live)
     return most
+
+
+async def story(app: Any, call_id: str | None) -> list[str]:
+    """A call's transcript and events in order, for a failure's message."""
+    async with app.state.db.sessionmaker() as session:
+        lines = await session.scalars(
+            select(TranscriptEntry).where(TranscriptEntry.call_id == call_id)
+        )
+        events = await session.scalars(select(CallEvent).where(CallEvent.call_id == call_id))
+        told = [(e.created_at, f"{e.speaker}: {e.text}") for e in lines]
+        told += [(e.created_at, f"event: {e.message}") for e in events]
+    return [text for _, text in sorted(told, key=lambda t: t[0])]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -22,9 +21,9 @@ from callwright.campaigns import contacts as reading
 from callwright.campaigns import service as campaigns
 from callwright.campaigns.dialler import Dialler
 from callwright.compliance import do_not_call
-from callwright.models import Call, CallEvent, Campaign, CampaignContact, DoNotCall, TranscriptEntry
+from callwright.models import Call, Campaign, CampaignContact, DoNotCall
 from callwright.sandbox.numbers import persona_for
-from tests.campaigns.spans import most_at_once
+from tests.campaigns.spans import most_at_once, story
 from tests.factories import add_user
 from tests.live import Live
 
@@ -133,8 +132,8 @@ async def test_a_40_contact_campaign(live: Live) -> None:
     assert (skipped.status, skipped.outcome, skipped.attempts) == ("skipped", "do-not-call", 0)
     for phone in PEOPLE:
         c = contacts[phone]
-        story = "\n".join(await _story(app, c.last_call_id))
-        assert (c.status, c.outcome, c.attempts) == ("done", "completed", 1), f"{phone}:\n{story}"
+        told = "\n".join(await story(app, c.last_call_id))
+        assert (c.status, c.outcome, c.attempts) == ("done", "completed", 1), f"{phone}:\n{told}"
     assert opted is not None
     assert opted.source == "opt-out"
     assert opted.call_id == contacts["+15005550008"].last_call_id
@@ -146,18 +145,6 @@ async def test_a_40_contact_campaign(live: Live) -> None:
     spans = [(c.queued_at, c.finalized_at) for c in calls if c.finalized_at is not None]
     assert len(spans) == len(calls)
     assert most_at_once(spans) <= 3
-
-
-async def _story(app: Any, call_id: str | None) -> list[str]:
-    """A call's transcript and events in order, for a failure's message."""
-    async with app.state.db.sessionmaker() as session:
-        lines = await session.scalars(
-            select(TranscriptEntry).where(TranscriptEntry.call_id == call_id)
-        )
-        events = await session.scalars(select(CallEvent).where(CallEvent.call_id == call_id))
-        told = [(e.created_at, f"{e.speaker}: {e.text}") for e in lines]
-        told += [(e.created_at, f"event: {e.message}") for e in events]
-    return [text for _, text in sorted(told, key=lambda t: t[0])]
 
 
 async def _run(live: Live, dialler: Dialler, campaign_id: str, within: float = 600) -> str:
