@@ -17,7 +17,10 @@ Per step it prints the agent's latency as the callee heard it (last word to the 
 audio) p50/p90, the word error of what the agent transcribed against what the callees said,
 the voice process's CPU seconds per agent call-minute, and late audio: the 20 ms frames the
 carrier had to play without a frame of the agent's audio in hand (the agent's output streams
-without a break, so each is a gap the callee hears), per thousand frames.
+without a break, so each is a gap the callee hears), per thousand frames; from the voice
+process's log, Whisper runs per call, speculative guesses used and dropped, and sentences
+spoken with how many came from the speech cache; then the agent's own stages per reply (STT
+after the VAD stop, the brain, TTS to first audio), to tell where a slow reply's time went.
 Target on the 2-core machine: 4 calls at once with the heard latency p90 at or under 1.5 s.
 """
 
@@ -70,8 +73,13 @@ class Step:
     frames: int = 0
     late: int = 0
     ended: dict[str, int] = field(default_factory=dict)
-    #: Whisper runs, guesses used and guesses dropped, from the voice process's log.
-    stt: list[int] = field(default_factory=lambda: [0, 0, 0])
+    #: Whisper runs, guesses used and dropped, sentences spoken and of those from the speech
+    #: cache, from the voice process's log.
+    stt: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
+    #: The agent's own per-reply stages (ms): STT after the VAD stop, LLM, TTS first audio.
+    stages: dict[str, list[float]] = field(
+        default_factory=lambda: {"stt": [], "llm": [], "tts": []}
+    )
 
     def line(self) -> str:
         minutes = self.call_seconds / 60
@@ -81,8 +89,18 @@ class Step:
             f"{len(self.heard):>7} | {100 * self.edits / max(self.words, 1):6.1f} | "
             f"{self.cpu / max(minutes, 1e-9):11.1f} | {1000 * self.late / max(self.frames, 1):8.1f} | "
             f"{self.stt[0] / max(self.calls, 1):7.1f} | {self.stt[1]:>4} / {self.stt[2]:<4} | "
+            f"{self.stt[4]:>3} / {self.stt[3]:<3} | "
             + ", ".join(f"{k} {v}" for k, v in sorted(self.ended.items()))
         )
+
+    def stages_line(self) -> str:
+        """The agent's stages, p50 / p90 / max in ms: where a slow reply's time went."""
+        parts = [
+            f"{name} {pct(v, 0.5):.0f} / {pct(v, 0.9):.0f} / {max(v):.0f}"
+            for name, v in self.stages.items()
+            if v
+        ]
+        return "      agent stages ms (p50 / p90 / max): " + ", ".join(parts)
 
 
 async def wave(app: Any, n: int, offset: int, done: dict[str, SandboxCall], step: Step) -> None:
@@ -115,13 +133,20 @@ async def wave(app: Any, n: int, offset: int, done: dict[str, SandboxCall], step
         step.late += report.late_frames
         async for session in app.state.db.session():
             lines = await calls.transcript(session, call.id)
+            for turn in await calls.latencies(session, call.id):
+                for name, ms in (("stt", turn.stt_ms), ("llm", turn.llm_ms), ("tts", turn.tts_ms)):
+                    if ms is not None:
+                        step.stages[name].append(ms)
         script = [s.text for s in report.segments if s.speaker == "callee" and s.text]
         transcribed = [e.text for e in lines if e.speaker == "user"]
         step.edits += edits(words(" ".join(script)), words(" ".join(transcribed)))
         step.words += len(words(" ".join(script)))
 
 
-STT_LINE = re.compile(r"speech-to-text: (\d+) transcriptions, guesses (\d+) used, (\d+) dropped")
+STT_LINE = re.compile(
+    r"speech-to-text: (\d+) transcriptions, guesses (\d+) used, (\d+) dropped"
+    r"(?:; text-to-speech: (\d+) sentences, (\d+) from the cache)?"
+)
 
 
 def log_size(log: Path) -> int:
@@ -129,13 +154,14 @@ def log_size(log: Path) -> int:
 
 
 def stt_counts(log: Path, since: int) -> list[int]:
-    """Whisper runs, guesses used, guesses dropped: the calls' lines after byte `since`."""
+    """Whisper runs, guesses used, guesses dropped, sentences spoken, sentences from the speech
+    cache: the calls' lines after byte `since`."""
     with log.open("rb") as file:
         file.seek(since)
         text = file.read().decode(errors="replace")
-    totals = [0, 0, 0]
+    totals = [0, 0, 0, 0, 0]
     for match in STT_LINE.finditer(text):
-        totals = [t + int(v) for t, v in zip(totals, match.groups(), strict=True)]
+        totals = [t + int(v or 0) for t, v in zip(totals, match.groups(), strict=True)]
     return totals
 
 
@@ -150,7 +176,7 @@ async def main(steps: list[int], waves: int, settings: Settings, voice_pid: int,
     print(f"ramp {steps}, {waves} wave(s) per step, voice process {voice_pid}")
     print(
         "calls | p50 s  | p90 s  | replies | WER %  | CPU s/min   | late/1000 | "
-        "STT/call | guesses used / dropped | ended"
+        "STT/call | guesses used / dropped | TTS cached / said | ended"
     )
     results = []
     async with serving(app.state.realtime.wrap(app), settings.port):
@@ -164,6 +190,7 @@ async def main(steps: list[int], waves: int, settings: Settings, voice_pid: int,
                 counts = stt_counts(log, logged)
                 step.stt = [a + b for a, b in zip(step.stt, counts, strict=True)]
             print(step.line(), flush=True)
+            print(step.stages_line(), flush=True)
             results.append(step)
     met = [s.calls for s in results if s.heard and pct(s.heard, 0.9) <= 1.5]
     print(f"most calls at once with the heard p90 <= 1.5 s: {max(met) if met else 0}")

@@ -148,6 +148,9 @@ class Settings(BaseSettings):
     voicemail_action: Literal["message", "hangup"] = "message"
     #: Load the speech models at start-up (off in tests that place no calls).
     warm_up_voice: bool = True
+    #: Sentences the agent said, kept so a sentence said again (an opener, a disclosure, a
+    #: goodbye) is not synthesised again: the most audio kept per voice process, MB; 0: none.
+    speech_cache_mb: int = Field(default=32, ge=0)
     # An OpenAI-compatible chat endpoint for the agent's brain; without it, the offline policy.
     llm_base_url: str = Field(
         default="", validation_alias=AliasChoices("CALLWRIGHT_LLM_BASE_URL", "LLM_BASE_URL")

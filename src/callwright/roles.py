@@ -35,6 +35,7 @@ API_PREFIX = "/api/v1"
 
 def build_engines(settings: Settings) -> Engines:
     """The speech engines and the brain of the process that runs calls' pipelines."""
+    tts.speech_cache.max_bytes = settings.speech_cache_mb << 20
     return Engines(
         transcriber=Transcriber(settings.data_dir / "models" / "whisper-base"),
         llm=LLMConfig(settings.llm_base_url, settings.llm_api_key, settings.llm_model)

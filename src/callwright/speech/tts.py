@@ -14,6 +14,7 @@ import json
 import shutil
 import subprocess
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -197,11 +198,69 @@ def warm_up(voice: Voice) -> None:
         _piper.get(voice.engine_voice)
 
 
+class SpeechCache:
+    """The last sentences spoken, per voice and rate, so a sentence said again is not
+    synthesised again. An agent's calls repeat most of what it says first (the disclosure, the
+    opener, the recording notice, the goodbye, a voicemail message): synthesis is a sixth of
+    a voice process's CPU (docs/performance.md, "Concurrent calls"). Bounded by the audio it
+    holds; thread-safe (syntheses run on the thread pool). The arrays are read-only."""
+
+    def __init__(self, max_bytes: int = 32 << 20) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[tuple[str, str, int], PCM] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple[str, str, int]) -> PCM | None:
+        with self._lock:
+            pcm = self._entries.get(key)
+            if pcm is None:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return pcm
+
+    def put(self, key: tuple[str, str, int], pcm: PCM) -> PCM:
+        pcm.setflags(write=False)
+        if pcm.nbytes > self.max_bytes:
+            return pcm
+        with self._lock:
+            old = self._entries.pop(key, None)
+            self._bytes += pcm.nbytes - (old.nbytes if old is not None else 0)
+            self._entries[key] = pcm
+            while self._bytes > self.max_bytes:
+                _, dropped = self._entries.popitem(last=False)
+                self._bytes -= dropped.nbytes
+        return pcm
+
+    def __contains__(self, key: tuple[str, str, int]) -> bool:
+        with self._lock:
+            return key in self._entries
+
+
+speech_cache = SpeechCache()
+
+
+def cache_key(voice: Voice, text: str, rate: int = PHONE_RATE) -> tuple[str, str, int]:
+    return (voice.name, " ".join(text.split()), rate)
+
+
 def synthesize(voice: Voice, text: str, rate: int = PHONE_RATE) -> PCM:
-    """Blocking: speak `text` with `voice`, as 16-bit mono PCM at `rate`."""
-    text = " ".join(text.split())
-    if not text:
+    """Blocking: speak `text` with `voice`, as 16-bit mono PCM at `rate` (read-only: it may be
+    the cache's copy)."""
+    key = cache_key(voice, text, rate)
+    if not key[1]:
         return np.zeros(0, dtype=np.int16)
+    cached = speech_cache.get(key)
+    if cached is not None:
+        return cached
+    return speech_cache.put(key, _synthesize(voice, key[1], rate))
+
+
+def _synthesize(voice: Voice, text: str, rate: int) -> PCM:
     if voice.engine == "piper":
         model = _piper.get(voice.engine_voice)
         chunks = [c.audio_int16_array for c in model.synthesize(text)]

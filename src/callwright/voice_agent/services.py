@@ -27,6 +27,7 @@ from pipecat.utils.text.base_text_aggregator import BaseTextAggregator
 from pipecat.utils.time import time_now_iso8601
 
 from callwright.speech import languages, tts
+from callwright.speech.audio import rms
 from callwright.speech.stt import Transcriber
 from callwright.speech.vad import EnergyVAD
 from callwright.voice_agent.frames import SpeechStartFrame
@@ -168,8 +169,38 @@ class InlineSileroVAD(SileroVADAnalyzer):
     audio, about 0.1 ms, which only happens every 32 ms): inline the same analysis costs less
     CPU and no latency (docs/performance.md, "Concurrent calls")."""
 
+    #: A window quieter than this (RMS of 16-bit samples, about -60 dBFS: under a phone
+    #: line's own noise, far under speech) while nobody speaks is not given to the model.
+    SILENT_RMS = 30.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._resting = False
+        #: Windows scored by the model, and skipped as silence.
+        self.windows_scored = 0
+        self.windows_skipped = 0
+
     async def analyze_audio(self, buffer: bytes) -> VADState:
         return self._run_analyzer(buffer)
+
+    def voice_confidence(self, buffer: bytes) -> float:
+        """The model's confidence, but 0 without running it for a silent window while the
+        VAD is quiet: the callee is listening (about half of a call), and the answer there is
+        no speech whatever the model says (it could not start speech on its own: Pipecat also
+        asks for a volume far above this). The model's memory is cleared when it rests, as
+        Pipecat clears it itself after a quiet stretch, so it starts fresh on the next sound."""
+        if (
+            self._vad_state == VADState.QUIET
+            and rms(np.frombuffer(buffer, dtype=np.int16)) < self.SILENT_RMS
+        ):
+            if not self._resting:
+                self._model.reset_states()
+                self._resting = True
+            self.windows_skipped += 1
+            return 0.0
+        self._resting = False
+        self.windows_scored += 1
+        return float(np.ravel(super().voice_confidence(buffer))[0])
 
 
 class LocalTTSService(TTSService):
@@ -194,13 +225,17 @@ class LocalTTSService(TTSService):
         # Pipecat 1.14's TTSService takes no aggregator argument; this attribute is its splitter.
         self._text_aggregator = text_aggregator or SentenceAggregator()  # type: ignore[assignment]
         self._voice = voice
+        #: Sentences spoken on this call, and of those, how many the speech cache held.
+        self.sentences = 0
+        self.from_cache = 0
 
     def can_generate_metrics(self) -> bool:
         return True
 
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame | None, None]:
         rate = self.sample_rate
-
+        self.sentences += 1
+        self.from_cache += tts.cache_key(self._voice, text, rate) in tts.speech_cache
         try:
             await self.start_tts_usage_metrics(text)
             pcm = await asyncio.to_thread(tts.synthesize, self._voice, text, rate)

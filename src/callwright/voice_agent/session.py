@@ -218,6 +218,7 @@ class CallSession:
     def _build_pipeline(self) -> Pipeline:
         voice = tts.find(self.plan.voice) or tts.default_voice(self.plan.language)
         self.stt = WhisperSTTService(self.engines.transcriber, self.plan.language)
+        self.tts = LocalTTSService(voice)
         return Pipeline(
             [
                 self.transport.input(),
@@ -225,7 +226,7 @@ class CallSession:
                 self.callee_captions,
                 self.user_turns,
                 *self._build_brain(),
-                LocalTTSService(voice),
+                self.tts,
                 self.closer,
                 self.transport.output(),
                 self.agent_captions,
@@ -383,12 +384,16 @@ class CallSession:
         for outcome in await asyncio.gather(*self._writes, return_exceptions=True):
             if isinstance(outcome, BaseException):
                 log.error("a transcript line was not saved", exc_info=outcome)
-        # What the speculative transcription cost (benchmarks/concurrent_calls.py reads it).
+        # What the speculative transcription cost, and what the speech cache saved
+        # (benchmarks/concurrent_calls.py reads it).
         log.info(
-            "speech-to-text: %d transcriptions, guesses %d used, %d dropped",
+            "speech-to-text: %d transcriptions, guesses %d used, %d dropped; "
+            "text-to-speech: %d sentences, %d from the cache",
             self.stt.transcriptions,
             self.stt.guesses_used,
             self.stt.guesses_dropped,
+            self.tts.sentences,
+            self.tts.from_cache,
         )
         await self.hooks.finished(self.recording())
 
