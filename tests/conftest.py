@@ -35,14 +35,19 @@ DATABASE_FIXTURES = {"settings", "migrated", "app", "session", "client", "live"}
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The PostgreSQL pass (CALLWRIGHT_TEST_DATABASE_URL set) runs only the tests that reach
     the database; the others (speech, the voice pipeline, parsers) ran in the SQLite pass and
-    would only run again, identically."""
+    would only run again, identically. Nor does it run the conversations over the sandbox (the
+    `live` fixture or the `conversation` mark, seconds each): what they test is the voice pipeline, and their database
+    work is the call flows', which the PostgreSQL pass runs through the API tests and through
+    the live calls of the fault tests (tests/test_restarts.py, test_voice_kill.py,
+    test_cluster.py, campaigns/test_worker_kill.py, on PostgreSQL + Redis only)."""
     if not os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
         return
     keep: list[pytest.Item] = []
     drop: list[pytest.Item] = []
     for item in items:
         uses = set(getattr(item, "fixturenames", ()))
-        (keep if uses & DATABASE_FIXTURES else drop).append(item)
+        conversation = "live" in uses or item.get_closest_marker("conversation") is not None
+        (keep if uses & DATABASE_FIXTURES and not conversation else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

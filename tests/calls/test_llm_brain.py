@@ -16,7 +16,7 @@ from callwright.main import create_app
 from callwright.speech import tts
 from tests.calls.fake_openai import CLOSING, GREETING, FakeOpenAI
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.conversation]
 
 
 async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
