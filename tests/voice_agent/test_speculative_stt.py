@@ -19,7 +19,7 @@ from pipecat.tests.utils import run_test
 
 from callwright.speech.audio import tone
 from callwright.speech.stt import Transcriber
-from callwright.voice_agent.services import WhisperSTTService
+from callwright.voice_agent.services import SPECULATE_AFTER_SECS, WhisperSTTService
 
 RATE = 8000
 FRAME = RATE // 50  # 20 ms
@@ -95,13 +95,17 @@ async def test_speech_after_the_snapshot_drops_the_guess() -> None:
     frames = [
         VADUserStartedSpeakingFrame(),
         *_frames(0.4, loud=True),
-        *_frames(0.16, loud=False),  # a pause inside the sentence: a guess starts
-        *_frames(0.4, loud=True),  # the callee goes on
+        # A pause inside the sentence: a guess starts...
+        *_frames(SPECULATE_AFTER_SECS + 0.04, loud=False),
+        *_frames(0.4, loud=True),  # ... and the callee goes on
+        *_frames(SPECULATE_AFTER_SECS - 0.06, loud=False),  # a shorter one starts none
+        *_frames(0.3, loud=True),
         *_frames(0.3, loud=False),
         VADUserStoppedSpeakingFrame(),
     ]
     stt, fake, texts = await _run(frames)
     assert stt.guesses_dropped == 1
+    assert stt.transcriptions == 2  # the dropped guess and the last pause's, used: none more
     # The used transcript covers the whole segment, longer than the dropped guess.
     assert len(texts) == 1
     used = int(texts[0].split()[1])

@@ -33,8 +33,11 @@ from callwright.speech.vad import EnergyVAD
 from callwright.voice_agent.frames import SpeechStartFrame
 from callwright.voice_agent.sentences import SentenceAggregator
 
-#: Quiet (by energy) this long inside a VAD segment starts a speculative transcription.
-SPECULATE_AFTER_SECS = 0.12
+#: Quiet (by energy) this long inside a VAD segment starts a speculative transcription. At
+#: 0.12 s the pauses inside a sentence started guesses that were then dropped (half of all
+#: Whisper runs); 0.2 s keeps the latency and drops fewer (docs/performance.md, "Concurrent
+#: calls").
+SPECULATE_AFTER_SECS = 0.2
 FRAME_SECS = 0.02
 #: How long after the VAD stop the turn may wait for the segment's transcript. Pipecat's
 #: default (1.0 s, minus the VAD's 0.3 s) is about one Whisper run on a small CPU, so a busy
@@ -51,8 +54,8 @@ class WhisperSTTService(SegmentedSTTService):
     16 kHz (so the audio plays twice too fast and the words come out wrong); this one resamples.
 
     Whisper takes about 0.3 s a segment on the 2-core box (a window fitted to the segment, see
-    speech/stt.py), and the VAD waits 0.3 s of silence before it calls the segment over. So as soon as the audio has been quiet (by energy) for
-    0.12 s, the segment so far is transcribed speculatively; when the VAD then stops and no speech
+    speech/stt.py), and the VAD waits 0.3 s of silence before it calls the segment over. So as
+    soon as the audio has been quiet (by energy) for 0.2 s, the segment so far is transcribed speculatively; when the VAD then stops and no speech
     came after the snapshot, that result is used and the wait overlaps the silence window. If the
     callee speaks again the guess is dropped and the whole segment is transcribed as usual.
     A guess starts only while the process's model is idle: with several calls at once it
