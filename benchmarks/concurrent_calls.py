@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/concurrent_calls.py [steps] [waves]
 
-`steps` is the ramp, comma-separated (default 1,2,4,6); each step places that many calls at
+`steps` is the ramp, comma-separated (default 1,2,4,6,8); each step places that many calls at
 once, `waves` times (default 1), at real time, to the sandbox's talking callees, and waits for
 them to end. Three processes, as in production with a real carrier:
 - this one: the API role (places the calls, takes the carrier's status callbacks, runs the
@@ -286,5 +286,5 @@ def run(steps: list[int], waves: int) -> None:
 
 
 if __name__ == "__main__":
-    ramp = [int(x) for x in (sys.argv[1] if len(sys.argv) > 1 else "1,2,4,6").split(",")]
+    ramp = [int(x) for x in (sys.argv[1] if len(sys.argv) > 1 else "1,2,4,6,8").split(",")]
     run(ramp, int(sys.argv[2]) if len(sys.argv) > 2 else 1)
