@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Send
 
+from callwright.kit.db import unreachable
+
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+#: What a request is told while the database (or another service it needs) cannot be reached.
+UNAVAILABLE = "The service is briefly unavailable. Please try again in a moment."
+UNAVAILABLE_RETRY_AFTER = "5"
 
 
 class AppError(Exception):
@@ -146,7 +154,24 @@ def install_error_handlers(app: FastAPI) -> None:
     async def unhandled(_: Request, exc: Exception) -> JSONResponse:
         return JSONResponse(error_body("Server Error"), status_code=500)
 
+    async def connection_lost(request: Request, exc: Exception) -> JSONResponse:
+        """The database (or another service) cannot be reached, as while PostgreSQL restarts:
+        503 with Retry-After, and one line in the log rather than a traceback a request."""
+        if not unreachable(exc):
+            log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+            return JSONResponse(error_body("Server Error"), status_code=500)
+        log.warning(
+            "%s %s: unavailable (%s: %s)", request.method, request.url.path, type(exc).__name__, exc
+        )
+        return JSONResponse(
+            error_body(UNAVAILABLE),
+            status_code=503,
+            headers={"Retry-After": UNAVAILABLE_RETRY_AFTER},
+        )
+
     app.add_exception_handler(AppError, app_error)
     app.add_exception_handler(RequestValidationError, request_validation)
     app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(DBAPIError, connection_lost)
+    app.add_exception_handler(ConnectionError, connection_lost)
     app.add_exception_handler(Exception, unhandled)
