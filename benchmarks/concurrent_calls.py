@@ -75,7 +75,7 @@ class Step:
     ended: dict[str, int] = field(default_factory=dict)
     #: Whisper runs, guesses used and dropped, sentences spoken and of those from the speech
     #: cache, from the voice process's log.
-    stt: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
+    log_counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
     #: The agent's own per-reply stages (ms): STT after the VAD stop, LLM, TTS first audio.
     stages: dict[str, list[float]] = field(
         default_factory=lambda: {"stt": [], "llm": [], "tts": []}
@@ -88,8 +88,8 @@ class Step:
             f"{self.calls:>5} | {p50:6.2f} | {p90:6.2f} | "
             f"{len(self.heard):>7} | {100 * self.edits / max(self.words, 1):6.1f} | "
             f"{self.cpu / max(minutes, 1e-9):11.1f} | {1000 * self.late / max(self.frames, 1):8.1f} | "
-            f"{self.stt[0] / max(self.calls, 1):7.1f} | {self.stt[1]:>4} / {self.stt[2]:<4} | "
-            f"{self.stt[4]:>3} / {self.stt[3]:<3} | "
+            f"{self.log_counts[0] / max(self.calls, 1):7.1f} | {self.log_counts[1]:>4} / {self.log_counts[2]:<4} | "
+            f"{self.log_counts[4]:>3} / {self.log_counts[3]:<3} | "
             + ", ".join(f"{k} {v}" for k, v in sorted(self.ended.items()))
         )
 
@@ -143,7 +143,7 @@ async def wave(app: Any, n: int, offset: int, done: dict[str, SandboxCall], step
         step.words += len(words(" ".join(script)))
 
 
-STT_LINE = re.compile(
+CALL_LOG_LINE = re.compile(
     r"speech-to-text: (\d+) transcriptions, guesses (\d+) used, (\d+) dropped"
     r"(?:; text-to-speech: (\d+) sentences, (\d+) from the cache)?"
 )
@@ -153,14 +153,14 @@ def log_size(log: Path) -> int:
     return log.stat().st_size
 
 
-def stt_counts(log: Path, since: int) -> list[int]:
+def call_log_counts(log: Path, since: int) -> list[int]:
     """Whisper runs, guesses used, guesses dropped, sentences spoken, sentences from the speech
     cache: the calls' lines after byte `since`."""
     with log.open("rb") as file:
         file.seek(since)
         text = file.read().decode(errors="replace")
     totals = [0, 0, 0, 0, 0]
-    for match in STT_LINE.finditer(text):
+    for match in CALL_LOG_LINE.finditer(text):
         totals = [t + int(v or 0) for t, v in zip(totals, match.groups(), strict=True)]
     return totals
 
@@ -187,8 +187,8 @@ async def main(steps: list[int], waves: int, settings: Settings, voice_pid: int,
                 await wave(app, n, w * n, done, step)
                 step.cpu += cpu_seconds(voice_pid) - before
                 await asyncio.sleep(0.5)  # the calls' last log lines
-                counts = stt_counts(log, logged)
-                step.stt = [a + b for a, b in zip(step.stt, counts, strict=True)]
+                counts = call_log_counts(log, logged)
+                step.log_counts = [a + b for a, b in zip(step.log_counts, counts, strict=True)]
             print(step.line(), flush=True)
             print(step.stages_line(), flush=True)
             results.append(step)

@@ -36,9 +36,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """The PostgreSQL pass (CALLWRIGHT_TEST_DATABASE_URL set) runs only the tests that reach
     the database; the others (speech, the voice pipeline, parsers) ran in the SQLite pass and
     would only run again, identically. Nor does it run the conversations over the sandbox (the
-    `live` fixture or the `conversation` mark, seconds each): what they test is the voice pipeline, and their database
-    work is the call flows', which the PostgreSQL pass runs through the API tests and through
-    the live calls of the fault tests (tests/test_restarts.py, test_voice_kill.py,
+    `live` fixture or the `conversation` mark, seconds each): what they test is the voice
+    pipeline, and their database work is the call flows', which the PostgreSQL pass runs
+    through the API tests and through the live calls of the fault tests (tests/test_restarts.py, test_voice_kill.py,
     test_cluster.py, campaigns/test_worker_kill.py, on PostgreSQL + Redis only)."""
     if not os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
         return

@@ -20,10 +20,13 @@ def test_a_sentence_said_again_is_not_synthesised_again(monkeypatch: pytest.Monk
     assert again is first
     assert (cache.hits, cache.misses) == (1, 1)
     assert tts.cache_key(voice, "Thanks for your time. Goodbye.") in cache
+    assert tts.synthesize_cached(voice, "Thanks for your time. Goodbye.") == (first, True)
+    assert (cache.hits, cache.misses) == (2, 1)
     # Another rate or another voice is another entry.
-    wider = tts.synthesize(voice, "Thanks for your time. Goodbye.", PHONE_RATE * 2)
+    wider, cached = tts.synthesize_cached(voice, "Thanks for your time. Goodbye.", PHONE_RATE * 2)
+    assert not cached
     assert abs(len(wider) - 2 * len(first)) <= 2
-    assert (cache.hits, cache.misses) == (1, 2)
+    assert (cache.hits, cache.misses) == (2, 2)
     # Callers share the cached array: it cannot be changed under another call.
     with pytest.raises(ValueError, match="read-only"):
         first[0] = 1

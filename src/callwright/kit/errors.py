@@ -158,8 +158,9 @@ def install_error_handlers(app: FastAPI) -> None:
         """The database (or another service) cannot be reached, as while PostgreSQL restarts:
         503 with Retry-After, and one line in the log rather than a traceback a request."""
         if not unreachable(exc):
+            # Handled here, the error is not re-raised to the server, which would log it.
             log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-            return JSONResponse(error_body("Server Error"), status_code=500)
+            return await unhandled(request, exc)
         log.warning(
             "%s %s: unavailable (%s: %s)", request.method, request.url.path, type(exc).__name__, exc
         )

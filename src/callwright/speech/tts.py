@@ -201,9 +201,9 @@ def warm_up(voice: Voice) -> None:
 class SpeechCache:
     """The last sentences spoken, per voice and rate, so a sentence said again is not
     synthesised again. An agent's calls repeat most of what it says first (the disclosure, the
-    opener, the recording notice, the goodbye, a voicemail message): synthesis is a sixth of
-    a voice process's CPU (docs/performance.md, "Concurrent calls"). Bounded by the audio it
-    holds; thread-safe (syntheses run on the thread pool). The arrays are read-only."""
+    opener, the recording notice, the goodbye, a voicemail message), and synthesis was the
+    largest part of a voice process's CPU when profiled (docs/performance.md, "Concurrent
+    calls"). Bounded by the audio it holds; thread-safe (syntheses run on the thread pool). The arrays are read-only."""
 
     def __init__(self, max_bytes: int = 32 << 20) -> None:
         self.max_bytes = max_bytes
@@ -251,13 +251,18 @@ def cache_key(voice: Voice, text: str, rate: int = PHONE_RATE) -> tuple[str, str
 def synthesize(voice: Voice, text: str, rate: int = PHONE_RATE) -> PCM:
     """Blocking: speak `text` with `voice`, as 16-bit mono PCM at `rate` (read-only: it may be
     the cache's copy)."""
+    return synthesize_cached(voice, text, rate)[0]
+
+
+def synthesize_cached(voice: Voice, text: str, rate: int = PHONE_RATE) -> tuple[PCM, bool]:
+    """`synthesize`, and whether the audio came from the speech cache."""
     key = cache_key(voice, text, rate)
     if not key[1]:
-        return np.zeros(0, dtype=np.int16)
+        return np.zeros(0, dtype=np.int16), False
     cached = speech_cache.get(key)
     if cached is not None:
-        return cached
-    return speech_cache.put(key, _synthesize(voice, key[1], rate))
+        return cached, True
+    return speech_cache.put(key, _synthesize(voice, key[1], rate)), False
 
 
 def _synthesize(voice: Voice, text: str, rate: int) -> PCM:

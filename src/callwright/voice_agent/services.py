@@ -55,9 +55,10 @@ class WhisperSTTService(SegmentedSTTService):
 
     Whisper takes about 0.3 s a segment on the 2-core box (a window fitted to the segment, see
     speech/stt.py), and the VAD waits 0.3 s of silence before it calls the segment over. So as
-    soon as the audio has been quiet (by energy) for 0.2 s, the segment so far is transcribed speculatively; when the VAD then stops and no speech
-    came after the snapshot, that result is used and the wait overlaps the silence window. If the
-    callee speaks again the guess is dropped and the whole segment is transcribed as usual.
+    soon as the audio has been quiet (by energy) for 0.2 s, the segment so far is transcribed
+    speculatively; when the VAD then stops and no speech came after the snapshot, that result
+    is used and the wait overlaps the silence window. If the callee speaks again the guess is
+    dropped and the whole segment is transcribed as usual.
     A guess starts only while the process's model is idle: with several calls at once it
     would otherwise hold up the other calls' real transcriptions.
     """
@@ -237,11 +238,11 @@ class LocalTTSService(TTSService):
 
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame | None, None]:
         rate = self.sample_rate
-        self.sentences += 1
-        self.from_cache += tts.cache_key(self._voice, text, rate) in tts.speech_cache
         try:
             await self.start_tts_usage_metrics(text)
-            pcm = await asyncio.to_thread(tts.synthesize, self._voice, text, rate)
+            pcm, cached = await asyncio.to_thread(tts.synthesize_cached, self._voice, text, rate)
+            self.sentences += 1
+            self.from_cache += cached
             # Ahead of the audio, through the output transport: the live captions learn when
             # this sentence starts playing and how long it lasts.
             yield SpeechStartFrame(text=text, seconds=len(pcm) / rate)
