@@ -2,7 +2,7 @@
  * call settings with the balance, and the 2 latest calls. */
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Eraser, Pause, Phone, PhoneOff, Play, Timer } from 'lucide-react'
+import { CalendarClock, Eraser, Info, Pause, Phone, PhoneOff, Play, Timer } from 'lucide-react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form'
@@ -25,12 +25,15 @@ import { sendCallPhoneProblem, tidyPhone } from '@/lib/phone'
 import { errorId, fieldAria, hintId } from '@/components/ui/fieldAria'
 import { notify } from '@/lib/toast'
 import { callsApi, statsQuery, voicesQuery, type SendCallBody } from './api'
+import { refreshCallLists } from '@/components/calls/useCallListUpdates'
 import { useLiveCall } from './useLiveCall'
 import { RecentCalls } from '@/components/calls/RecentCalls'
 import { DEFAULT_LANGUAGE, languagesQuery } from '@/components/calls/api'
 import { LanguageField } from '@/components/calls/LanguageField'
 import { voicesOf } from '@/components/calls/languages'
 import { TurnLatencies } from '@/components/calls/TurnLatencies'
+import { useUserTimeZone } from '@/components/account/useTimeZone'
+import { formatInZone } from '@/lib/timezone'
 
 /** The call's settings, checked in the spec's order (the number first, then the prompt); a
  * number without "+" is read in the server's default region. */
@@ -71,6 +74,15 @@ function usedVariables(form: Pick<SendCallForm, 'prompt' | 'firstSentence' | 'vo
 }
 /** The longest max duration (whole minutes, at most 120) a balance can hold. */
 const coveredMinutes = (balance: number) => Math.min(120, Math.floor((balance + 1e-9) / requiredBalance(1)))
+
+/** A calling-hours refusal (HTTP 400 with `next_open_at`): its message and the next opening. */
+function windowRefusalOf(error: unknown): { message: string; nextOpenAt: string } | null {
+  if (!(error instanceof ApiError) || error.status !== 400) return null
+  const next = error.body.next_open_at
+  return typeof next === 'string' && next ? { message: error.message, nextOpenAt: next } : null
+}
+
+const prefersReducedMotion = () => typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches
 
 const DEFAULTS: SendCallForm = {
   phone: '',
@@ -161,6 +173,16 @@ export function SendCallPage() {
   }
   const [balance, setBalance] = useState<number | null>(null)
   const [sending, setSending] = useState(false)
+  const timeZone = useUserTimeZone()
+  /** The transcript panel: brought into view (and focused) when a call starts. */
+  const transcriptPanel = useRef<HTMLDivElement | null>(null)
+  /** What the server said about the call just placed (the sandbox's calling-hours notice). */
+  const [notice, setNotice] = useState<string | null>(null)
+  /** The last request sent, re-sent with `start_at` by "Call when the window opens". */
+  const lastBody = useRef<SendCallBody | null>(null)
+  const [windowRefusal, setWindowRefusal] = useState<{ message: string; nextOpenAt: string } | null>(null)
+  const [scheduling, setScheduling] = useState(false)
+  const [scheduled, setScheduled] = useState<{ callId: string; to: string; at: string } | null>(null)
   const call = useLiveCall(userId, {
     onPickedUp: (live) => {
       // The call is the user's again: its settings show, locked, as when it was placed.
@@ -186,6 +208,21 @@ export function SendCallPage() {
 
   const chosenVoice = voice ?? speaking?.[0]?.name ?? DEFAULT_VOICE
   const shownBalance = balance ?? stats.data?.balance ?? null
+
+  /** A balance that cannot hold the default 30 minutes starts the max duration at the most it
+   * covers (at least 1), once, unless the field was already set (by an agent or a call picked
+   * up): a starter credit places its first call without touching the form. */
+  const fitDone = useRef(false)
+  const statsBalance = stats.data?.balance
+  useEffect(() => {
+    if (fitDone.current || statsBalance === undefined || active) return
+    fitDone.current = true
+    if (getValues('maxDuration') !== DEFAULTS.maxDuration || statsBalance >= requiredBalance(DEFAULTS.maxDuration)) return
+    setValue('maxDuration', Math.max(1, coveredMinutes(statsBalance)))
+  }, [statsBalance, active, getValues, setValue])
+  /** The max duration is what the balance holds at most, short of the default: the field says so. */
+  const fittedMinutes = shownBalance !== null && shownBalance < requiredBalance(DEFAULTS.maxDuration) ? coveredMinutes(shownBalance) : 0
+  const fitted = !active && fittedMinutes >= 1 && maxDuration === fittedMinutes && shownBalance !== null ? { minutes: fittedMinutes, balance: shownBalance } : null
 
   useEffect(() => {
     if (voices.isError) notify.error(voices.error.message || 'Failed to load voices')
@@ -227,6 +264,9 @@ export function SendCallPage() {
     }
     const phone = tidyShown(form.phone)
     call.clear()
+    setNotice(null)
+    setWindowRefusal(null)
+    setScheduled(null)
     setSending(true)
     try {
       const body: SendCallBody = {
@@ -251,6 +291,7 @@ export function SendCallPage() {
         if (voicemailMessage) body.voicemail_message = voicemailMessage
       }
       if (names.length) body.variables = Object.fromEntries(names.map((name) => [name, (variables[name] ?? '').trim()]))
+      lastBody.current = body
       const result = await callsApi.send(body)
       if (!result.callId) {
         notify.error('Failed to track call status')
@@ -258,15 +299,47 @@ export function SendCallPage() {
       }
       call.started(result.callId)
       setBalance(result.balance)
+      setNotice(result.notice ?? null)
+      showTranscript()
       const projected = available - required
       if (projected < 1) notify.warning(`Your balance is low after this call: $${projected.toFixed(2)}. Consider adding funds.`)
       else notify.info(`Balance sufficient: $${projected.toFixed(2)} available.`)
     } catch (error) {
       applyServerErrors(error, setError, [], SERVER_FIELDS)
       if (error instanceof ApiError && error.status === 402) setFundsProblem(error.message)
+      setWindowRefusal(windowRefusalOf(error))
       notify.error(messageOf(error, 'Failed to initiate call'))
     } finally {
       setSending(false)
+    }
+  }
+
+  /** The call is placed: its transcript comes into view (on a phone it is above the button) and
+   * takes the focus the disabled button gives up, so a keyboard user is where the call is. */
+  const showTranscript = () => {
+    const panel = transcriptPanel.current
+    if (!panel) return
+    panel.scrollIntoView?.({ block: 'start', behavior: prefersReducedMotion() ? 'auto' : 'smooth' })
+    panel.focus({ preventScroll: true })
+  }
+
+  /** "Call when the window opens": the refused request again, scheduled for the next opening. */
+  const scheduleAtOpening = async () => {
+    const body = lastBody.current
+    if (!body || !windowRefusal) return
+    setScheduling(true)
+    try {
+      const result = await callsApi.send({ ...body, start_at: windowRefusal.nextOpenAt })
+      setWindowRefusal(null)
+      if (result.balance !== undefined) setBalance(result.balance)
+      const at = result.scheduled_for ?? windowRefusal.nextOpenAt
+      setScheduled({ callId: result.callId, to: body.phone, at })
+      refreshCallLists(queryClient, userId)
+      notify.success(`Call to ${body.phone} scheduled for ${formatInZone(at, timeZone)} (${timeZone}).`)
+    } catch (error) {
+      notify.error(messageOf(error, 'Failed to initiate call'))
+    } finally {
+      setScheduling(false)
     }
   }
 
@@ -405,9 +478,18 @@ export function SendCallPage() {
           </div>
         </Card>
 
-        <Card className="flex min-h-[28rem] min-w-0 flex-col">
+        <Card
+          ref={transcriptPanel}
+          tabIndex={-1}
+          role="region"
+          aria-labelledby="transcript-heading"
+          data-testid="transcript-panel"
+          className="flex min-h-[28rem] min-w-0 scroll-mt-20 flex-col focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 lg:scroll-mt-6"
+        >
           <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-4">
-            <h2 className="text-lg font-semibold text-slate-900">Transcript</h2>
+            <h2 id="transcript-heading" className="text-lg font-semibold text-slate-900">
+              Transcript
+            </h2>
             <div className="flex flex-wrap items-center gap-2">
               <span className={cn('inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-sm font-semibold tabular-nums', inCall ? 'bg-emerald-50 text-emerald-700' : 'bg-slate-100 text-slate-600')} data-testid="call-timer">
                 <Timer className="h-4 w-4" aria-hidden />
@@ -418,6 +500,12 @@ export function SendCallPage() {
               </Button>
             </div>
           </div>
+          {notice && (
+            <p role="status" data-testid="call-notice" className="mx-5 mt-4 flex gap-2 rounded-lg bg-sky-50 px-3 py-2 text-sm text-sky-900 ring-1 ring-sky-200">
+              <Info className="mt-0.5 h-4 w-4 shrink-0 text-sky-600" aria-hidden />
+              <span>{notice}</span>
+            </p>
+          )}
           <div className="flex-1 space-y-3 overflow-y-auto px-5 py-4" aria-live="polite" data-testid="live-transcript">
             {lines.length === 0 ? (
               <p className="py-10 text-center text-sm text-slate-500">{active ? (inCall ? 'Listening…' : 'Calling…') : 'The conversation appears here during a call.'}</p>
@@ -445,6 +533,14 @@ export function SendCallPage() {
             )}
           </div>
           {call.callId && <TurnLatencies key={call.callId} callId={call.callId} live className="border-t border-slate-200 px-5 py-4" />}
+          {call.callId && !active && (
+            <p className="border-t border-slate-200 px-5 py-3 text-sm">
+              <Link to={`/dashboard/calls/${call.callId}`} className="font-semibold text-indigo-600 hover:underline" data-testid="finished-call-link">
+                Open this call's page
+              </Link>{' '}
+              <span className="text-slate-500">for its recording, analysis and cost.</span>
+            </p>
+          )}
         </Card>
 
         <div className="grid min-w-0 content-start items-start gap-6 lg:col-span-2 lg:grid-cols-2 2xl:col-span-1 2xl:grid-cols-1">
@@ -506,8 +602,25 @@ export function SendCallPage() {
                 </Link>
               </div>
             )}
-            <Slider id="max-duration" label="Max duration" min={1} max={120} step={1} field={register('maxDuration', { valueAsNumber: true })} disabled={active} display={`${maxDuration} min`} />
-            <p className="-mt-3 text-xs text-slate-500">Holds {formatCurrency(requiredBalance(maxDuration))} until the call ends; you pay only the minutes used.</p>
+            <Slider
+              id="max-duration"
+              label="Max duration"
+              min={1}
+              max={120}
+              step={1}
+              field={register('maxDuration', { valueAsNumber: true })}
+              disabled={active}
+              display={`${maxDuration} min`}
+              describedBy={fitted && maxDuration === fitted.minutes ? 'max-duration-hold max-duration-fitted' : 'max-duration-hold'}
+            />
+            <p id="max-duration-hold" className="-mt-3 text-xs text-slate-500">
+              Holds {formatCurrency(requiredBalance(maxDuration))} until the call ends; you pay only the minutes used.
+            </p>
+            {fitted && maxDuration === fitted.minutes && (
+              <p id="max-duration-fitted" className="-mt-3 text-xs text-slate-600" data-testid="max-duration-fitted">
+                Set to {fitted.minutes} min, the most your balance of {formatCurrency(fitted.balance)} covers (the usual default is {DEFAULTS.maxDuration} min).
+              </p>
+            )}
             {shownBalance !== null && shownBalance < requiredBalance(maxDuration) && (
               <p className="-mt-3 text-xs font-medium text-amber-700" data-testid="balance-covers">
                 {coveredMinutes(shownBalance) > 0
@@ -524,14 +637,30 @@ export function SendCallPage() {
               <input type="checkbox" role="switch" {...register('waitGreeting')} disabled={active} className="h-5 w-5 accent-indigo-600" />
             </label>
             <div className="flex gap-3">
-              <Button className="flex-1" onClick={() => void handleSubmit(send, refuse)()} disabled={active || !phone || sending}>
+              <Button className="flex-1" onClick={() => void handleSubmit(send, refuse)()} disabled={active || !phone || sending || scheduling}>
                 {sending ? <Spinner className="h-4 w-4" /> : <Phone className="h-4 w-4" aria-hidden />}
-                {active ? 'Call Start' : 'Send Call'}
+                {active ? (inCall ? 'On call' : 'Calling...') : sending ? 'Calling...' : 'Send Call'}
               </Button>
               <Button variant="danger" className="flex-1" onClick={() => void stop()} disabled={!active}>
                 <PhoneOff className="h-4 w-4" aria-hidden /> Stop Call
               </Button>
             </div>
+            {windowRefusal && !active && (
+              <div role="alert" data-testid="window-refusal" className="space-y-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 ring-1 ring-amber-200">
+                <p>{windowRefusal.message}</p>
+                <Button variant="secondary" size="sm" onClick={() => void scheduleAtOpening()} disabled={scheduling}>
+                  {scheduling ? <Spinner className="h-4 w-4" /> : <CalendarClock className="h-4 w-4" aria-hidden />} Call when the window opens
+                </Button>
+              </div>
+            )}
+            {scheduled && (
+              <p role="status" data-testid="call-scheduled" className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200">
+                Your call to {scheduled.to} is scheduled for {formatInZone(scheduled.at, timeZone)} ({timeZone}).{' '}
+                <Link to={`/dashboard/calls/${scheduled.callId}`} className="font-semibold underline underline-offset-2">
+                  Open its page
+                </Link>
+              </p>
+            )}
           </Card>
           <RecentCalls userId={userId} limit={2} viewAllTo="/dashboard/call-logs" title="Recent Calls" />
         </div>
