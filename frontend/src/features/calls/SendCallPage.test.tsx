@@ -414,6 +414,8 @@ describe('Send call', () => {
     await screen.findByRole('button', { name: 'Calling...' })
     await waitFor(() => expect(calls.find((c) => c.path === 'send-call')?.body).toMatchObject({ max_duration: 2 }))
     expect(screen.getByText('Your balance is low after this call: $0.02. Consider adding funds.')).toBeInTheDocument()
+    // What is left while the call holds its minutes is no reason to tell the user to add funds.
+    expect(screen.queryByTestId('balance-covers')).toBeNull()
   })
 
   it('a balance under one minute starts at 1 min and the send gets the Balance Error', async () => {

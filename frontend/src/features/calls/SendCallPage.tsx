@@ -626,7 +626,7 @@ export function SendCallPage() {
                 Set to {fitted.minutes} min, the most your balance of {formatCurrency(fitted.balance)} covers (the usual default is {DEFAULTS.maxDuration} min).
               </p>
             )}
-            {shownBalance !== null && shownBalance < requiredBalance(maxDuration) && (
+            {!active && shownBalance !== null && shownBalance < requiredBalance(maxDuration) && (
               <p className="-mt-3 text-xs font-medium text-amber-700" data-testid="balance-covers">
                 {coveredMinutes(shownBalance) > 0
                   ? `Your balance covers calls of up to ${coveredMinutes(shownBalance)} min: lower the max duration, or `
