@@ -3769,6 +3769,11 @@ export interface components {
         LoadReport: {
             /** Accepted */
             accepted: number;
+            /**
+             * Calling Hours
+             * @default
+             */
+            calling_hours?: string;
             /** Reasons */
             reasons: {
                 [key: string]: number;
@@ -3779,6 +3784,16 @@ export interface components {
             refused_count: number;
             /** Variables */
             variables: string[];
+            /**
+             * Zone Mismatch Count
+             * @default 0
+             */
+            zone_mismatch_count?: number;
+            /**
+             * Zone Mismatches
+             * @default []
+             */
+            zone_mismatches?: components["schemas"]["ZoneMismatchOut"][];
         };
         /** LoginIn */
         LoginIn: {
@@ -5334,6 +5349,21 @@ export interface components {
             /** Usedbalance */
             usedBalance: number;
         };
+        /**
+         * ZoneMismatchOut
+         * @description A row whose `timezone` is not one its number rings in: the campaign's window is kept in
+         *     the file's zone, the legal calling hours in the number's.
+         */
+        ZoneMismatchOut: {
+            /** File Zone */
+            file_zone: string;
+            /** Number Zones */
+            number_zones: string[];
+            /** Phone Number */
+            phone_number: string;
+            /** Row */
+            row: number;
+        };
         /** ZoneOut */
         ZoneOut: {
             /** Contacts */
@@ -5560,6 +5590,7 @@ export type SchemaWeekCount = components['schemas']['WeekCount'];
 export type SchemaWeekOut = components['schemas']['WeekOut'];
 export type SchemaWeekdayPoint = components['schemas']['WeekdayPoint'];
 export type SchemaWeekdayStats = components['schemas']['WeekdayStats'];
+export type SchemaZoneMismatchOut = components['schemas']['ZoneMismatchOut'];
 export type SchemaZoneOut = components['schemas']['ZoneOut'];
 export type SchemaZonesOut = components['schemas']['ZonesOut'];
 export type $defs = Record<string, never>;
