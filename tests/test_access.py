@@ -41,6 +41,7 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("POST", "/api/v1/logout"): "user",
     ("GET", "/api/v1/user/profile"): "user",
     ("PUT", "/api/v1/user/profile"): "user",
+    ("PUT", "/api/v1/user/timezone"): "user",
     ("PUT", "/api/v1/user/password"): "user",
     ("GET", "/api/v1/voices"): "user",
     ("GET", "/api/v1/languages"): "public",

@@ -46,7 +46,9 @@ def build_carrier(
     code, pointed at the local network with the install's sandbox credentials."""
     if settings.carrier == "twilio":
         return TwilioCarrier(
-            account_sid=settings.twilio_account_sid, auth_token=settings.twilio_auth_token
+            account_sid=settings.twilio_account_sid,
+            auth_token=settings.twilio_auth_token,
+            base_url=settings.twilio_api_url,
         )
     sid, token = sandbox_credentials(settings.secret_key)
     return TwilioCarrier(

@@ -119,7 +119,13 @@ async def test_every_row_is_a_contact_or_refused_with_its_reason() -> None:
         Refused(8, LOS_ANGELES, MISSING_VARIABLE.format(name="appointment_time")),
         Refused(9, SAN_FRANCISCO, DUPLICATE),
         Refused(10, LONDON, LISTED),
-        Contact(11, NEW_YORK, {"name": "Jo", "appointment_time": "6 pm"}, "America/Chicago"),
+        Contact(
+            11,
+            NEW_YORK,
+            {"name": "Jo", "appointment_time": "6 pm"},
+            "America/Chicago",
+            ("America/New_York",),  # the zone the legal calling hours use
+        ),
     ]
     # One question for the batch, each number asked once (duplicates never reach the lists).
     assert lists.asked == [[SAN_FRANCISCO, LONDON, NEW_YORK]]
@@ -210,6 +216,7 @@ async def test_columns_are_found_by_name_and_the_rest_become_variables() -> None
                 "appt_time_local": "9:30",
             },
             "Europe/London",
+            ("America/Los_Angeles",),
         )
     ]
 

@@ -1643,6 +1643,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/timezone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Timezone
+         * @description The zone the user reads times in: refusals and schedules are told in it.
+         */
+        put: operations["update_timezone_api_v1_user_timezone_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/{user_id}/analysis": {
         parameters: {
             query?: never;
@@ -3749,6 +3769,11 @@ export interface components {
         LoadReport: {
             /** Accepted */
             accepted: number;
+            /**
+             * Calling Hours
+             * @default
+             */
+            calling_hours?: string;
             /** Reasons */
             reasons: {
                 [key: string]: number;
@@ -3759,6 +3784,16 @@ export interface components {
             refused_count: number;
             /** Variables */
             variables: string[];
+            /**
+             * Zone Mismatch Count
+             * @default 0
+             */
+            zone_mismatch_count?: number;
+            /**
+             * Zone Mismatches
+             * @default []
+             */
+            zone_mismatches?: components["schemas"]["ZoneMismatchOut"][];
         };
         /** LoginIn */
         LoginIn: {
@@ -3998,6 +4033,8 @@ export interface components {
             name: string;
             /** Role */
             role: string;
+            /** Timezone */
+            timezone?: string | null;
         };
         /** ProfileResponse */
         ProfileResponse: {
@@ -4207,6 +4244,8 @@ export interface components {
             phone: string;
             /** Prompt */
             prompt?: string | null;
+            /** Start At */
+            start_at?: string | null;
             /**
              * Temperature
              * @default 0.7
@@ -4246,6 +4285,10 @@ export interface components {
              * @default Call initiated
              */
             message?: string;
+            /** Notice */
+            notice?: string | null;
+            /** Scheduled For */
+            scheduled_for?: string | null;
             /**
              * Success
              * @default true
@@ -4402,6 +4445,14 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /**
+         * TimezoneUpdate
+         * @description The zone the user reads times in: an IANA name ("Europe/Berlin").
+         */
+        TimezoneUpdate: {
+            /** Timezone */
+            timezone: string;
         };
         /** TodayCount */
         TodayCount: {
@@ -5103,6 +5154,8 @@ export interface components {
              * @default Call successfully queued.
              */
             message?: string;
+            /** Notice */
+            notice?: string | null;
             /**
              * Status
              * @default success
@@ -5296,6 +5349,21 @@ export interface components {
             /** Usedbalance */
             usedBalance: number;
         };
+        /**
+         * ZoneMismatchOut
+         * @description A row whose `timezone` is not one its number rings in: the campaign's window is kept in
+         *     the file's zone, the legal calling hours in the number's.
+         */
+        ZoneMismatchOut: {
+            /** File Zone */
+            file_zone: string;
+            /** Number Zones */
+            number_zones: string[];
+            /** Phone Number */
+            phone_number: string;
+            /** Row */
+            row: number;
+        };
         /** ZoneOut */
         ZoneOut: {
             /** Contacts */
@@ -5477,6 +5545,7 @@ export type SchemaTestCallOut = components['schemas']['TestCallOut'];
 export type SchemaTestCallTask = components['schemas']['TestCallTask'];
 export type SchemaTestCallTaskIn = components['schemas']['TestCallTaskIn'];
 export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
+export type SchemaTimezoneUpdate = components['schemas']['TimezoneUpdate'];
 export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
 export type SchemaTopUpConfirmed = components['schemas']['TopUpConfirmed'];
@@ -5521,6 +5590,7 @@ export type SchemaWeekCount = components['schemas']['WeekCount'];
 export type SchemaWeekOut = components['schemas']['WeekOut'];
 export type SchemaWeekdayPoint = components['schemas']['WeekdayPoint'];
 export type SchemaWeekdayStats = components['schemas']['WeekdayStats'];
+export type SchemaZoneMismatchOut = components['schemas']['ZoneMismatchOut'];
 export type SchemaZoneOut = components['schemas']['ZoneOut'];
 export type SchemaZonesOut = components['schemas']['ZonesOut'];
 export type $defs = Record<string, never>;
@@ -8430,6 +8500,39 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_timezone_api_v1_user_timezone_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimezoneUpdate"];
             };
         };
         responses: {

@@ -261,6 +261,17 @@ async def events(session: AsyncSession, call_id: str) -> Sequence[CallEvent]:
     return (await session.scalars(query)).all()
 
 
+async def first_event(session: AsyncSession, call_id: str, category: str) -> str | None:
+    """The message of the call's first event of `category`, if it has one."""
+    query = (
+        select(CallEvent.message)
+        .where(CallEvent.call_id == call_id, CallEvent.category == category)
+        .order_by(CallEvent.id)
+        .limit(1)
+    )
+    return await session.scalar(query)
+
+
 async def add_latency(session: AsyncSession, row: TurnLatency) -> None:
     session.add(row)
     await session.flush()

@@ -6,7 +6,7 @@ import re
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from callwright.agents.settings import BackgroundAudio, checked_prompt
 from callwright.compliance.disclosure import Disclosure
@@ -49,6 +49,9 @@ class SendCallIn(BaseModel):
     voicemail_message: str | None = Field(None, max_length=1000)
     #: The AI disclosure's wording for this call (over the agent's; empty: the default).
     disclosure: Disclosure = None
+    #: Dial at this moment instead of at once ("Call when the window opens"): ISO 8601 with
+    #: an offset, in the future, at most 30 days ahead.
+    start_at: AwareDatetime | None = None
 
     @field_validator("prompt")
     @classmethod
@@ -89,6 +92,11 @@ class SendCallOut(Envelope):
     callId: str
     from_: str = Field(alias="from", serialization_alias="from")
     balance: float
+    #: When a scheduled call will be dialled (null: at once).
+    scheduled_for: datetime | None = None
+    #: What the rules for calling people said of the call: on the sandbox network, outside
+    #: calling hours, what a real carrier would have done (else null).
+    notice: str | None = None
 
 
 class TranscriptLine(BaseModel):

@@ -37,7 +37,7 @@ import phonenumbers
 from phonenumbers import PhoneNumberFormat, PhoneNumberType
 from phonenumbers import timezone as number_zones
 
-from callwright.compliance.calling_hours import UNKNOWN_ZONE
+from callwright.compliance.calling_hours import UNKNOWN_ZONE, number_zones_of
 
 #: Why a row is refused (one reason per row: the first rule it breaks, in this order).
 EMERGENCY = "An emergency number."
@@ -89,6 +89,9 @@ class Contact:
     phone_e164: str
     variables: dict[str, str]
     timezone: str | None = None
+    #: Where the file's `timezone` is not one the number rings in: the number's own zones,
+    #: which the legal calling hours use (the campaign's window uses the file's).
+    number_zones: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,16 @@ class Refused:
 Result = Contact | Refused
 
 
+@dataclass(frozen=True, slots=True)
+class ZoneMismatch:
+    """A row whose file names a time zone its number does not ring in."""
+
+    row: int
+    phone_e164: str
+    file_zone: str
+    number_zones: tuple[str, ...]
+
+
 @dataclass
 class ImportReport:
     """What an import did, folded batch by batch: every row counted, per reason too, but only
@@ -114,6 +127,9 @@ class ImportReport:
     refused_count: int = 0
     refused: list[Refused] = field(default_factory=list)
     reasons: Counter[str] = field(default_factory=Counter)
+    #: Rows whose file's zone and number disagree: all counted, the first `REFUSED_SHOWN` kept.
+    mismatch_count: int = 0
+    mismatches: list[ZoneMismatch] = field(default_factory=list)
 
     @property
     def rows(self) -> int:
@@ -124,6 +140,14 @@ class ImportReport:
         for result in results:
             if isinstance(result, Contact):
                 self.accepted += 1
+                if result.number_zones and result.timezone:
+                    self.mismatch_count += 1
+                    if len(self.mismatches) < REFUSED_SHOWN:
+                        self.mismatches.append(
+                            ZoneMismatch(
+                                result.row, result.phone_e164, result.timezone, result.number_zones
+                            )
+                        )
                 continue
             self.refused_count += 1
             self.reasons[result.reason] += 1
@@ -272,7 +296,7 @@ class _Rows:
         except _Refusal as refusal:
             return Refused(row, refusal.value[:VALUE_SHOWN], refusal.reason)
         self.seen.add(phone)
-        return Contact(row, phone, variables, zone)
+        return Contact(row, phone, variables, zone, _disagreeing(phone, zone))
 
     def _zone(self, cells: list[str]) -> str | None:
         if self.columns.timezone is None:
@@ -284,6 +308,15 @@ class _Rows:
         if zone is None:
             raise _Refusal(BAD_TIMEZONE, value)
         return zone
+
+
+def _disagreeing(phone_e164: str, file_zone: str | None) -> tuple[str, ...]:
+    """The zones the number rings in, when the file names another one; () when they agree or
+    the number does not say (calling_hours.number_zones_of: what the legal rule reads)."""
+    if file_zone is None:
+        return ()
+    own = tuple(z.key for z in number_zones_of(phone_e164))
+    return own if own and file_zone not in own else ()
 
 
 def _cell(cells: list[str], index: int) -> str:

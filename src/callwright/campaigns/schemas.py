@@ -114,12 +114,27 @@ class RefusedRowOut(BaseModel):
     reason: str
 
 
+class ZoneMismatchOut(BaseModel):
+    """A row whose `timezone` is not one its number rings in: the campaign's window is kept in
+    the file's zone, the legal calling hours in the number's."""
+
+    row: int
+    phone_number: str
+    file_zone: str
+    number_zones: list[str]
+
+
 class LoadReport(BaseModel):
     accepted: int
     refused_count: int
     #: The first 100 refused rows; `reasons` counts them all by reason.
     refused: list[RefusedRowOut]
     reasons: dict[str, int]
+    #: Accepted rows whose file's zone and number disagree (the first 100; all counted).
+    zone_mismatch_count: int = 0
+    zone_mismatches: list[ZoneMismatchOut] = []
+    #: The legal calling hours (HH:MM-HH:MM in the number's zone) the review names.
+    calling_hours: str = ""
     #: The agent's `{{variables}}` each row had to fill.
     variables: list[str]
 

@@ -32,6 +32,7 @@ class AppError(Exception):
         *,
         errors: dict[str, list[str]] | None = None,
         headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -39,6 +40,9 @@ class AppError(Exception):
             self.status_code = status_code
         self.errors = errors
         self.headers = headers
+        #: More fields for the error body, beside `message` and `errors` (what a client can
+        #: act on: a calling-hours refusal's `next_open_at`).
+        self.extra = extra
 
 
 class ValidationFailed(AppError):
@@ -85,8 +89,10 @@ class TooManyRequests(AppError):
         self.retry_after = retry_after
 
 
-def error_body(message: str, errors: dict[str, list[str]] | None = None) -> dict[str, Any]:
-    return {"success": False, "message": message, "errors": errors or {}}
+def error_body(
+    message: str, errors: dict[str, list[str]] | None = None, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {"success": False, "message": message, "errors": errors or {}, **(extra or {})}
 
 
 async def send_error(
@@ -136,7 +142,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def app_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, AppError)
         return JSONResponse(
-            error_body(exc.message, exc.errors), status_code=exc.status_code, headers=exc.headers
+            error_body(exc.message, exc.errors, exc.extra),
+            status_code=exc.status_code,
+            headers=exc.headers,
         )
 
     async def request_validation(_: Request, exc: Exception) -> JSONResponse:

@@ -25,6 +25,7 @@ from callwright.calls.service import VoicemailAction
 from callwright.campaigns import service as campaigns
 from callwright.campaigns.events import CampaignEvents
 from callwright.compliance.calling_hours import Window
+from callwright.config import Settings
 from callwright.developers.keys import ApiKeyCaller
 from callwright.kit.db import SessionDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
@@ -168,6 +169,15 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def batch_window(settings: Settings) -> Window:
+    """A batch's window: the legal calling hours, which Bland's batches do not set. On the
+    sandbox network (every callee simulated) the whole day, as for single calls: each call
+    then says what a real carrier would have done (calls.service)."""
+    if settings.carrier == "sandbox":
+        return Window.parse("00:00-24:00")
+    return Window.parse(settings.calling_hours)
+
+
 @router.post("/batches", summary="Send a batch of calls")
 async def send_batch(
     body: V1BatchIn, caller: ApiKeyCaller, session: SessionDep, request: Request
@@ -190,7 +200,7 @@ async def send_batch(
             "agent_id": agent_id,
             "call_settings": given,
             "days": list(range(7)),
-            "calling_window": str(Window.parse(settings.calling_hours)),
+            "calling_window": str(batch_window(settings)),
             "concurrency": BATCH_CONCURRENCY,
             "pace_per_minute": BATCH_PACE,
             "retries": {},

@@ -104,8 +104,9 @@ async def send_call(
         SAME_NUMBER_SECONDS,
         SAME_NUMBER,
     )
-    call = await _calls(request).service.place(session, order)
-    return V1SendCallOut(call_id=call.id)
+    service = _calls(request).service
+    call = await service.place(session, order)
+    return V1SendCallOut(call_id=call.id, notice=await service.notice(session, call))
 
 
 def _day(value: str | None, field: str) -> datetime | None:

@@ -28,8 +28,14 @@ def bland_error(
     status_code: int,
     errors: dict[str, list[str]] | None = None,
     headers: dict[str, str] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> JSONResponse:
-    body: dict[str, Any] = {"status": "error", "message": message, "errors": errors or {}}
+    body: dict[str, Any] = {
+        "status": "error",
+        "message": message,
+        "errors": errors or {},
+        **(extra or {}),
+    }
     return JSONResponse(body, status_code=status_code, headers=headers)
 
 
@@ -37,7 +43,7 @@ def _app_error(exc: AppError) -> JSONResponse:
     if isinstance(exc, InsufficientBalance):
         return bland_error(INSUFFICIENT_BALANCE, 402, {"balance": [exc.message]})
     status = 400 if isinstance(exc, ValidationFailed) else exc.status_code
-    return bland_error(exc.message, status, exc.errors, exc.headers)
+    return bland_error(exc.message, status, exc.errors, exc.headers, exc.extra)
 
 
 def install_v1_error_handlers(app: FastAPI) -> None:

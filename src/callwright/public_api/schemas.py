@@ -200,6 +200,9 @@ class V1SendCallOut(BaseModel):
     message: str = "Call successfully queued."
     call_id: str
     batch_id: str | None = None
+    #: What the rules for calling people said of a call they let through: on the sandbox
+    #: network, outside calling hours, what a real carrier would have done (else null).
+    notice: str | None = None
 
 
 class V1Error(BaseModel):
