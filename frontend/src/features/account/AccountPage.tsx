@@ -68,7 +68,7 @@ export function AccountPage() {
               {profile.error.message}
             </p>
           ) : (
-            <TimeZoneForm timezone={profile.data.timezone} />
+            <TimeZoneForm timezone={profile.data.timezone ?? null} />
           )}
         </Card>
         <Card className="p-6">
