@@ -40,6 +40,9 @@ async function tabTo(page: Page, selector: string, text?: string, max = 80): Pro
   throw new Error(`${selector}${text ? ` "${text}"` : ''} was not reached with Tab`)
 }
 
+// The browser is in Berlin: the new user's zone is stored from it at the first sign-in.
+test.use({ timezoneId: 'Europe/Berlin' })
+
 test('a newly registered user with only the starter credit completes a first call with the form as it comes', async ({ page }) => {
   test.setTimeout(300_000)
   await registerAndSignIn(page, 'Fay First', `first-call-${Date.now()}@example.com`, 'a first-call password')
@@ -78,6 +81,10 @@ test('a newly registered user with only the starter credit completes a first cal
   await expect(page.getByTestId('recent-calls').getByRole('link', { name: 'Open the call to +15551230000' }).first()).toBeVisible()
   await panel.getByRole('link', { name: "Open this call's page" }).click()
   await expect(page).toHaveURL(/\/dashboard\/calls\/[0-9a-f-]{36}$/)
+
+  // The zone stored from the browser at the first sign-in, on the Account page.
+  await page.goto('/dashboard/account')
+  await expect(page.getByLabel('Your time zone')).toHaveValue('Europe/Berlin')
 })
 
 test('Send Call from the keyboard alone on a 390 px phone: Tab to the fields, Enter on Send Call, the transcript in view, Space on Stop Call', async ({ page }) => {

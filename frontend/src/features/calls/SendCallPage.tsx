@@ -335,7 +335,7 @@ export function SendCallPage() {
     try {
       const result = await callsApi.send({ ...body, start_at: windowRefusal.nextOpenAt })
       setWindowRefusal(null)
-      if (result.balance !== undefined) setBalance(result.balance)
+      setBalance(result.balance)
       const at = result.scheduled_for ?? windowRefusal.nextOpenAt
       setScheduled({ callId: result.callId, to: body.phone, at })
       refreshCallLists(queryClient, userId)
@@ -616,12 +616,12 @@ export function SendCallPage() {
               field={register('maxDuration', { valueAsNumber: true, min: 1, max: 120 })}
               disabled={active}
               display={`${maxDuration} min`}
-              describedBy={fitted && maxDuration === fitted.minutes ? 'max-duration-hold max-duration-fitted' : 'max-duration-hold'}
+              describedBy={fitted ? 'max-duration-hold max-duration-fitted' : 'max-duration-hold'}
             />
             <p id="max-duration-hold" className="-mt-3 text-xs text-slate-500">
               Holds {formatCurrency(requiredBalance(maxDuration))} until the call ends; you pay only the minutes used.
             </p>
-            {fitted && maxDuration === fitted.minutes && (
+            {fitted && (
               <p id="max-duration-fitted" className="-mt-3 text-xs text-slate-600" data-testid="max-duration-fitted">
                 Set to {fitted.minutes} min, the most your balance of {formatCurrency(fitted.balance)} covers (the usual default is {DEFAULTS.maxDuration} min).
               </p>
