@@ -32,6 +32,7 @@ from callwright.developers.schemas import (
 )
 from callwright.kit.bounds import DB_INT_MAX, PageRequest, PathId, page_params
 from callwright.kit.db import SessionDep
+from callwright.kit.deps import LimiterDep
 from callwright.kit.errors import ValidationFailed
 from callwright.kit.jobs import JobQueue
 from callwright.models import ApiKey, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -209,11 +210,16 @@ async def get_webhook_delivery(
 
 @router.post("/webhook-deliveries/{delivery_id}/resend")
 async def resend_webhook_delivery(
-    delivery_id: DeliveryId, user: CurrentUser, session: SessionDep, request: Request
+    delivery_id: DeliveryId,
+    user: CurrentUser,
+    session: SessionDep,
+    request: Request,
+    limiter: LimiterDep,
 ) -> DeliveryDetailResponse:
-    """A new attempt now (the same `webhook-id`, so receivers can drop repeats)."""
+    """A new attempt now (the same `webhook-id`, so receivers can drop repeats); at most 10 a
+    minute (429 past it)."""
     jobs: JobQueue = request.app.state.jobs
-    delivery = await service.resend(session, jobs, user, delivery_id)
+    delivery = await service.resend(session, jobs, limiter, user, delivery_id)
     attempts = await repository.attempts_of(session, delivery.id)
     return DeliveryDetailResponse(data=_detail(delivery, attempts))
 

@@ -16,6 +16,7 @@ from callwright.developers.schemas import EndpointIn, EndpointUpdate
 from callwright.kit.db import on_commit
 from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.jobs import JobQueue
+from callwright.kit.ratelimit import RateLimiter
 from callwright.kit.time import utcnow
 from callwright.models import ApiKey, User, WebhookDelivery, WebhookEndpoint
 
@@ -25,6 +26,9 @@ MAX_KEYS = 10
 MAX_ENDPOINTS = 10
 #: Random bytes in a Standard Webhooks secret.
 SECRET_BYTES = 24
+#: Resends a user may ask for in a minute (each makes the server post to a URL at once).
+RESENDS_PER_MINUTE = 10
+TOO_MANY_RESENDS = "Too many resends. Try again in a minute."
 
 
 def new_signing_secret() -> str:
@@ -136,10 +140,12 @@ async def find_delivery(session: AsyncSession, user: User, delivery_id: str) -> 
 
 
 async def resend(
-    session: AsyncSession, jobs: JobQueue, user: User, delivery_id: str
+    session: AsyncSession, jobs: JobQueue, limiter: RateLimiter, user: User, delivery_id: str
 ) -> WebhookDelivery:
-    """A new attempt now: the delivery pending again, its job queued after the commit."""
+    """A new attempt now: the delivery pending again, its job queued after the commit. At most
+    RESENDS_PER_MINUTE a user (429 with Retry-After past it)."""
     delivery = await find_delivery(session, user, delivery_id)
+    await limiter.hit("webhook-resend", str(user.id), RESENDS_PER_MINUTE, 60, TOO_MANY_RESENDS)
     if delivery.endpoint_id is not None:
         endpoint = await repository.endpoint(session, delivery.endpoint_id)
         if endpoint is not None and not endpoint.enabled:
