@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, TypeVar
@@ -212,9 +213,18 @@ def worker() -> None:
     asyncio.run(main())
 
 
+def _listen_on(host: str | None) -> None:
+    """Make `--host` the app's `CALLWRIGHT_HOST` too: the app judges from the address it
+    listens on whether others can reach it (private webhook targets, docs/webhooks.md)."""
+    if host:
+        os.environ["CALLWRIGHT_HOST"] = host
+        get_settings.cache_clear()
+
+
 def _serve_role(factory: str, host: str, port: int) -> None:
     import uvicorn
 
+    _listen_on(host)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     uvicorn.run(factory, factory=True, host=host, port=port, proxy_headers=False, log_level="info")
 
@@ -258,6 +268,7 @@ def serve(
     """Run the web app (API, realtime and the built SPA)."""
     import uvicorn
 
+    _listen_on(host)
     settings = get_settings()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     uvicorn.run(
