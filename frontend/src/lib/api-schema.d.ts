@@ -1807,7 +1807,8 @@ export interface paths {
         put?: never;
         /**
          * Resend Webhook Delivery
-         * @description A new attempt now (the same `webhook-id`, so receivers can drop repeats).
+         * @description A new attempt now (the same `webhook-id`, so receivers can drop repeats); at most 10 a
+         *     minute (429 past it).
          */
         post: operations["resend_webhook_delivery_api_v1_webhook_deliveries__delivery_id__resend_post"];
         delete?: never;
@@ -1828,7 +1829,9 @@ export interface paths {
         put?: never;
         /**
          * Create Webhook Endpoint
-         * @description A new endpoint: `secret` (its signing secret) is shown this once.
+         * @description A new endpoint: `secret` (its signing secret) is shown this once. A URL on a private
+         *     address is refused (422) where this server refuses those, else `notice` says it is
+         *     private.
          */
         post: operations["create_webhook_endpoint_api_v1_webhook_endpoints_post"];
         delete?: never;
@@ -1848,7 +1851,7 @@ export interface paths {
         /**
          * Update Webhook Endpoint
          * @description Change an endpoint (fields left out stay). Enabling it clears why it was disabled;
-         *     disabling it cancels its pending deliveries.
+         *     disabling it cancels its pending deliveries. A new URL is checked as on creation.
          */
         put: operations["update_webhook_endpoint_api_v1_webhook_endpoints__endpoint_id__put"];
         post?: never;
@@ -3419,6 +3422,8 @@ export interface components {
         /** EndpointCreated */
         EndpointCreated: {
             data: components["schemas"]["EndpointOut"];
+            /** Notice */
+            notice?: string | null;
             /** Secret */
             secret: string;
             /**
@@ -3469,6 +3474,8 @@ export interface components {
         /** EndpointOutResponse */
         EndpointOutResponse: {
             data: components["schemas"]["EndpointOut"];
+            /** Notice */
+            notice?: string | null;
             /**
              * Success
              * @default true
