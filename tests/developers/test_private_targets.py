@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
@@ -21,7 +22,7 @@ from callwright.kit.db import Database
 from callwright.models import WebhookAttempt, WebhookDelivery
 from tests.developers.receiver import Receiver, receiving
 from tests.developers.test_delivery import add_endpoint, emit_unqueued
-from tests.factories import signed_in
+from tests.factories import add_api_key, signed_in
 
 pytestmark = pytest.mark.asyncio
 
@@ -206,3 +207,33 @@ def test_serve_host_is_the_host_the_app_judges_from(monkeypatch: pytest.MonkeyPa
         assert not private_targets(get_settings()).allowed
     finally:
         get_settings.cache_clear()
+
+
+async def test_a_calls_private_webhook_is_noted_or_refused(
+    app: FastAPI, settings: Settings
+) -> None:
+    _, user = await signed_in(app, "v1-hook@example.com", balance_cents=10_000)
+    key = await add_api_key(app, user)
+    body = {"phone_number": "+15551230000", "task": "Say hello.", "max_duration": 1}
+    transport = httpx.ASGITransport(app=app, client=("203.0.113.9", 5555))
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://testserver", headers={"authorization": key}
+    ) as v1:
+        public = await v1.post("/v1/calls", json=body | {"webhook": "https://93.184.216.34/in"})
+        assert public.status_code == 200, public.text
+        assert "notice" not in public.json()  # Bland's answer, unchanged
+        local = await v1.post(
+            "/v1/calls",
+            json=body | {"phone_number": "+15551230001", "webhook": "http://127.0.0.1:9/in"},
+        )
+        assert local.status_code == 200, local.text
+        assert local.json()["notice"].startswith("This URL is on a private address (127.0.0.1")
+        with serving_as(app, _with(settings, host=EVERY_ADDRESS)):
+            refused = await v1.post(
+                "/v1/calls",
+                json=body | {"phone_number": "+15551230002", "webhook": "http://10.0.0.8/in"},
+            )
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["status"] == "error"
+        [message] = refused.json()["errors"]["webhook"]
+        assert message.startswith("This URL is on a private address (10.0.0.8")

@@ -61,13 +61,13 @@ async def revoke_key(session: AsyncSession, user: User, key_id: int) -> None:
 # Endpoints
 
 
-async def url_notice(url: str, rule: PrivateTargets) -> str | None:
-    """What saving `url` should say (it is on a private address), or a 422 on `url` when this
-    server refuses private targets."""
+async def url_notice(url: str, rule: PrivateTargets, field: str = "url") -> str | None:
+    """What saving `url` should say (it is on a private address), or a 422 on `field` when
+    this server refuses private targets."""
     try:
         return await private_notice(url, rule)
     except TargetRefused as exc:
-        raise ValidationFailed({"url": [str(exc)]}) from None
+        raise ValidationFailed({field: [str(exc)]}) from None
 
 
 async def create_endpoint(

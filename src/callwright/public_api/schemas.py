@@ -9,7 +9,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from callwright.compliance.disclosure import Disclosure
 
@@ -200,6 +207,16 @@ class V1SendCallOut(BaseModel):
     message: str = "Call successfully queued."
     call_id: str
     batch_id: str | None = None
+    #: Said when `webhook` is on a private address (loopback, the LAN ...) and why this server
+    #: allows those; absent otherwise (Bland's answer has no such key).
+    notice: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_empty_notice(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("notice") is None:
+            data.pop("notice", None)
+        return data
 
 
 class V1Error(BaseModel):
