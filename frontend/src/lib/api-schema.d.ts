@@ -5092,8 +5092,32 @@ export interface components {
              */
             webhook?: string | null;
         };
+        /**
+         * V1SendCallOut
+         * @example {
+         *       "call_id": "9c1e5b7a-3f0d-4a1e-b1c2-7d7f7f3b2a10",
+         *       "message": "Call successfully queued.",
+         *       "status": "success"
+         *     }
+         */
         V1SendCallOut: {
-            [key: string]: unknown;
+            /** Batch Id */
+            batch_id?: string | null;
+            /** Call Id */
+            call_id: string;
+            /**
+             * Message
+             * @default Call successfully queued.
+             */
+            message?: string;
+            /** Notice */
+            notice?: string | null;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
         };
         /** V1StopBatchOut */
         V1StopBatchOut: {

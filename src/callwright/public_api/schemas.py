@@ -211,8 +211,10 @@ class V1SendCallOut(BaseModel):
     #: allows those; absent otherwise (Bland's answer has no such key).
     notice: str | None = None
 
+    # No return annotation: pydantic would take it for the answer's schema (a bare object in
+    # the OpenAPI document instead of this model's fields).
     @model_serializer(mode="wrap")
-    def _without_empty_notice(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _without_empty_notice(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
         data: dict[str, Any] = handler(self)
         if data.get("notice") is None:
             data.pop("notice", None)
