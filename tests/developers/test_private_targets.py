@@ -237,3 +237,29 @@ async def test_a_calls_private_webhook_is_noted_or_refused(
         assert refused.json()["status"] == "error"
         [message] = refused.json()["errors"]["webhook"]
         assert message.startswith("This URL is on a private address (10.0.0.8")
+
+
+async def test_an_agents_private_webhook_is_noted_or_refused(
+    app: FastAPI, settings: Settings
+) -> None:
+    client, _ = await signed_in(app, "agent-hook@example.com")
+    agent = {"name": "Hook", "prompt": "Say hello.", "voice": "joe"}
+    async with client:
+        public = await client.api(
+            "POST", "agents", json=agent | {"webhook_url": "https://93.184.216.34/in"}
+        )
+        assert public.status_code == 201, public.text
+        assert public.json()["notice"] is None
+        agent_id = public.json()["data"]["id"]
+        local = await client.api(
+            "PUT", f"agents/{agent_id}", json=agent | {"webhook_url": "http://127.0.0.1:9/in"}
+        )
+        assert local.status_code == 200, local.text
+        assert local.json()["notice"].startswith("This URL is on a private address (127.0.0.1")
+        with serving_as(app, _with(settings, host=EVERY_ADDRESS)):
+            refused = await client.api(
+                "POST", "agents", json=agent | {"webhook_url": "http://192.168.1.9/in"}
+            )
+        assert refused.status_code == 422, refused.text
+        [message] = refused.json()["errors"]["webhook_url"]
+        assert message.startswith("This URL is on a private address (192.168.1.9")

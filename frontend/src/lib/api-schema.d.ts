@@ -537,7 +537,11 @@ export interface paths {
          */
         get: operations["list_agents_api_v1_agents_get"];
         put?: never;
-        /** Create Agent */
+        /**
+         * Create Agent
+         * @description A new agent. A `webhook_url` on a private address is refused (422) where this server
+         *     refuses those, else `notice` says it is private.
+         */
         post: operations["create_agent_api_v1_agents_post"];
         delete?: never;
         options?: never;
@@ -2346,6 +2350,8 @@ export interface components {
             data: components["schemas"]["AgentOut"];
             /** Message */
             message: string;
+            /** Notice */
+            notice?: string | null;
             /**
              * Success
              * @default true

@@ -211,6 +211,9 @@ class AgentResponse(Ok[AgentOut]):
 
 class AgentSaved(Ok[AgentOut]):
     message: str
+    #: Said when `webhook_url` is on a private address (loopback, the LAN ...) and why this
+    #: server allows those; null otherwise.
+    notice: str | None = None
 
 
 class AgentDeleted(Envelope):
