@@ -1,7 +1,12 @@
-"""How a call ended, in words: the one place the backend says it (the closing live event). The
-frontend's twin is `frontend/src/lib/outcomes.ts`; keep the two in step."""
+"""How a call ended, in words (the closing live event), and whether it counts as successful or
+failed (the user's Analysis, the admin statistics, the /v1 API): the one place the backend says
+either. The frontend's twin is `frontend/src/lib/outcomes.ts`; keep the two in step."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, func, or_
 
 from callwright.telephony.state import AnsweredBy, CallOutcome
 
@@ -44,3 +49,82 @@ def settled(outcome: CallOutcome | None, answered_by: str | None) -> CallOutcome
     if answered_by == AnsweredBy.VOICEMAIL and outcome in ends:
         return CallOutcome.VOICEMAIL
     return outcome
+
+
+# --- successful or failed: the one definition ------------------------------------------
+
+#: A successful call: the agent closed the conversation it was placed for.
+SUCCESSFUL = frozenset({CallOutcome.COMPLETED})
+#: A failed call: it never reached the callee (busy, no answer, failed), or its conversation did
+#: not reach its end (stopped, time limit, hung up, cut). These are the spec's failed statuses
+#: (section 4: busy, no_answer, failed, canceled, timeout, hung_up, disconnected, error) in our
+#: outcomes. A voicemail is neither: the call connected, but not to the person ("every other
+#: value counts in neither").
+FAILED = frozenset(
+    {
+        CallOutcome.BUSY,
+        CallOutcome.NO_ANSWER,
+        CallOutcome.FAILED,
+        CallOutcome.STOPPED,
+        CallOutcome.TIME_LIMIT,
+        CallOutcome.CALLEE_HUNG_UP,
+        CallOutcome.CUT_BY_FAULT,
+    }
+)
+#: Spec section 4's classification of a bare status, for a call stored without an outcome (its
+#: statuses compared lower-case with "-" read as "_", so "no-answer" counts like "no_answer").
+SPEC_SUCCESSFUL_STATUS = "completed"
+SPEC_FAILED_STATUSES = (
+    "disconnected",
+    "error",
+    "failed",
+    "hung_up",
+    "timeout",
+    "rejected",
+    "canceled",
+    "busy",
+    "no_answer",
+)
+
+
+def is_successful(outcome: CallOutcome | None, status: str | None = None) -> bool:
+    """Whether a call counts as successful: by its outcome, or, stored without one, by the
+    spec's reading of its status."""
+    if outcome is not None:
+        return outcome in SUCCESSFUL
+    return _plain(status or "") == SPEC_SUCCESSFUL_STATUS
+
+
+def is_failed(outcome: CallOutcome | None, status: str | None = None) -> bool:
+    """Whether a call counts as failed (the same rule as `is_successful`)."""
+    if outcome is not None:
+        return outcome in FAILED
+    return _plain(status or "") in SPEC_FAILED_STATUSES
+
+
+def _plain(status: str) -> str:
+    return status.lower().replace("-", "_")
+
+
+def successful_sql(outcome: ColumnElement[Any], status: ColumnElement[Any]) -> ColumnElement[bool]:
+    """`is_successful` in SQL over an outcome column (NULL or "" when none) and a status."""
+    return _classified(outcome, status, SUCCESSFUL, (SPEC_SUCCESSFUL_STATUS,))
+
+
+def failed_sql(outcome: ColumnElement[Any], status: ColumnElement[Any]) -> ColumnElement[bool]:
+    """`is_failed` in SQL."""
+    return _classified(outcome, status, FAILED, SPEC_FAILED_STATUSES)
+
+
+def _classified(
+    outcome: ColumnElement[Any],
+    status: ColumnElement[Any],
+    outcomes: frozenset[CallOutcome],
+    statuses: tuple[str, ...],
+) -> ColumnElement[bool]:
+    stored = func.coalesce(outcome, "")
+    plain = func.replace(func.lower(status), "-", "_")
+    return or_(
+        stored.in_(sorted(o.value for o in outcomes)),
+        and_(stored == "", plain.in_(statuses)),
+    )
