@@ -60,7 +60,7 @@ async def five_calls(app: FastAPI, user_id: int) -> dict[str, str]:
 
 
 def test_one_definition_covers_every_outcome_once() -> None:
-    assert SUCCESSFUL == {CallOutcome.COMPLETED}
+    assert {CallOutcome.COMPLETED} == SUCCESSFUL
     assert not SUCCESSFUL & FAILED
     # A voicemail counts in neither (spec: "every other value counts in neither").
     assert set(CallOutcome) - SUCCESSFUL - FAILED == {CallOutcome.VOICEMAIL}
@@ -86,18 +86,46 @@ async def test_user_analysis_counts_only_the_completed_call_as_successful(app: F
     assert monday["successfulCalls"] == 1
     # stopped, busy and failed; a voicemail is neither successful nor failed.
     assert monday["failedCalls"] == 3
+    assert monday["failedByOutcome"] == {"stopped": 1, "busy": 1, "failed": 1}
+    assert all(day["failedByOutcome"] == {} for day in days[1:])
+
+
+async def test_a_failed_call_stored_without_an_outcome_is_charted_by_its_status(
+    app: FastAPI,
+) -> None:
+    client, user = await signed_in(app, "a@example.com")
+    async with app.state.db.sessionmaker() as session:
+        for status in ("no-answer", "canceled", "error", "completed", "ringing"):
+            session.add(
+                Call(
+                    user_id=user.id,
+                    carrier="sandbox",
+                    from_number="+18885550100",
+                    to_number="+15005550001",
+                    prompt="p",
+                    voice="joe",
+                    status=status,
+                    max_duration=2,
+                    created_at=MONDAY,
+                )
+            )
+        await session.commit()
+    async with client:
+        monday = (await client.api("GET", f"user/{user.id}/analysis")).json()["data"][0]
+    assert (monday["successfulCalls"], monday["failedCalls"]) == (1, 3)
+    assert monday["failedByOutcome"] == {"no-answer": 1, "stopped": 1, "failed": 1}
 
 
 async def test_admin_success_rate_counts_only_the_completed_call(app: FastAPI) -> None:
     admin, _ = await signed_in(app, "boss@example.com", name="Boss", role="admin")
-    client, user = await signed_in(app, "a@example.com")
+    _, user = await signed_in(app, "a@example.com")
     await five_calls(app, user.id)
     async with admin:
         stats = (await admin.api("GET", "admin/stats")).json()["data"]
         charts = (await admin.api("GET", "admin/analytics")).json()["data"]
     assert stats["totalCalls"] == 5
     assert stats["successRate"] == 20.0
-    assert {o["outcome"]: o["calls"] for o in charts["outcomes"]} == {name: 1 for name in ENDINGS}
+    assert {o["outcome"]: o["calls"] for o in charts["outcomes"]} == dict.fromkeys(ENDINGS, 1)
 
 
 async def test_v1_never_shows_a_stopped_busy_voicemail_or_failed_call_as_a_success(
@@ -111,8 +139,7 @@ async def test_v1_never_shows_a_stopped_busy_voicemail_or_failed_call_as_a_succe
         transport=transport, base_url="http://testserver", headers={"authorization": key}
     ) as client:
         details: dict[str, dict[str, Any]] = {
-            name: (await client.get(f"/v1/calls/{call_id}")).json()
-            for name, call_id in ids.items()
+            name: (await client.get(f"/v1/calls/{call_id}")).json() for name, call_id in ids.items()
         }
         listed = {c["call_id"]: c for c in (await client.get("/v1/calls")).json()["calls"]}
 

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, func, or_
+from sqlalchemy import ColumnElement, and_, case, func, or_
+from sqlalchemy.orm import InstrumentedAttribute
 
 from callwright.telephony.state import AnsweredBy, CallOutcome
+
+#: A column of calls (or of a subquery over them) in the SQL builders below.
+Column = ColumnElement[Any] | InstrumentedAttribute[Any]
 
 WORDS: dict[CallOutcome, str] = {
     CallOutcome.COMPLETED: "The call has completed",
@@ -106,19 +110,19 @@ def _plain(status: str) -> str:
     return status.lower().replace("-", "_")
 
 
-def successful_sql(outcome: ColumnElement[Any], status: ColumnElement[Any]) -> ColumnElement[bool]:
+def successful_sql(outcome: Column, status: Column) -> ColumnElement[bool]:
     """`is_successful` in SQL over an outcome column (NULL or "" when none) and a status."""
     return _classified(outcome, status, SUCCESSFUL, (SPEC_SUCCESSFUL_STATUS,))
 
 
-def failed_sql(outcome: ColumnElement[Any], status: ColumnElement[Any]) -> ColumnElement[bool]:
+def failed_sql(outcome: Column, status: Column) -> ColumnElement[bool]:
     """`is_failed` in SQL."""
     return _classified(outcome, status, FAILED, SPEC_FAILED_STATUSES)
 
 
 def _classified(
-    outcome: ColumnElement[Any],
-    status: ColumnElement[Any],
+    outcome: Column,
+    status: Column,
     outcomes: frozenset[CallOutcome],
     statuses: tuple[str, ...],
 ) -> ColumnElement[bool]:
@@ -128,3 +132,24 @@ def _classified(
         stored.in_(sorted(o.value for o in outcomes)),
         and_(stored == "", plain.in_(statuses)),
     )
+
+
+#: A spec failed status stored without an outcome, as the outcome it means (others: failed).
+_STATUS_AS_OUTCOME = {
+    "busy": CallOutcome.BUSY,
+    "no_answer": CallOutcome.NO_ANSWER,
+    "canceled": CallOutcome.STOPPED,
+    "timeout": CallOutcome.TIME_LIMIT,
+    "hung_up": CallOutcome.CALLEE_HUNG_UP,
+    "disconnected": CallOutcome.CUT_BY_FAULT,
+}
+
+
+def outcome_sql(outcome: Column, status: Column) -> ColumnElement[str]:
+    """A failed call's outcome in SQL: the stored one, else the one its spec status means."""
+    plain = func.replace(func.lower(status), "-", "_")
+    by_status = case(
+        *((plain == name, value.value) for name, value in _STATUS_AS_OUTCOME.items()),
+        else_=CallOutcome.FAILED.value,
+    )
+    return func.coalesce(func.nullif(outcome, ""), by_status)

@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from callwright.billing.service import COST_PER_MINUTE_CENTS
-from callwright.calls.outcomes import failed_sql, successful_sql
+from callwright.calls.outcomes import failed_sql, outcome_sql, successful_sql
 from callwright.kit.pagination import skipped
 from callwright.kit.sqltime import LocalTime
 from callwright.models import (
@@ -527,5 +527,17 @@ async def by_weekday(session: AsyncSession, user_id: int, offset_minutes: int) -
         )
         .where(Call.user_id == user_id)
         .group_by(weekday)
+    )
+    return list((await session.execute(query)).all())
+
+
+async def failed_by_weekday(session: AsyncSession, user_id: int, offset_minutes: int) -> list[Any]:
+    """(weekday, outcome, calls) of a user's failed calls, so each outcome has its own bar."""
+    weekday = LocalTime(session, Call.created_at, offset_minutes).weekday()
+    outcome = outcome_sql(Call.end_reason, Call.status)
+    query = (
+        select(weekday, outcome, func.count())
+        .where(Call.user_id == user_id, failed_sql(Call.end_reason, Call.status))
+        .group_by(weekday, outcome)
     )
     return list((await session.execute(query)).all())
