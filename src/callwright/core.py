@@ -160,6 +160,7 @@ class Core:
                 )
 
     async def _every(self, seconds: float, job: str) -> None:
+        self.jobs.routine(job)  # a line per run would bury the terminal (kit.jobs)
         while True:
             await asyncio.sleep(seconds)
             try:

@@ -133,6 +133,7 @@ def create_app(
         # every request in flight).
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        log.info("Callwright is ready: sign in at %s/login", settings.app_url.rstrip("/"))
         try:
             yield
         finally:

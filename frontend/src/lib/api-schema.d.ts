@@ -310,7 +310,8 @@ export interface paths {
         /**
          * Stats
          * @description The eight overall statistics. Durations in minutes, money in dollars, the success rate
-         *     (completed over all calls) in percent; active users called in the last 30 days.
+         *     (successful calls, `outcomes.SUCCESSFUL`, over all calls) in percent; active users called
+         *     in the last 30 days.
          */
         get: operations["stats_api_v1_admin_stats_get"];
         put?: never;
@@ -5338,6 +5339,10 @@ export interface components {
              * @enum {string}
              */
             day: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+            /** Failedbyoutcome */
+            failedByOutcome: {
+                [key: string]: number;
+            };
             /** Failedcalls */
             failedCalls: number;
             /** Successfulcalls */

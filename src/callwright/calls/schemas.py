@@ -328,6 +328,8 @@ class WeekdayStats(BaseModel):
     totalDuration: int
     successfulCalls: int
     failedCalls: int
+    #: The failed calls by how they ended (each outcome its own colour in the chart).
+    failedByOutcome: dict[CallOutcome, int]
     averageDuration: float
     usedBalance: float
 
