@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from callwright.agents.settings import BackgroundAudio, checked_prompt
 from callwright.compliance.disclosure import Disclosure
-from callwright.kit.bounds import BodyId
+from callwright.kit.bounds import BodyId, Minutes
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
 from callwright.speech import languages
@@ -31,7 +31,7 @@ class SendCallIn(BaseModel):
     phone: DialNumber
     #: Required unless the call starts from an agent.
     prompt: str | None = Field(None, max_length=20_000)
-    max_duration: int = Field(30, ge=1, le=120)
+    max_duration: Minutes = Field(30, ge=1, le=120)
     voice: str = Field("", max_length=64)
     #: The call's language (BCP-47, one of GET /languages; over the agent's; default English).
     language: str | None = Field(None, max_length=32)
