@@ -106,6 +106,11 @@ class PhoneRegion:
             _REGION.reset(token)
 
 
+#: No country's emergency number is longer (libphonenumber's short-number data: 6 digits).
+_EMERGENCY_DIGITS_MAX = 6
+_COUNTRY_CODE_DIGITS_MAX = 3
+
+
 class NumberRefused(ValueError):
     """A number the policy does not dial; `reason` says why (EMERGENCY, BAD_NUMBER, ...)."""
 
@@ -121,16 +126,15 @@ def emergency(written: str, region: str | None = None) -> bool:
     if not text:
         return False
     if text.startswith(("+", "00")):
+        digits = text.removeprefix("+").removeprefix("00")
+        if len(digits) > _COUNTRY_CODE_DIGITS_MAX + _EMERGENCY_DIGITS_MAX:
+            return False  # a whole number, not a short code: no need to parse it
         try:
-            number = phonenumbers.parse("+" + text.removeprefix("+").removeprefix("00"), None)
+            number = phonenumbers.parse("+" + digits, None)
         except phonenumbers.NumberParseException:
             return False
         return _emergency(number)
     return phonenumbers.is_emergency_number(text, region or default_region())
-
-
-#: No country's emergency number is longer (libphonenumber's short-number data: 6 digits).
-_EMERGENCY_DIGITS_MAX = 6
 
 
 def _emergency(number: phonenumbers.PhoneNumber) -> bool:
@@ -273,7 +277,7 @@ def list_number(value: str) -> str:
     return number
 
 
-def landing_number(value: str) -> str:
+def landing_number(value: str, test_numbers: TestNumbers | None = None) -> str:
     """The landing test-call phone, tidied to E.164 (`tidy`): at most 15 digits, as the spec's
     pattern (an optional plus, a non-zero first digit, 1 to 14 more digits) allows."""
     if not value.strip():
@@ -283,7 +287,7 @@ def landing_number(value: str) -> str:
     number = tidy(value)
     if number is None or not _TEST_CALL_RE.fullmatch(number):
         raise ValueError(TEST_CALL_FORMAT)
-    return dialable(number, written=value)
+    return dialable(number, written=value, test_numbers=test_numbers)
 
 
 def contact_phone(value: str) -> str:
