@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from callwright.campaigns.contacts import NUL_IN_FILE
+from callwright.kit.bounds import MOMENT_RANGE, too_big_message
 from callwright.models import CampaignContact, TopUp
 from tests.factories import signed_in
 
@@ -74,3 +75,34 @@ async def test_a_contacts_file_with_a_nul_is_refused_whole(app: FastAPI) -> None
     async with app.state.db.sessionmaker() as session:
         kept = select(func.count()).select_from(CampaignContact)
         assert await session.scalar(kept) == 0
+
+
+async def test_send_call_variables_are_bounded_in_size(app: FastAPI) -> None:
+    client, user = await signed_in(app, "vars@example.com", balance_cents=10_000)
+    variables = {f"v{i}": "x" * 100 for i in range(200)}  # about 22 KiB
+    body = {"userId": user.id, "phone": "+15005550001", "prompt": PROMPT, "variables": variables}
+    async with client:
+        response = await client.api("POST", "send-call", json=body)
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"] == {"variables": [too_big_message()]}
+
+
+@pytest.mark.parametrize("when", ["9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+23:59"])
+async def test_times_out_of_range_are_refused_not_stored(app: FastAPI, when: str) -> None:
+    """A campaign's start or end, a post's date: "9999-12-31T23:59:59-23:59" cannot be moved
+    to UTC, and was a 500 where it was stored (issue 27, finding 3's dashboard side)."""
+    client, _ = await signed_in(app, "moments@example.com", balance_cents=10_000, role="admin")
+    async with client:
+        agent = await client.api(
+            "POST", "agents", json={"name": "R", "prompt": PROMPT, "voice": "joe"}
+        )
+        agent_id = agent.json()["data"]["id"]
+        for field in ("start_at", "end_at"):
+            body = {"name": "C", "agent_id": agent_id, field: when}
+            response = await client.api("POST", "campaigns", json=body)
+            assert response.status_code == 422, response.text
+            assert response.json()["errors"] == {field: [MOMENT_RANGE]}
+        post = {"title": "T", "description": "D", "content": "<p>C</p>", "post_date": when}
+        response = await client.api("POST", "admin/posts", json=post)
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"] == {"post_date": [MOMENT_RANGE]}

@@ -174,3 +174,14 @@ async def test_guessed_keys_are_rate_limited_by_address(app: FastAPI) -> None:
         assert (await guesser.get("/v1/calls", headers={"authorization": ""})).status_code == 429
     async with api(app, key, ip="198.51.100.8") as other:
         assert (await other.get("/v1/calls")).status_code == 200
+
+
+async def test_named_texts_are_bounded_in_size_too(app: FastAPI) -> None:
+    """Bland's `analysis_schema` object (and Send Call's `variables`) are flat by their type,
+    and bounded in size like every free-form field."""
+    key = await a_key(app)
+    schema = {f"field_{i}": "x" * 100 for i in range(200)}  # about 22 KiB
+    body = {"phone_number": "+15551230000", "task": TASK, "analysis_schema": schema}
+    async with api(app, key) as client:
+        refused = bland(await client.post("/v1/calls", json=body))
+    assert too_big_message() in json.dumps(refused["errors"])

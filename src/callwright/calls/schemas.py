@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from callwright.agents.settings import BackgroundAudio, checked_prompt
 from callwright.compliance.disclosure import Disclosure
-from callwright.kit.bounds import BodyId, Minutes
+from callwright.kit.bounds import BodyId, Minutes, TextMap
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
 from callwright.speech import languages
@@ -42,7 +42,7 @@ class SendCallIn(BaseModel):
     #: The saved agent the call starts from.
     agentId: str | None = Field(None, max_length=36)
     #: Values for the `{{placeholders}}` of the prompt, first sentence and voicemail message.
-    variables: dict[str, str] | None = None
+    variables: TextMap | None = None
     #: A fixed opening line ("" for none, over the agent's).
     first_sentence: str | None = Field(None, max_length=1000)
     voicemail_action: Literal["leave_message", "hangup"] | None = None

@@ -8,6 +8,8 @@ can hold before any of it is used.
 - Free-form JSON (`metadata`, `request_data`, a batch's rows: `JsonObject`) is bounded in
   depth and size, checked without recursion, so a value nested hundreds of levels deep is a
   4xx naming the field, never a RecursionError where the value is later copied or written.
+- Times are within a sane range (`Moment`): "9999-12-31T23:59:59-23:59" cannot be moved to
+  UTC (past the last year `datetime` holds), so it was an OverflowError where it was stored.
 - Durations and money are strict (`Minutes`, `StrictDollars`): `true` is not one minute and
   the text "1e2" is not 100 dollars; a JSON number is required."""
 
@@ -15,10 +17,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import Depends, Path, Query
-from pydantic import AfterValidator, Field, Strict
+from pydantic import AfterValidator, AwareDatetime, Field, Strict
 
 from callwright.kit.pagination import Pagination
 
@@ -87,6 +90,29 @@ def bounded_json(value: Any, depth: int = JSON_DEPTH_MAX, size: int = JSON_BYTES
 #: A free-form JSON object a request carries (`metadata`, `request_data`, a batch's row):
 #: any keys and values, at most `JSON_DEPTH_MAX` levels deep and `JSON_BYTES_MAX` bytes.
 JsonObject = Annotated[dict[str, Any], AfterValidator(bounded_json)]
+#: Named texts a request carries (Send Call's `variables`, Bland's `analysis_schema` object):
+#: one level deep by their type, at most `JSON_BYTES_MAX` bytes.
+TextMap = Annotated[dict[str, str], AfterValidator(bounded_json)]
+
+#: The times a request may name (a campaign's start and end, a post's date), in UTC.
+MOMENT_MIN = datetime(2000, 1, 1, tzinfo=UTC)
+MOMENT_MAX = datetime(2100, 1, 1, tzinfo=UTC)
+MOMENT_RANGE = "Use a time between the years 2000 and 2099."
+
+
+def sane_moment(value: datetime) -> datetime:
+    """`value` when it lies between MOMENT_MIN and MOMENT_MAX (a time without an offset is
+    read as UTC); ValueError otherwise. Compared, never converted, so no time overflows."""
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    if not MOMENT_MIN <= aware < MOMENT_MAX:
+        raise ValueError(MOMENT_RANGE)
+    return value
+
+
+#: A time with its offset, within the sane range.
+Moment = Annotated[AwareDatetime, AfterValidator(sane_moment)]
+#: A time with or without an offset (read as UTC), within the sane range.
+AnyMoment = Annotated[datetime, AfterValidator(sane_moment)]
 
 #: A duration in whole minutes, strictly an integer (`true`, `"5"` and `5.0` are refused).
 Minutes = Annotated[int, Strict()]

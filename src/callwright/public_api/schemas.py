@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from callwright.compliance.disclosure import Disclosure
-from callwright.kit.bounds import JsonObject, Minutes
+from callwright.kit.bounds import JsonObject, Minutes, TextMap
 
 #: Our limit on `max_duration` (minutes); Bland allows up to 12 hours.
 MAX_DURATION_MINUTES = 120
@@ -152,7 +152,7 @@ class V1SendCallIn(BaseModel):
     )
     summary_prompt: str | None = Field(None, max_length=2000)
     dispositions: list[str] | None = Field(None, max_length=50)
-    analysis_schema: dict[str, str] | list[V1AnalysisField] | None = Field(
+    analysis_schema: TextMap | list[V1AnalysisField] | None = Field(
         None,
         description="Fields to extract after the call: Bland's object (field -> type or "
         "description) or a list of `{name, type, description}`.",
