@@ -5071,7 +5071,7 @@ export interface components {
             max_duration?: number | null;
             /**
              * Metadata
-             * @description Your own data, returned on every read and webhook.
+             * @description Your own data, returned on every read and webhook (at most 10 levels deep and 16 KiB).
              */
             metadata?: {
                 [key: string]: unknown;
@@ -5083,7 +5083,7 @@ export interface components {
             phone_number: string;
             /**
              * Request Data
-             * @description Values for the `{{variables}}` of the task and first sentence.
+             * @description Values for the `{{variables}}` of the task and first sentence (at most 10 levels deep and 16 KiB).
              */
             request_data?: {
                 [key: string]: unknown;
