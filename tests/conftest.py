@@ -80,9 +80,6 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
         campaign_tick_seconds=0,
         dial_due_sweep_seconds=0,
         reconcile_seconds=0,
-        # Calls are placed at any hour of the day the suite runs; the calling-hours tests set
-        # the window they test.
-        calling_hours="00:00-24:00",
         # The suite calls the same sandbox numbers many times; the cap's tests set it.
         max_calls_per_number_per_day=0,
     )

@@ -142,6 +142,9 @@ class Settings(BaseSettings):
     #: Base URL of the sandbox network's Twilio-style REST API; empty: `app_url`.
     sandbox_url: str = ""
     twilio_account_sid: str = ""
+    #: Twilio's REST API (another address only for a Twilio-compatible network: the tests
+    #: point it at the sandbox's Twilio dialect).
+    twilio_api_url: str = "https://api.twilio.com"
     twilio_auth_token: str = ""
     twilio_from_number: str = ""
     #: When the callee's voicemail answers: leave a short message, or hang up.

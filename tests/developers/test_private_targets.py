@@ -154,7 +154,8 @@ async def test_saving_a_private_url_is_refused_where_private_targets_are(
             "POST", "webhook-endpoints", json={"url": "https://93.184.216.34/hook"}
         )
         assert public.status_code == 201, public.text
-        assert public.json()["notice"] is None
+        # The calling rules may say something (outside calling hours); nothing of the URL.
+        assert "private address" not in (public.json()["notice"] or "")
         endpoint_id = public.json()["data"]["id"]
         with serving_as(app, _with(settings, host=EVERY_ADDRESS)):
             for url in ("http://127.0.0.1:9/hook", "http://169.254.169.254/latest/meta-data/"):
@@ -221,13 +222,14 @@ async def test_a_calls_private_webhook_is_noted_or_refused(
     ) as v1:
         public = await v1.post("/v1/calls", json=body | {"webhook": "https://93.184.216.34/in"})
         assert public.status_code == 200, public.text
-        assert "notice" not in public.json()  # Bland's answer, unchanged
+        # The calling rules may say something (outside calling hours); nothing of the URL.
+        assert "private address" not in (public.json()["notice"] or "")
         local = await v1.post(
             "/v1/calls",
             json=body | {"phone_number": "+15551230001", "webhook": "http://127.0.0.1:9/in"},
         )
         assert local.status_code == 200, local.text
-        assert local.json()["notice"].startswith("This URL is on a private address (127.0.0.1")
+        assert "This URL is on a private address (127.0.0.1" in local.json()["notice"]
         with serving_as(app, _with(settings, host=EVERY_ADDRESS)):
             refused = await v1.post(
                 "/v1/calls",
@@ -249,13 +251,14 @@ async def test_an_agents_private_webhook_is_noted_or_refused(
             "POST", "agents", json=agent | {"webhook_url": "https://93.184.216.34/in"}
         )
         assert public.status_code == 201, public.text
-        assert public.json()["notice"] is None
+        # The calling rules may say something (outside calling hours); nothing of the URL.
+        assert "private address" not in (public.json()["notice"] or "")
         agent_id = public.json()["data"]["id"]
         local = await client.api(
             "PUT", f"agents/{agent_id}", json=agent | {"webhook_url": "http://127.0.0.1:9/in"}
         )
         assert local.status_code == 200, local.text
-        assert local.json()["notice"].startswith("This URL is on a private address (127.0.0.1")
+        assert "This URL is on a private address (127.0.0.1" in local.json()["notice"]
         with serving_as(app, _with(settings, host=EVERY_ADDRESS)):
             refused = await client.api(
                 "POST", "agents", json=agent | {"webhook_url": "http://192.168.1.9/in"}

@@ -1,13 +1,16 @@
 import { useQuery } from '@tanstack/react-query'
 import { Outlet } from 'react-router'
 import { Sidebar } from '@/app/Sidebar'
+import { useStoreBrowserTimeZone } from '@/components/account/useTimeZone'
 import { unreadQuery } from '@/features/admin/api'
 import { ModeNotices } from '@/features/system/ModeNotices'
 import { getUser } from '@/lib/session'
 import { ADMIN_NAV, USER_NAV } from './nav'
 
-/** The signed-in layout: sidebar plus the page. `area` picks the menu. */
+/** The signed-in layout: sidebar plus the page. `area` picks the menu. A user without a time zone
+ * gets the browser's here, once. */
 export function AppLayout({ area }: { area: 'user' | 'admin' }) {
+  useStoreBrowserTimeZone()
   const isAdmin = getUser()?.role === 'admin'
   const unread = useQuery({ ...unreadQuery(), enabled: area === 'admin' && isAdmin })
   const switchTo = !isAdmin ? undefined : area === 'admin' ? { to: '/dashboard', label: 'User area' } : { to: '/admin', label: 'Admin area' }

@@ -310,7 +310,8 @@ export interface paths {
         /**
          * Stats
          * @description The eight overall statistics. Durations in minutes, money in dollars, the success rate
-         *     (completed over all calls) in percent; active users called in the last 30 days.
+         *     (successful calls, `outcomes.SUCCESSFUL`, over all calls) in percent; active users called
+         *     in the last 30 days.
          */
         get: operations["stats_api_v1_admin_stats_get"];
         put?: never;
@@ -1640,6 +1641,26 @@ export interface paths {
         get: operations["get_profile_api_v1_user_profile_get"];
         /** Update Profile */
         put: operations["update_profile_api_v1_user_profile_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/timezone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Timezone
+         * @description The zone the user reads times in: refusals and schedules are told in it.
+         */
+        put: operations["update_timezone_api_v1_user_timezone_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3762,6 +3783,11 @@ export interface components {
         LoadReport: {
             /** Accepted */
             accepted: number;
+            /**
+             * Calling Hours
+             * @default
+             */
+            calling_hours?: string;
             /** Reasons */
             reasons: {
                 [key: string]: number;
@@ -3772,6 +3798,16 @@ export interface components {
             refused_count: number;
             /** Variables */
             variables: string[];
+            /**
+             * Zone Mismatch Count
+             * @default 0
+             */
+            zone_mismatch_count?: number;
+            /**
+             * Zone Mismatches
+             * @default []
+             */
+            zone_mismatches?: components["schemas"]["ZoneMismatchOut"][];
         };
         /** LoginIn */
         LoginIn: {
@@ -4011,6 +4047,8 @@ export interface components {
             name: string;
             /** Role */
             role: string;
+            /** Timezone */
+            timezone?: string | null;
         };
         /** ProfileResponse */
         ProfileResponse: {
@@ -4220,6 +4258,8 @@ export interface components {
             phone: string;
             /** Prompt */
             prompt?: string | null;
+            /** Start At */
+            start_at?: string | null;
             /**
              * Temperature
              * @default 0.7
@@ -4259,6 +4299,10 @@ export interface components {
              * @default Call initiated
              */
             message?: string;
+            /** Notice */
+            notice?: string | null;
+            /** Scheduled For */
+            scheduled_for?: string | null;
             /**
              * Success
              * @default true
@@ -4415,6 +4459,14 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /**
+         * TimezoneUpdate
+         * @description The zone the user reads times in: an IANA name ("Europe/Berlin").
+         */
+        TimezoneUpdate: {
+            /** Timezone */
+            timezone: string;
         };
         /** TodayCount */
         TodayCount: {
@@ -5032,7 +5084,7 @@ export interface components {
             max_duration?: number | null;
             /**
              * Metadata
-             * @description Your own data, returned on every read and webhook.
+             * @description Your own data, returned on every read and webhook (at most 10 levels deep and 16 KiB).
              */
             metadata?: {
                 [key: string]: unknown;
@@ -5044,7 +5096,7 @@ export interface components {
             phone_number: string;
             /**
              * Request Data
-             * @description Values for the `{{variables}}` of the task and first sentence.
+             * @description Values for the `{{variables}}` of the task and first sentence (at most 10 levels deep and 16 KiB).
              */
             request_data?: {
                 [key: string]: unknown;
@@ -5300,6 +5352,10 @@ export interface components {
              * @enum {string}
              */
             day: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+            /** Failedbyoutcome */
+            failedByOutcome: {
+                [key: string]: number;
+            };
             /** Failedcalls */
             failedCalls: number;
             /** Successfulcalls */
@@ -5310,6 +5366,21 @@ export interface components {
             totalDuration: number;
             /** Usedbalance */
             usedBalance: number;
+        };
+        /**
+         * ZoneMismatchOut
+         * @description A row whose `timezone` is not one its number rings in: the campaign's window is kept in
+         *     the file's zone, the legal calling hours in the number's.
+         */
+        ZoneMismatchOut: {
+            /** File Zone */
+            file_zone: string;
+            /** Number Zones */
+            number_zones: string[];
+            /** Phone Number */
+            phone_number: string;
+            /** Row */
+            row: number;
         };
         /** ZoneOut */
         ZoneOut: {
@@ -5492,6 +5563,7 @@ export type SchemaTestCallOut = components['schemas']['TestCallOut'];
 export type SchemaTestCallTask = components['schemas']['TestCallTask'];
 export type SchemaTestCallTaskIn = components['schemas']['TestCallTaskIn'];
 export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
+export type SchemaTimezoneUpdate = components['schemas']['TimezoneUpdate'];
 export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
 export type SchemaTopUpConfirmed = components['schemas']['TopUpConfirmed'];
@@ -5536,6 +5608,7 @@ export type SchemaWeekCount = components['schemas']['WeekCount'];
 export type SchemaWeekOut = components['schemas']['WeekOut'];
 export type SchemaWeekdayPoint = components['schemas']['WeekdayPoint'];
 export type SchemaWeekdayStats = components['schemas']['WeekdayStats'];
+export type SchemaZoneMismatchOut = components['schemas']['ZoneMismatchOut'];
 export type SchemaZoneOut = components['schemas']['ZoneOut'];
 export type SchemaZonesOut = components['schemas']['ZonesOut'];
 export type $defs = Record<string, never>;
@@ -8445,6 +8518,39 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_timezone_api_v1_user_timezone_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimezoneUpdate"];
             };
         };
         responses: {

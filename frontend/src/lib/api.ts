@@ -15,12 +15,16 @@ const NO_REDIRECT_ON_401 = ['/login', '/logout']
 export class ApiError extends Error {
   status: number
   errors: Record<string, string[]>
+  /** The whole error body, for the fields a refusal adds beside `message` and `errors` (a
+   * calling-hours refusal's `next_open_at`). */
+  body: Record<string, unknown>
 
-  constructor(message: string, status: number, errors: Record<string, string[]> = {}) {
+  constructor(message: string, status: number, errors: Record<string, string[]> = {}, body: Record<string, unknown> = {}) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.errors = errors
+    this.body = body
   }
 
   /** The first message for a field, if the server gave one. */
@@ -98,8 +102,8 @@ export async function unwrap<T>(
   }
   if (result.response.ok && result.data !== undefined) return result.data
   if (result.response.ok && result.response.status === 204) return undefined as T
-  const body = (result.error ?? {}) as ErrorBody
-  throw new ApiError(body.message || fallback, result.response.status, body.errors ?? {})
+  const body = (result.error !== null && typeof result.error === 'object' ? result.error : {}) as ErrorBody & Record<string, unknown>
+  throw new ApiError(body.message || fallback, result.response.status, body.errors ?? {}, body)
 }
 
 export function messageOf(error: unknown, fallback: string): string {

@@ -31,6 +31,7 @@ from callwright.campaigns.schemas import (
     LoadOut,
     LoadReport,
     RefusedRowOut,
+    ZoneMismatchOut,
     ZoneOut,
     ZonesOut,
 )
@@ -52,7 +53,16 @@ DONE_MESSAGES = {
     "cancel": "Campaign cancelled.",
 }
 EXPORT_BATCH = 500
-EXPORT_FIXED = ("row", "phone_number", "status", "outcome", "attempts", "last_call_id")
+EXPORT_FIXED = (
+    "row",
+    "phone_number",
+    "status",
+    "outcome",
+    "attempts",
+    "last_call_id",
+    "next_attempt_at",
+    "note",
+)
 
 
 def _events(request: Request) -> CampaignEvents:
@@ -210,6 +220,17 @@ async def load_contacts(
                 RefusedRowOut(row=r.row, value=r.value, reason=r.reason) for r in report.refused
             ],
             reasons=dict(report.reasons),
+            zone_mismatch_count=report.mismatch_count,
+            zone_mismatches=[
+                ZoneMismatchOut(
+                    row=m.row,
+                    phone_number=m.phone_e164,
+                    file_zone=m.file_zone,
+                    number_zones=list(m.number_zones),
+                )
+                for m in report.mismatches
+            ],
+            calling_hours=settings.calling_hours,
             variables=loaded.variables,
         )
     )
@@ -348,6 +369,7 @@ def _result_row(
     values = analysis.values() if analysis else {}
     return (
         [c.file_row, c.phone, c.status, c.outcome or "", c.attempts, c.last_call_id or ""]
+        + [c.next_attempt_at.isoformat() if c.next_attempt_at else "", c.note or ""]
         + [(c.variables or {}).get(v, "") for v in variables]
         + [(analysis.disposition_tag or "") if analysis else ""]
         + ["" if values.get(f) is None else values[f] for f in fields]

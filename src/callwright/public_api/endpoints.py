@@ -110,8 +110,10 @@ async def send_call(
         SAME_NUMBER_SECONDS,
         SAME_NUMBER,
     )
-    call = await _calls(request).service.place(session, order)
-    return V1SendCallOut(call_id=call.id, notice=notice)
+    service = _calls(request).service
+    call = await service.place(session, order)
+    said = (await service.notice(session, call), notice)
+    return V1SendCallOut(call_id=call.id, notice=" ".join(n for n in said if n) or None)
 
 
 def _day(value: str | None, field: str) -> datetime | None:
