@@ -171,13 +171,13 @@ class Guard:
     def __init__(self, *, allow_private: bool, refusal: str = "") -> None:
         self.allow_private = allow_private
         #: Said after the reason an address is refused (what the operator may change).
-        self.refusal = refusal or f"(set {SETTING} to allow it)"
+        self.refusal = refusal or f" (set {SETTING} to allow it)."
 
     @classmethod
     def of(cls, settings: Settings) -> Guard:
         """The guard the settings call for (`private_targets`)."""
         rule = private_targets(settings)
-        return cls(allow_private=rule.allowed, refusal=f"({rule.reason.removeprefix('Refused: ')})")
+        return cls(allow_private=rule.allowed, refusal=": " + rule.reason.removeprefix("Refused: "))
 
     async def resolve(self, url: str | httpx.URL) -> Target:
         """The target of `url` at a checked address; TargetRefused when it may not be called."""
@@ -207,7 +207,7 @@ class Guard:
                 continue
             if not self.allow_private:
                 raise TargetRefused(
-                    f"Refused: {host} resolves to {address}, a {why} address {self.refusal}"
+                    f"Refused: {host} resolves to {address}, a {why} address{self.refusal}"
                 )
             private = private or f"{address} is a {why} address"
         return Target(url=parsed, address=addresses[0], private=private)
