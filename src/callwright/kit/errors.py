@@ -104,7 +104,7 @@ _DIALECTS: dict[str, Dialect] = {}
 
 def speak_under(prefix: str, dialect: Dialect) -> None:
     """Errors answered for paths under `prefix` before the app's handlers see the request (a
-    middleware's: too large, a NUL, a CSRF mismatch) are written in `dialect`."""
+    middleware's: a body too large, a NUL character) are written in `dialect`."""
     _DIALECTS[prefix] = dialect
 
 
