@@ -166,10 +166,12 @@ class Settings(BaseSettings):
     )
 
     # Outbound webhooks (docs/webhooks.md)
-    #: Allow webhook targets on private, loopback, link-local and other non-public addresses.
-    #: Off: such targets are refused after DNS resolution and on every redirect (server-side
-    #: request forgery). The embedded default (scripts/run.sh) and the tests turn it on.
-    webhook_allow_private_targets: bool = False
+    #: Webhook targets on private, loopback, link-local and other non-public addresses
+    #: (developers/ssrf.private_targets). Unset: allowed while the server listens on loopback
+    #: alone (`host`), behind no proxy and with its jobs in-process; refused otherwise, after
+    #: DNS resolution and on every redirect (server-side request forgery). true: allowed
+    #: anyway, and the delivery log keeps no answer body from them. false: always refused.
+    webhook_allow_private_targets: bool | None = None
     #: How often a receiving role re-queues due webhook deliveries (retries, and deliveries a
     #: stopped worker left behind). 0 turns the sweeper off (the tests drive it themselves).
     webhook_sweep_seconds: float = Field(5.0, ge=0)

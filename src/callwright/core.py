@@ -33,6 +33,7 @@ from callwright.mail.service import Mailer
 from callwright.public_api.webhooks import CallWebhooks
 from callwright.realtime.server import Publisher, redis_publisher
 from callwright.sandbox.network import sandbox_credentials
+from callwright.sandbox.numbers import own_numbers_on
 from callwright.telephony.base import Carrier
 from callwright.telephony.carriers.twilio import TwilioCarrier
 
@@ -79,7 +80,14 @@ def build_calls(
     flows = CallFlows(settings, db, carrier, events, billing, reporter, jobs)
     tasks.register(jobs, flows)
     return Calls(
-        service=CallService(settings, billing, carrier.name, jobs, reporter),
+        service=CallService(
+            settings,
+            billing,
+            carrier.name,
+            jobs,
+            reporter,
+            test_numbers=own_numbers_on(carrier.name),
+        ),
         flows=flows,
         media=CallMedia(settings, db, flows, events),
         events=events,
@@ -160,6 +168,7 @@ class Core:
                 )
 
     async def _every(self, seconds: float, job: str) -> None:
+        self.jobs.routine(job)  # a line per run would bury the terminal (kit.jobs)
         while True:
             await asyncio.sleep(seconds)
             try:

@@ -478,3 +478,10 @@ def test_a_numbers_zones_come_from_its_area_code() -> None:
     assert "America/Chicago" in zones_for("+15005550001")  # non-geographic: all of NANP
     assert zones_for("+15551230000") == ()  # unassigned: Etc/Unknown
     assert zones_for("not a number") == ()
+
+
+async def test_a_nul_in_any_cell_refuses_the_file() -> None:
+    """Like a NUL in a JSON body (kit.nul_guard): no text we keep may hold one (issue 27)."""
+    data = csv_bytes("phone,note", f"{SAN_FRANCISCO},fine", f"{NEW_YORK},bad\x00note")
+    with pytest.raises(ContactsFileError, match=r"^Row 3 of the file contains a NUL character"):
+        await results(data)

@@ -29,8 +29,12 @@ pytestmark = pytest.mark.asyncio
 
 PROMPT = "You are Sam from Acme Dental, confirming the cleaning tomorrow at 3 pm."
 SAN_FRANCISCO = "+14155550123"
-#: The README's demo number: a `+1 555` number, judged in the default zone (New York).
+#: The README's demo number: a `+1 555` number, judged in the default zone (New York); only
+#: the sandbox carrier dials it.
 DEMO = "+15551230000"
+#: A real New York number, and a toll-free one that does not say where it rings (for Twilio).
+NEW_YORK = "+12125550123"
+TOLL_FREE = "+18002752273"
 #: 05:00 in San Francisco, 13:00 in London, 08:00 in New York (January: no daylight saving).
 DAWN_IN_SF = datetime(2027, 1, 12, 13, 0, tzinfo=UTC)
 #: 04:00 in New York, 10:00 in Berlin: a weekday morning in Europe.
@@ -201,27 +205,26 @@ async def test_the_free_test_call_is_not_bound_by_calling_hours(
 # --- a real carrier: Twilio --------------------------------------------------------------------
 
 
-async def test_twilio_refuses_the_demo_call_at_4am_with_the_opening_in_the_users_zone(
+async def test_twilio_refuses_a_call_at_4am_in_new_york_with_the_opening_in_the_users_zone(
     app: FastAPI, twilio_app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     at(twilio_app, EUROPEAN_MORNING, monkeypatch)
     client, user = await berlin_user(twilio_app, "real@example.com")
     async with client:
-        refused = await client.api("POST", "send-call", json=send_call(user.id, DEMO))
+        refused = await client.api("POST", "send-call", json=send_call(user.id, NEW_YORK))
         assert refused.status_code == 400, refused.text
         body = refused.json()
         assert body["message"] == (
-            "Outside calling hours: +15551230000 may be called from 08:00 to 21:00 its local "
-            "time (America/New_York: the number does not say where it rings); it is 04:00 "
-            "there. The next window opens at 2027-01-12 14:00 your time (Europe/Berlin; "
-            "2027-01-12 13:00 UTC)."
+            "Outside calling hours: +12125550123 may be called from 08:00 to 21:00 its local "
+            "time (America/New_York); it is 04:00 there. The next window opens at 2027-01-12 "
+            "14:00 your time (Europe/Berlin; 2027-01-12 13:00 UTC)."
         )
         assert body["errors"] == {"phone_number": [body["message"]]}
         assert body["next_open_at"] == "2027-01-12T13:00:00+00:00"
         assert await stored(twilio_app, user.id) == (0, 5_000), "nothing stored, nothing held"
         # "Call when the window opens": the same call, scheduled for the opening.
         scheduled = await client.api(
-            "POST", "send-call", json=send_call(user.id, DEMO, start_at=body["next_open_at"])
+            "POST", "send-call", json=send_call(user.id, NEW_YORK, start_at=body["next_open_at"])
         )
         assert scheduled.status_code == 200, scheduled.text
         assert scheduled.json()["scheduled_for"] == "2027-01-12T13:00:00Z"
@@ -229,7 +232,7 @@ async def test_twilio_refuses_the_demo_call_at_4am_with_the_opening_in_the_users
         # A time in the past, or too far ahead, is refused.
         for when in ("2020-01-01T00:00:00+00:00", "2027-03-01T13:00:00+00:00"):
             wrong = await client.api(
-                "POST", "send-call", json=send_call(user.id, DEMO, start_at=when)
+                "POST", "send-call", json=send_call(user.id, NEW_YORK, start_at=when)
             )
             assert wrong.status_code == 422, wrong.text
             assert list(wrong.json()["errors"]) == ["start_at"]
@@ -253,7 +256,7 @@ async def test_twilio_refuses_send_call_before_the_callees_morning(
         assert await stored(twilio_app, user.id) == (0, 5_000), "nothing stored, nothing held"
         # London is at lunch; a number that does not say where it rings is judged in the
         # default zone (08:00 in New York: open).
-        for open_number in ("+442079460123", DEMO):
+        for open_number in ("+442079460123", TOLL_FREE):
             placed = await client.api("POST", "send-call", json=send_call(user.id, open_number))
             assert placed.status_code == 200, placed.text
 
@@ -266,10 +269,10 @@ async def test_twilio_names_the_default_zone_when_the_number_does_not_say(
     monkeypatch.setattr(twilio_app.state.calls.service.settings, "default_timezone", "Asia/Tokyo")
     client, user = await signed_in(twilio_app, "tokyo@example.com", balance_cents=5_000)
     async with client:
-        refused = await client.api("POST", "send-call", json=send_call(user.id, DEMO))
+        refused = await client.api("POST", "send-call", json=send_call(user.id, TOLL_FREE))
     assert refused.status_code == 400
     assert refused.json()["message"] == (
-        "Outside calling hours: +15551230000 may be called from 08:00 to 21:00 its local time "
+        "Outside calling hours: +18002752273 may be called from 08:00 to 21:00 its local time "
         "(Asia/Tokyo: the number does not say where it rings); it is 22:00 there. The next "
         "window opens at 2027-01-12 23:00 UTC."
     )

@@ -310,7 +310,8 @@ export interface paths {
         /**
          * Stats
          * @description The eight overall statistics. Durations in minutes, money in dollars, the success rate
-         *     (completed over all calls) in percent; active users called in the last 30 days.
+         *     (successful calls, `outcomes.SUCCESSFUL`, over all calls) in percent; active users called
+         *     in the last 30 days.
          */
         get: operations["stats_api_v1_admin_stats_get"];
         put?: never;
@@ -537,7 +538,11 @@ export interface paths {
          */
         get: operations["list_agents_api_v1_agents_get"];
         put?: never;
-        /** Create Agent */
+        /**
+         * Create Agent
+         * @description A new agent. A `webhook_url` on a private address is refused (422) where this server
+         *     refuses those, else `notice` says it is private.
+         */
         post: operations["create_agent_api_v1_agents_post"];
         delete?: never;
         options?: never;
@@ -1827,7 +1832,8 @@ export interface paths {
         put?: never;
         /**
          * Resend Webhook Delivery
-         * @description A new attempt now (the same `webhook-id`, so receivers can drop repeats).
+         * @description A new attempt now (the same `webhook-id`, so receivers can drop repeats); at most 10 a
+         *     minute (429 past it).
          */
         post: operations["resend_webhook_delivery_api_v1_webhook_deliveries__delivery_id__resend_post"];
         delete?: never;
@@ -1848,7 +1854,9 @@ export interface paths {
         put?: never;
         /**
          * Create Webhook Endpoint
-         * @description A new endpoint: `secret` (its signing secret) is shown this once.
+         * @description A new endpoint: `secret` (its signing secret) is shown this once. A URL on a private
+         *     address is refused (422) where this server refuses those, else `notice` says it is
+         *     private.
          */
         post: operations["create_webhook_endpoint_api_v1_webhook_endpoints_post"];
         delete?: never;
@@ -1868,7 +1876,7 @@ export interface paths {
         /**
          * Update Webhook Endpoint
          * @description Change an endpoint (fields left out stay). Enabling it clears why it was disabled;
-         *     disabling it cancels its pending deliveries.
+         *     disabling it cancels its pending deliveries. A new URL is checked as on creation.
          */
         put: operations["update_webhook_endpoint_api_v1_webhook_endpoints__endpoint_id__put"];
         post?: never;
@@ -2363,6 +2371,8 @@ export interface components {
             data: components["schemas"]["AgentOut"];
             /** Message */
             message: string;
+            /** Notice */
+            notice?: string | null;
             /**
              * Success
              * @default true
@@ -3439,6 +3449,8 @@ export interface components {
         /** EndpointCreated */
         EndpointCreated: {
             data: components["schemas"]["EndpointOut"];
+            /** Notice */
+            notice?: string | null;
             /** Secret */
             secret: string;
             /**
@@ -3489,6 +3501,8 @@ export interface components {
         /** EndpointOutResponse */
         EndpointOutResponse: {
             data: components["schemas"]["EndpointOut"];
+            /** Notice */
+            notice?: string | null;
             /**
              * Success
              * @default true
@@ -5070,7 +5084,7 @@ export interface components {
             max_duration?: number | null;
             /**
              * Metadata
-             * @description Your own data, returned on every read and webhook.
+             * @description Your own data, returned on every read and webhook (at most 10 levels deep and 16 KiB).
              */
             metadata?: {
                 [key: string]: unknown;
@@ -5082,7 +5096,7 @@ export interface components {
             phone_number: string;
             /**
              * Request Data
-             * @description Values for the `{{variables}}` of the task and first sentence.
+             * @description Values for the `{{variables}}` of the task and first sentence (at most 10 levels deep and 16 KiB).
              */
             request_data?: {
                 [key: string]: unknown;
@@ -5338,6 +5352,10 @@ export interface components {
              * @enum {string}
              */
             day: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+            /** Failedbyoutcome */
+            failedByOutcome: {
+                [key: string]: number;
+            };
             /** Failedcalls */
             failedCalls: number;
             /** Successfulcalls */

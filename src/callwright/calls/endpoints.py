@@ -390,6 +390,11 @@ async def user_analysis(
     """The six Call Analysis charts' figures, by weekday (Monday first), computed in SQL."""
     _check_user(user, user_id)
     rows = {int(r[0]): r for r in await calls.by_weekday(session, user_id, tz_offset)}
+    failed_by: dict[int, dict[CallOutcome, int]] = {}
+    for index, outcome, number in await calls.failed_by_weekday(session, user_id, tz_offset):
+        counts = failed_by.setdefault(int(index), {})
+        key = outcome_of(outcome) or CallOutcome.FAILED
+        counts[key] = counts.get(key, 0) + int(number)
     out = []
     for index, day in enumerate(WEEKDAYS):
         row = rows.get(index)
@@ -403,6 +408,7 @@ async def user_analysis(
                 totalDuration=seconds,
                 successfulCalls=ok,
                 failedCalls=failed,
+                failedByOutcome=failed_by.get(index, {}),
                 averageDuration=round(seconds / positive, 2) if positive else 0,
                 usedBalance=dollars(cents),
             )

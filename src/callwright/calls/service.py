@@ -16,7 +16,9 @@ from callwright.calls.lifecycle import CallReporter, Silent
 from callwright.calls.tasks import DIAL_JOB
 from callwright.compliance import calling_hours, do_not_call, frequency
 from callwright.config import Settings
+from callwright.kit import phone
 from callwright.kit.db import on_commit
+from callwright.kit.errors import ValidationFailed
 from callwright.kit.jobs import JobQueue
 from callwright.kit.time import utcnow
 from callwright.models import Call, User
@@ -90,8 +92,11 @@ class CallService:
         jobs: JobQueue,
         reporter: CallReporter | None = None,
         clock: Callable[[], datetime] = utcnow,
+        test_numbers: phone.TestNumbers | None = None,
     ) -> None:
         self.settings = settings
+        #: The carrier's own test numbers, which the number policy lets through.
+        self.test_numbers = test_numbers
         self.billing = billing
         self.carrier = carrier
         self.jobs = jobs
@@ -105,11 +110,16 @@ class CallService:
         (InsufficientBalance when the balance does not cover it), after the rules for calling
         people (docs/compliance.md): OutsideCallingHours outside the callee's calling hours,
         OnDoNotCallList for a listed number, TooManyCallsToNumber beyond the daily cap. It is
-        dialled once the session's transaction commits, never for a rolled-back one.
+        dialled once the session's transaction commits, never for a rolled-back one. Every call
+        is held to the number policy first (kit.phone: no emergency, premium-rate, shared-cost
+        or invalid number), whichever way it came.
 
         On the sandbox network every callee is simulated: a call outside calling hours is placed
         anyway, and its events say once (category `compliance`) what a real carrier would have
         done, in the user's own time zone."""
+        reason = phone.refusal(order.to_number, test_numbers=self.test_numbers)
+        if reason is not None:
+            raise ValidationFailed({"phone_number": [reason]})
         notice = None
         if order.kind == "user" and order.user_id is not None:
             # The free test call rings the visitor who asked for it, and the CLI is the

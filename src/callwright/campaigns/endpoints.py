@@ -4,8 +4,6 @@ live counters; its contacts (search, filter) and their results as CSV. docs/camp
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import AsyncIterator, Sequence
 from typing import Annotated, Any, Literal
 
@@ -38,6 +36,7 @@ from callwright.campaigns.schemas import (
     ZonesOut,
 )
 from callwright.kit.bounds import PageRequest, page_params
+from callwright.kit.csv_export import CsvExport
 from callwright.kit.db import Database, SessionDep
 from callwright.kit.pagination import page_of
 from callwright.kit.time import utcnow
@@ -338,8 +337,7 @@ async def _results_csv(db: Database, campaign_id: str, fields: list[str]) -> Asy
     """A batch of 500 contacts at a time, on a session of its own (the body is sent after the
     request's session closed)."""
     async with db.sessionmaker() as session:
-        out = io.StringIO()
-        writer = csv.writer(out)
+        export = CsvExport()
         variables: list[str] | None = None
         after = 0
         while True:
@@ -353,17 +351,15 @@ async def _results_csv(db: Database, campaign_id: str, fields: list[str]) -> Asy
             ).all()
             if variables is None:
                 variables = list(batch[0].variables or {}) if batch else []
-                writer.writerow([*EXPORT_FIXED, *variables, "disposition", *fields])
+                export.row([*EXPORT_FIXED, *variables, "disposition", *fields])
             if not batch:
                 break
             after = batch[-1].id
             analyses = await _analyses(session, [c.last_call_id for c in batch if c.last_call_id])
             for contact in batch:
-                writer.writerow(_result_row(contact, analyses, variables, fields))
-            yield out.getvalue()
-            out.seek(0)
-            out.truncate()
-        yield out.getvalue()
+                export.row(_result_row(contact, analyses, variables, fields))
+            yield export.take()
+        yield export.take()
 
 
 def _result_row(

@@ -256,11 +256,3 @@ def sandbox_notice(closed: Closed, user_zone_name: str | None, now: datetime) ->
         f"Outside calling hours {_zones_and_now(closed)}; with a real carrier this call {then}. "
         "The sandbox's callees are simulated, so it rings now."
     )
-
-
-def check(settings: Settings, phone: str, at: datetime, user_zone_name: str | None = None) -> None:
-    """Refuse (OutsideCallingHours) a call to `phone` (E.164) that would ring at `at` outside
-    the calling window (`settings.calling_hours`) in the callee's zone."""
-    found = closed(settings, phone, at)
-    if found is not None:
-        raise OutsideCallingHours(refusal(found, user_zone_name), found.opens)

@@ -27,6 +27,7 @@ from callwright.campaigns.events import CampaignEvents
 from callwright.compliance.calling_hours import Window
 from callwright.config import Settings
 from callwright.developers.keys import ApiKeyCaller
+from callwright.kit.bounds import JsonObject, Minutes
 from callwright.kit.db import SessionDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
@@ -74,12 +75,12 @@ class V1BatchSettings(BaseModel):
     voice_id: int | None = Field(None, ge=1, le=10_000)
     first_sentence: str | None = Field(None, max_length=1000)
     wait_for_greeting: bool | None = None
-    max_duration: int | None = Field(None, ge=1, le=120)
+    max_duration: Minutes | None = Field(None, ge=1, le=120)
     temperature: float | None = Field(None, ge=0, le=1)
     interruption_threshold: int | None = Field(None, ge=50, le=500)
     voicemail_action: VoicemailAction | None = None
     voicemail_message: str | None = Field(None, max_length=2000)
-    request_data: dict[str, Any] | None = None
+    request_data: JsonObject | None = None
     webhook: str | None = Field(None, max_length=2048)
 
 
@@ -89,9 +90,9 @@ class V1BatchIn(V1BatchSettings):
     prompt) or the newer docs' (`global`, `call_objects`)."""
 
     base_prompt: str | None = Field(None, max_length=20_000)
-    call_data: list[dict[str, Any]] | None = Field(None, max_length=ROWS_MAX)
+    call_data: list[JsonObject] | None = Field(None, max_length=ROWS_MAX)
     global_: V1BatchSettings | None = Field(None, alias="global")
-    call_objects: list[dict[str, Any]] | None = Field(None, max_length=ROWS_MAX)
+    call_objects: list[JsonObject] | None = Field(None, max_length=ROWS_MAX)
     label: str | None = Field(None, max_length=120)
     start_time: str | None = Field(None, max_length=40)
     timezone: str | None = Field(None, max_length=64)

@@ -89,7 +89,7 @@ export function SandboxNumbersPage() {
         testId="sandbox-special"
       />
       <PlanTable
-        title="Any other number: a person who talks"
+        title="Any other valid number: a person who talks"
         description={`The sum of the number's digits, modulo ${plan.data?.scenarios.length ?? 5}, picks one of these scenarios; each row shows an example number.`}
         rows={plan.data?.scenarios ?? []}
         loading={plan.isPending}
