@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Outlet } from 'react-router'
 import { Sidebar } from '@/app/Sidebar'
+import { MAIN_ID, SkipLink } from '@/components/SkipLink'
 import { unreadQuery } from '@/features/admin/api'
 import { ModeNotices } from '@/features/system/ModeNotices'
 import { getUser } from '@/lib/session'
@@ -13,8 +14,9 @@ export function AppLayout({ area }: { area: 'user' | 'admin' }) {
   const switchTo = !isAdmin ? undefined : area === 'admin' ? { to: '/dashboard', label: 'User area' } : { to: '/admin', label: 'Admin area' }
   return (
     <div className="min-h-dvh bg-slate-50">
+      <SkipLink />
       <Sidebar items={area === 'admin' ? ADMIN_NAV.map((item) => (item.to === '/admin/inbox' ? { ...item, dot: (unread.data ?? 0) > 0 } : item)) : USER_NAV} switchTo={switchTo} />
-      <main className="px-4 py-6 sm:px-6 lg:ml-[72px] lg:px-10 lg:py-10">
+      <main id={MAIN_ID} tabIndex={-1} className="px-4 py-6 sm:px-6 lg:ml-[72px] lg:px-10 lg:py-10">
         <div className="mx-auto max-w-6xl">
           <ModeNotices />
           <Outlet />

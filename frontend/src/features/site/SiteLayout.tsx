@@ -2,6 +2,7 @@ import { ArrowUp, Menu, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link, NavLink, Outlet, useLocation } from 'react-router'
 import { Logo } from '@/components/Logo'
+import { SkipLink } from '@/components/SkipLink'
 import { Button } from '@/components/ui/button'
 import { cn } from '@/lib/cn'
 import { useSectionLink } from './useSectionLink'
@@ -181,6 +182,7 @@ function ScrollToTop() {
 export function SiteLayout() {
   return (
     <div className="min-h-dvh bg-white">
+      <SkipLink />
       <Navbar />
       <Outlet />
       <Footer />

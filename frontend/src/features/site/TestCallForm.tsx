@@ -1,9 +1,11 @@
+import { useQuery } from '@tanstack/react-query'
 import { PhoneCall } from 'lucide-react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ApiError, messageOf } from '@/lib/api'
+import { clientConfigQuery, fetchClientConfig } from '@/lib/clientConfig'
 import { notify } from '@/lib/toast'
 import { placeTestCall } from './api'
-import { landingPhoneProblem } from './rules'
+import { landingPhoneProblem, retryWhen } from './rules'
 
 interface Props {
   /** Called as the request goes out (the mockup starts loading what it will need). */
@@ -22,7 +24,7 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
    * light. As typed when it cannot be tidied: the server has the last word. */
   const tidied = async (value: string): Promise<string> => {
     try {
-      region.current ??= import('@/lib/clientConfig').then(async ({ fetchClientConfig }) => (await fetchClientConfig()).phone_region)
+      region.current ??= fetchClientConfig().then((config) => config.phone_region)
       const [{ tidyPhone }, phoneRegion] = await Promise.all([import('@/lib/phone'), region.current])
       return tidyPhone(value, phoneRegion) ?? value.trim()
     } catch {
@@ -33,6 +35,10 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
   const [phone, setPhone] = useState('')
   const [error, setError] = useState('')
   const [sending, setSending] = useState(false)
+  /** After a 429: when the visitor may try again (stays on the phone, unlike the toast). */
+  const [refused, setRefused] = useState('')
+  /** The call's real limit, as the server places it (shown once the server has said). */
+  const maxMinutes = useQuery(clientConfigQuery).data?.test_call_max_minutes
   const input = useRef<HTMLInputElement>(null)
   useEffect(() => {
     if (focusOnMount) input.current?.focus()
@@ -47,6 +53,7 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
       return
     }
     setSending(true)
+    setRefused('')
     onSending?.()
     try {
       const number = await tidied(phone)
@@ -59,6 +66,7 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
     } catch (err) {
       if (err instanceof ApiError && err.status === 429) {
         notify.error('Too many test call requests. Please try again later.', 'Rate Limit Exceeded')
+        setRefused(err.retryAfter !== null ? retryWhen(err.retryAfter) : 'Too many test call requests. Please try again later.')
       } else if (err instanceof ApiError && err.field('phone_number')) {
         setError(err.field('phone_number')!)
         notify.error(err.field('phone_number')!, 'Invalid Phone Number')
@@ -108,7 +116,15 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
         <PhoneCall className="h-5 w-5" aria-hidden />
         {sending ? 'Starting Test Call...' : 'Try a Free Test Call'}
       </button>
-      <p className="text-center text-xs text-indigo-200/80">Free, about two minutes, no sign-up.</p>
+      {refused && (
+        <p role="alert" className="text-center text-sm font-medium text-rose-100" data-testid="test-call-retry">
+          {refused}
+        </p>
+      )}
+      {/* One line, kept while the server's answer is awaited, so nothing moves when it comes. */}
+      <p className="min-h-4 text-center text-xs text-indigo-200/80" data-testid="test-call-terms">
+        {maxMinutes ? `Free, up to ${maxMinutes} minute${maxMinutes === 1 ? '' : 's'}, no sign-up.` : 'Free, no sign-up.'}
+      </p>
     </form>
   )
 }
