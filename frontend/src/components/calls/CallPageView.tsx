@@ -151,7 +151,7 @@ function CallPageBody({ call, scope, back }: { call: CallPageData; scope: CallPa
               </>
             )}
           </p>
-          <p className="mt-0.5 break-all text-xs text-slate-400">Call ID {call.call_id}</p>
+          <p className="mt-0.5 break-all text-xs text-slate-500">Call ID {call.call_id}</p>
         </div>
         <div className="flex flex-col items-end gap-1 text-sm">
           <StatusBadge status={call.status} outcome={call.outcome} />

@@ -11,7 +11,7 @@ export function ContactNotice() {
   return (
     <p className="text-xs leading-relaxed text-slate-500">
       Questions? Write to{' '}
-      <a className="font-medium text-indigo-600 hover:underline" href={`mailto:${CONTACT_EMAIL}`}>
+      <a className="font-medium text-indigo-600 underline underline-offset-2" href={`mailto:${CONTACT_EMAIL}`}>
         {CONTACT_EMAIL}
       </a>
       .

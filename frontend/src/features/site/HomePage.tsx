@@ -160,7 +160,7 @@ function WhatIs() {
               </div>
             ))}
           </dl>
-          <p className="mx-auto mt-6 max-w-3xl text-xs text-slate-500" data-testid="impact-source">
+          <p className="mx-auto mt-6 max-w-3xl text-xs text-slate-400" data-testid="impact-source">
             Reply time: from the callee&apos;s last word to the agent&apos;s first sound, as the callee hears it, over sandbox calls on a 2-core server with the offline speech
             engines. Word error: the offline speech-to-text on the sandbox callees' lines through 8 kHz phone audio. Both measured by the benchmarks that ship with Callwright (docs/performance.md).
           </p>

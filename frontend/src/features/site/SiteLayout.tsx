@@ -144,7 +144,7 @@ function Footer() {
           <p className="font-semibold text-white">Official launch</p>
           <p className="mt-3">
             Callwright officially launched on June 27th, 2025. Questions? Write to{' '}
-            <a className="text-indigo-300 hover:text-white" href={`mailto:${CONTACT_EMAIL}`}>
+            <a className="text-indigo-300 underline underline-offset-2 hover:text-white" href={`mailto:${CONTACT_EMAIL}`}>
               {CONTACT_EMAIL}
             </a>
             .

@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { PhoneCall } from 'lucide-react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ApiError, messageOf } from '@/lib/api'
-import { clientConfigQuery, fetchClientConfig } from '@/lib/clientConfig'
 import { notify } from '@/lib/toast'
 import { placeTestCall } from './api'
 import { landingPhoneProblem, retryWhen } from './rules'
@@ -24,7 +23,7 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
    * light. As typed when it cannot be tidied: the server has the last word. */
   const tidied = async (value: string): Promise<string> => {
     try {
-      region.current ??= fetchClientConfig().then((config) => config.phone_region)
+      region.current ??= import('@/lib/clientConfig').then(async ({ fetchClientConfig }) => (await fetchClientConfig()).phone_region)
       const [{ tidyPhone }, phoneRegion] = await Promise.all([import('@/lib/phone'), region.current])
       return tidyPhone(value, phoneRegion) ?? value.trim()
     } catch {
@@ -37,8 +36,21 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
   const [sending, setSending] = useState(false)
   /** After a 429: when the visitor may try again (stays on the phone, unlike the toast). */
   const [refused, setRefused] = useState('')
-  /** The call's real limit, as the server places it (shown once the server has said). */
-  const maxMinutes = useQuery(clientConfigQuery).data?.test_call_max_minutes
+  /** The call's real limit, as the server places it (shown once the server has said). Read
+   * through the query cache, and the config's module loaded apart: the landing's first load
+   * carries neither it nor useQuery. */
+  const queryClient = useQueryClient()
+  const [maxMinutes, setMaxMinutes] = useState<number | null>(null)
+  useEffect(() => {
+    let live = true
+    import('@/lib/clientConfig')
+      .then(({ clientConfigQuery }) => queryClient.fetchQuery(clientConfigQuery))
+      .then((config) => live && setMaxMinutes(config.test_call_max_minutes))
+      .catch(() => undefined) // the line then promises no length rather than a wrong one
+    return () => {
+      live = false
+    }
+  }, [queryClient])
   const input = useRef<HTMLInputElement>(null)
   useEffect(() => {
     if (focusOnMount) input.current?.focus()
