@@ -203,4 +203,50 @@ test.describe('accessibility and layout shift on every page', () => {
     for (const path of pages) check(await audit(page, path), { layout: true })
     check(await audit(page, `/admin/calls/${callId}`, callPageShown), { layout: true })
   })
+
+  test('sign-in with the keyboard only, every control showing where the focus is', async ({ page }) => {
+    await page.goto('/login')
+    await page.getByRole('button', { name: 'Login', exact: true }).waitFor()
+    /** The focused element and whether it draws a focus indicator (outline or ring). */
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement
+        const style = getComputedStyle(el)
+        const visible = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none'
+        return { name: el.getAttribute('aria-label') ?? el.id ?? '', text: (el.textContent ?? '').trim(), tag: el.tagName, visible }
+      })
+    await page.keyboard.press('Tab')
+    expect(await focused()).toMatchObject({ text: 'Skip to content', visible: true })
+    const before: string[] = []
+    for (let i = 0; i < 4 && (await focused()).name !== 'email'; i++) {
+      await page.keyboard.press('Tab')
+      before.push(`${(await focused()).tag} ${(await focused()).text}`)
+    }
+    expect(await focused()).toMatchObject({ name: 'email', visible: true })
+    expect(before.length, `stops before the e-mail field: ${before.join(', ')}`).toBeLessThanOrEqual(2) // the brand panel's home link
+    await page.keyboard.type(DEMO.email)
+    await page.keyboard.press('Tab')
+    expect(await focused()).toMatchObject({ name: 'password', visible: true })
+    await page.keyboard.type(DEMO.password)
+    await page.keyboard.press('Tab')
+    expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Login', visible: true })
+    await page.keyboard.press('Tab')
+    expect(await focused()).toMatchObject({ tag: 'A', text: 'Forgot password?', visible: true })
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Enter') // in the password field
+    await expect(page).toHaveURL(/\/dashboard$/)
+    // The user area: Skip to content first, and it lands in the page.
+    await page.getByRole('heading', { level: 1 }).first().waitFor()
+    await page.keyboard.press('Tab')
+    expect(await focused()).toMatchObject({ text: 'Skip to content', visible: true })
+    await page.keyboard.press('Enter')
+    expect(await focused()).toMatchObject({ tag: 'MAIN' })
+    // Every control the keyboard reaches next shows the focus.
+    for (let i = 0; i < 15; i++) {
+      await page.keyboard.press('Tab')
+      const now = await focused()
+      expect(now.visible, `focus visible on ${now.tag} ${now.name || now.text}`).toBe(true)
+    }
+  })
 })
