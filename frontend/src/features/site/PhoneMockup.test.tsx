@@ -1,25 +1,13 @@
-import { act, render, screen, within } from '@testing-library/react'
+import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { MemoryRouter } from 'react-router'
-import { Providers } from '@/app/providers'
-import { makeQueryClient } from '@/app/queryClient'
 import { server, url } from '@/testing/msw'
+import { renderInApp } from '@/testing/render'
 import { PhoneMockup } from './PhoneMockup'
 
 /** The mockup as the landing holds it: inside the app's providers and a router. */
-function renderMockup() {
-  const client = makeQueryClient()
-  client.setDefaultOptions({ queries: { retry: false } })
-  return render(
-    <Providers client={client}>
-      <MemoryRouter>
-        <PhoneMockup />
-      </MemoryRouter>
-    </Providers>,
-  )
-}
+const renderMockup = () => renderInApp(<PhoneMockup />)
 
 /** A stand-in for socket.io's client: the mockup opens a visitor socket, the test plays the server. */
 const sockets = vi.hoisted(() => {
