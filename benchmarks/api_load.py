@@ -203,8 +203,9 @@ async def measure(
 
 
 async def wait_healthy(base: str) -> None:
+    """Waits up to a minute (a busy box starts the server slowly)."""
     async with httpx.AsyncClient() as client:
-        for _ in range(100):
+        for _ in range(300):
             try:
                 if (await client.get(f"{base}/api/v1/health")).status_code == 200:
                     return

@@ -61,5 +61,6 @@ export default defineConfig({
       '/socket.io': { target: backend, ws: true },
     },
   },
-  build: { sourcemap: false, chunkSizeWarningLimit: 600 },
+  // The manifest (dist/.vite/, never served) lets scripts/bundle-size.mjs walk a route's chunks.
+  build: { sourcemap: false, chunkSizeWarningLimit: 600, manifest: true },
 })

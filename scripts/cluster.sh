@@ -65,6 +65,8 @@ cluster_env() {
   export CALLWRIGHT_HOST_SANDBOX=false
   export CALLWRIGHT_TRUSTED_PROXIES='["127.0.0.1/32"]'
   export CALLWRIGHT_SANDBOX_SPEED="${CLUSTER_SANDBOX_SPEED:-1.0}"
+  # Behind a proxy with separate workers, private webhook targets need the opt-in (the local
+  # test receivers are on loopback); the delivery log then keeps no answer body from them.
   export CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS="${CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS:-true}"
 }
 

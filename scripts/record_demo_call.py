@@ -146,7 +146,6 @@ def main() -> int:
             sandbox_speed=1.0,
             warm_up_voice=False,
             frontend_dist=Path(tmp) / "none",
-            calling_hours="00:00-24:00",  # a sandbox call: whatever the hour here
         )
         command.upgrade(_alembic_config(settings), "head")
         result = asyncio.run(record(settings))

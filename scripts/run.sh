@@ -9,9 +9,9 @@ cd "$ROOT"
 apt_install flite espeak-ng  # offline voices for the agent and the sandbox callee
 ensure_python
 ensure_frontend_build
-# One local machine: webhook receivers on loopback or the LAN are the point (a server others
-# can reach leaves CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS off; docs/webhooks.md).
-export CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS="${CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS:-true}"
+# Webhooks may reach receivers on this machine or the LAN while the app listens on loopback
+# alone (the default CALLWRIGHT_HOST=127.0.0.1); served to other addresses, those are refused
+# unless the operator sets CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS=true (docs/webhooks.md).
 say "migrating the database"
 .venv/bin/callwright migrate
 say "preparing the speech models"

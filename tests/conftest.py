@@ -74,15 +74,12 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
         google_client_id="",
         google_client_secret="",
         warm_up_voice=False,
-        # Webhook receivers in the tests listen on loopback; the tests drive the sweeper.
-        webhook_allow_private_targets=True,
+        # Webhook receivers in the tests listen on loopback: allowed by default, as the app
+        # listens on loopback alone (host 127.0.0.1). The tests drive the sweeper.
         webhook_sweep_seconds=0,
         campaign_tick_seconds=0,
         dial_due_sweep_seconds=0,
         reconcile_seconds=0,
-        # Calls are placed at any hour of the day the suite runs; the calling-hours tests set
-        # the window they test.
-        calling_hours="00:00-24:00",
         # The suite calls the same sandbox numbers many times; the cap's tests set it.
         max_calls_per_number_per_day=0,
     )

@@ -123,7 +123,6 @@ def cluster(migrated: Settings, tmp_path_factory: pytest.TempPathFactory) -> Ite
         "CLUSTER_SANDBOX_SPEED": "2",
         "CALLWRIGHT_DATABASE_URL": migrated.database_url,
         "CALLWRIGHT_ENV": "test",
-        "CALLWRIGHT_CALLING_HOURS": "00:00-24:00",
         "CALLWRIGHT_MAX_CALLS_PER_NUMBER_PER_DAY": "0",
         "CALLWRIGHT_WARM_UP_VOICE": "true",
     }

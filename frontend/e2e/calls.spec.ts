@@ -45,13 +45,14 @@ test('the demo user sends a sandbox call, watches it live, hears it in Call Logs
   await expect(page.getByText('2 min', { exact: true })).toBeVisible()
   await page.getByRole('button', { name: 'Send Call' }).click()
   await expect(page.getByText('Balance sufficient: $' + (before - 0.98).toFixed(2) + ' available.')).toBeVisible()
-  await expect(page.getByRole('button', { name: 'Call Start' })).toBeDisabled()
+  await expect(page.getByRole('button', { name: /^(Calling\.\.\.|On call)$/ })).toBeDisabled()
   await expect(page.getByRole('button', { name: 'Stop Call' })).toBeEnabled()
 
   // Live: "Call connected" starts the timer, then lines from both sides arrive.
   const transcript = page.getByTestId('live-transcript')
   await expect(transcript.locator('[data-speaker="agent"]').first()).toBeVisible({ timeout: 60_000 })
   await expect(transcript.locator('[data-speaker="user"]').first()).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByRole('button', { name: 'On call' })).toBeDisabled()
   await page.screenshot({ path: 'test-results/send-call.png', fullPage: true })
   await expect(page.getByText('The call has completed. You can now start a new call.')).toBeVisible({ timeout: 150_000 })
   await expect(page.getByRole('button', { name: 'Send Call' })).toBeVisible()

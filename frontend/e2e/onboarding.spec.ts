@@ -55,12 +55,10 @@ test('a new user registers (a field error beside its field), verifies, and start
   await expect(page.locator('#phone-error')).toHaveCount(0)
   await expect(page.getByTestId('send-balance')).toHaveText('$1.00')
 
-  // The starter credit pays for a first short call: the page says how long, and it is placed.
-  await expect(page.getByTestId('balance-covers')).toContainText('Your balance covers calls of up to 2 min')
-  const maxDuration = page.getByLabel('Max duration')
-  await maxDuration.focus()
-  await page.keyboard.press('Home')
-  await page.keyboard.press('ArrowRight') // 2 minutes: holds $0.98
+  // The starter credit pays for a first short call: the max duration starts at the 2 minutes
+  // it holds ($0.98) and says so, and the call is placed as the form comes.
+  await expect(page.getByLabel('Max duration')).toHaveValue('2')
+  await expect(page.getByTestId('max-duration-fitted')).toContainText('Set to 2 min, the most your balance of $1.00 covers')
   await expect(page.getByTestId('balance-covers')).toHaveCount(0)
   await page.getByRole('button', { name: 'Send Call' }).click()
   await expect(page.getByTestId('send-balance')).toHaveText('$0.02')

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import getpass
-import logging
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, TypeVar
@@ -15,6 +15,7 @@ from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.config import REPO_ROOT, Settings, get_settings
+from callwright.kit import logs
 from callwright.kit.db import Database
 from callwright.kit.validation import PASSWORD_MIN, normalize_email
 from callwright.mail import repository as mail_repository
@@ -194,7 +195,7 @@ def worker() -> None:
     from callwright.core import run_worker
 
     settings = get_settings()
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure()
     if not settings.job_broker_url:
         typer.echo(
             "Set CALLWRIGHT_JOB_BROKER_URL to a Redis URL: without it the API process runs jobs itself.",
@@ -212,10 +213,19 @@ def worker() -> None:
     asyncio.run(main())
 
 
+def _listen_on(host: str | None) -> None:
+    """Make `--host` the app's `CALLWRIGHT_HOST` too: the app judges from the address it
+    listens on whether others can reach it (private webhook targets, docs/webhooks.md)."""
+    if host:
+        os.environ["CALLWRIGHT_HOST"] = host
+        get_settings.cache_clear()
+
+
 def _serve_role(factory: str, host: str, port: int) -> None:
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    _listen_on(host)
+    logs.configure()
     uvicorn.run(factory, factory=True, host=host, port=port, proxy_headers=False, log_level="info")
 
 
@@ -254,12 +264,20 @@ def serve(
     host: Annotated[str | None, typer.Option()] = None,
     port: Annotated[int | None, typer.Option()] = None,
     reload: Annotated[bool, typer.Option(help="restart on code changes (development)")] = False,
+    access_log: Annotated[
+        bool,
+        typer.Option(
+            envvar="CALLWRIGHT_ACCESS_LOG",
+            help="a line per HTTP request (off: the screens poll, which would bury the calls' lines)",
+        ),
+    ] = False,
 ) -> None:
     """Run the web app (API, realtime and the built SPA)."""
     import uvicorn
 
+    _listen_on(host)
     settings = get_settings()
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure()
     uvicorn.run(
         "callwright.main:create_asgi_app",
         factory=True,
@@ -271,6 +289,7 @@ def serve(
         # uvicorn's own handling would trust X-Forwarded-For from any loopback peer.
         proxy_headers=False,
         log_level="info",
+        access_log=access_log,
     )
 
 

@@ -12,6 +12,7 @@ import typer
 from callwright.config import Settings, get_settings
 from callwright.kit.phone import dial_number
 from callwright.kit.serving import free_port, serving
+from callwright.sandbox.numbers import own_numbers_on
 from callwright.speech import tts
 
 BACKGROUNDS = ("null", "office", "cafe", "restaurant", "none")
@@ -31,7 +32,9 @@ class CallOptions:
 def place_call(options: CallOptions) -> int:
     try:
         # The send-call rule, and the same E.164 spelling a request's number gets.
-        options = replace(options, to=dial_number(options.to, get_settings().default_region))
+        settings = get_settings()
+        to = dial_number(options.to, settings.default_region, own_numbers_on(settings.carrier))
+        options = replace(options, to=to)
     except ValueError as error:
         typer.echo(str(error), err=True)
         return 2

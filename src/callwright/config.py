@@ -142,6 +142,9 @@ class Settings(BaseSettings):
     #: Base URL of the sandbox network's Twilio-style REST API; empty: `app_url`.
     sandbox_url: str = ""
     twilio_account_sid: str = ""
+    #: Twilio's REST API (another address only for a Twilio-compatible network: the tests
+    #: point it at the sandbox's Twilio dialect).
+    twilio_api_url: str = "https://api.twilio.com"
     twilio_auth_token: str = ""
     twilio_from_number: str = ""
     #: When the callee's voicemail answers: leave a short message, or hang up.
@@ -163,10 +166,12 @@ class Settings(BaseSettings):
     )
 
     # Outbound webhooks (docs/webhooks.md)
-    #: Allow webhook targets on private, loopback, link-local and other non-public addresses.
-    #: Off: such targets are refused after DNS resolution and on every redirect (server-side
-    #: request forgery). The embedded default (scripts/run.sh) and the tests turn it on.
-    webhook_allow_private_targets: bool = False
+    #: Webhook targets on private, loopback, link-local and other non-public addresses
+    #: (developers/ssrf.private_targets). Unset: allowed while the server listens on loopback
+    #: alone (`host`), behind no proxy and with its jobs in-process; refused otherwise, after
+    #: DNS resolution and on every redirect (server-side request forgery). true: allowed
+    #: anyway, and the delivery log keeps no answer body from them. false: always refused.
+    webhook_allow_private_targets: bool | None = None
     #: How often a receiving role re-queues due webhook deliveries (retries, and deliveries a
     #: stopped worker left behind). 0 turns the sweeper off (the tests drive it themselves).
     webhook_sweep_seconds: float = Field(5.0, ge=0)

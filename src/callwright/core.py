@@ -33,6 +33,7 @@ from callwright.mail.service import Mailer
 from callwright.public_api.webhooks import CallWebhooks
 from callwright.realtime.server import Publisher, redis_publisher
 from callwright.sandbox.network import sandbox_credentials
+from callwright.sandbox.numbers import own_numbers_on
 from callwright.telephony.base import Carrier
 from callwright.telephony.carriers.twilio import TwilioCarrier
 
@@ -46,7 +47,9 @@ def build_carrier(
     code, pointed at the local network with the install's sandbox credentials."""
     if settings.carrier == "twilio":
         return TwilioCarrier(
-            account_sid=settings.twilio_account_sid, auth_token=settings.twilio_auth_token
+            account_sid=settings.twilio_account_sid,
+            auth_token=settings.twilio_auth_token,
+            base_url=settings.twilio_api_url,
         )
     sid, token = sandbox_credentials(settings.secret_key)
     return TwilioCarrier(
@@ -77,7 +80,14 @@ def build_calls(
     flows = CallFlows(settings, db, carrier, events, billing, reporter, jobs)
     tasks.register(jobs, flows)
     return Calls(
-        service=CallService(settings, billing, carrier.name, jobs, reporter),
+        service=CallService(
+            settings,
+            billing,
+            carrier.name,
+            jobs,
+            reporter,
+            test_numbers=own_numbers_on(carrier.name),
+        ),
         flows=flows,
         media=CallMedia(settings, db, flows, events),
         events=events,
@@ -158,6 +168,7 @@ class Core:
                 )
 
     async def _every(self, seconds: float, job: str) -> None:
+        self.jobs.routine(job)  # a line per run would bury the terminal (kit.jobs)
         while True:
             await asyncio.sleep(seconds)
             try:

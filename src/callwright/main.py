@@ -56,6 +56,7 @@ from callwright.realtime.server import Realtime
 from callwright.roles import build_engines, warm_up
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
+from callwright.sandbox.numbers import own_numbers_on
 from callwright.system.endpoints import router as system_router
 from callwright.voice_agent.media import router as media_router
 from callwright.voices.endpoints import router as voices_router
@@ -133,6 +134,7 @@ def create_app(
         # every request in flight).
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        log.info("Callwright is ready: sign in at %s/login", settings.app_url.rstrip("/"))
         try:
             yield
         finally:
@@ -202,7 +204,11 @@ def create_app(
     # (it reads JSON and form bodies whole, so it sits inside the limit), CSRF, then the OAuth
     # state session, then the phone region the request's numbers are read in (added innermost
     # first).
-    app.add_middleware(PhoneRegion, region=settings.default_region)
+    app.add_middleware(
+        PhoneRegion,
+        region=settings.default_region,
+        test_numbers=own_numbers_on(settings.carrier),
+    )
     app.add_middleware(
         OAuthStateSession,
         prefix=f"{API_PREFIX}/auth/google",

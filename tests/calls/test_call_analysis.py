@@ -48,6 +48,15 @@ def _lines(talk: list[tuple[str, str]] = TALK) -> list[TranscriptEntry]:
     return [TranscriptEntry(speaker=s, text=t, seq=i) for i, (s, t) in enumerate(talk, 1)]
 
 
+#: A busy line: never answered.
+_NOBODY: dict[str, Any] = {
+    "status": "busy",
+    "end_reason": "busy",
+    "answered_at": None,
+    "duration_seconds": 0,
+}
+
+
 def _call(**values: Any) -> Call:
     defaults: dict[str, Any] = {
         "id": "call-1",
@@ -85,9 +94,39 @@ def test_the_outcome_is_mapped_onto_the_calls_dispositions(
     assert choose_disposition(outcome, end_reason, dispositions) == chosen
 
 
+@pytest.mark.parametrize(
+    ("talk", "values", "dispositions", "outcome"),
+    [
+        # A wrong number: nothing in the list says it; a call that went nowhere is negative.
+        ([("user", "Sorry, wrong number.")], {}, BLAND, "NOT_INTERESTED"),
+        # Nothing said and nothing fits: the list's catch-all.
+        ([("user", "Hmm.")], {}, ["Booked", "Declined", "Other"], "Other"),
+        # A busy line with a list of only conversation results: a negative one.
+        ([], _NOBODY, ["Booked", "Not booked"], "Not booked"),
+        # Nothing fits and nothing is negative: the first listed, never a word of ours.
+        ([("user", "Hmm.")], {}, ["Booked", "Rescheduled"], "Booked"),
+    ],
+)
+def test_with_dispositions_the_outcome_is_always_one_of_them(
+    talk: list[tuple[str, str]], values: dict[str, Any], dispositions: list[str], outcome: str
+) -> None:
+    result = analysing.analyze_offline(_call(dispositions=dispositions, **values), _lines(talk))
+    assert (result.outcome, result.disposition_tag) == (outcome, outcome)
+    assert f"Outcome: {outcome};" in result.summary
+
+
+async def test_the_llms_outcome_is_one_of_the_dispositions_too() -> None:
+    answer = {"summary": "They hung up.", "outcome": "wrong number", "sentiment": "neutral"}
+    content = json.dumps(answer | {"disposition_tag": "SOMETHING_ELSE", "key_facts": []})
+    result = analysing._parse_llm(content, _call(), _lines())
+    assert (result.outcome, result.disposition_tag) == ("NOT_INTERESTED", "NOT_INTERESTED")
+    without = analysing._parse_llm(content, _call(dispositions=None), _lines())
+    assert (without.outcome, without.disposition_tag) == ("wrong number", None)
+
+
 def test_offline_fields_are_typed_and_cite_their_line() -> None:
     result = analysing.analyze_offline(_call(), _lines())
-    assert result.outcome == "interested"
+    assert result.outcome == "INTERESTED"  # the agent's disposition, not our word for it
     assert result.disposition_tag == "INTERESTED"
     assert result.fields == {
         "party_size": ExtractedField(4, 2),  # "3 pm" is a time, not the count
@@ -102,7 +141,7 @@ def test_offline_fields_are_typed_and_cite_their_line() -> None:
 def test_a_call_nobody_answered_gets_a_short_analysis() -> None:
     call = _call(status="no-answer", end_reason="no-answer", answered_at=None, duration_seconds=0)
     result = analysing.analyze_offline(call, [])
-    assert (result.outcome, result.disposition_tag) == ("no answer", "NO_ANSWER")
+    assert (result.outcome, result.disposition_tag) == ("NO_ANSWER", "NO_ANSWER")
     assert all(f.value is None for f in result.fields.values())
     assert set(result.fields) == {s["name"] for s in SCHEMA}
 

@@ -99,7 +99,7 @@ async def test_a_finished_call_is_analysed_and_reported(app: FastAPI) -> None:
         "summary": analysis.summary,
         "disposition_tag": "INTERESTED",
         "analysis": {"party_size": 4},
-        "outcome": "interested",
+        "outcome": "INTERESTED",  # the agent's own disposition
         "sentiment": "positive",
         "metadata": {"crm_id": "lead-7"},
         "variables": {"name": "Dana"},
@@ -114,7 +114,7 @@ async def test_a_call_nobody_answered_is_reported_too(app: FastAPI) -> None:
     await app.state.jobs.drain()
     (delivery,) = await _deliveries(app, call_id)
     data = json.loads(delivery.payload)["data"]
-    assert (data["outcome"], data["disposition_tag"]) == ("no answer", "NO_ANSWER")
+    assert (data["outcome"], data["disposition_tag"]) == ("NO_ANSWER", "NO_ANSWER")
     assert data["analysis"] == {"party_size": None}
 
 

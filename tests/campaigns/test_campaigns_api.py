@@ -189,18 +189,39 @@ async def test_a_closed_window_dials_nothing_until_it_opens_in_the_callees_zone(
 
 
 async def test_a_saturday_waits_for_monday(app: FastAPI, clock: list[datetime]) -> None:
+    """And the contact says why it waits and until when, in its owner's zone, on the campaign's
+    contacts and in the export."""
     dialler: Dialler = app.state.dialler
     client, _ = await signed_in(app, "sat@example.com", balance_cents=10_000)
     async with client:
+        await client.api("PUT", "user/timezone", json={"timezone": "Europe/Berlin"})
         agent_id = await _agent(client)
         campaign = await _campaign(client, agent_id, calling_window="09:00-17:00")
         await _load(client, campaign["id"], f"name,phone,time\nNY,{NEW_YORK},3\n")
         await client.api("POST", f"campaigns/{campaign['id']}/start")
-    clock[0] = datetime(2026, 11, 28, 15, 0, tzinfo=UTC)  # Saturday 10:00 in New York
-    assert (await dialler.tick()).placed == 0
-    assert await _next_attempts(app, campaign["id"]) == {
-        NEW_YORK: datetime(2026, 11, 30, 14, 0, tzinfo=UTC)  # Monday 09:00
-    }
+        clock[0] = datetime(2026, 11, 28, 15, 0, tzinfo=UTC)  # Saturday 10:00 in New York
+        assert (await dialler.tick()).placed == 0
+        assert await _next_attempts(app, campaign["id"]) == {
+            NEW_YORK: datetime(2026, 11, 30, 14, 0, tzinfo=UTC)  # Monday 09:00
+        }
+        why = (
+            "Waiting for the campaign's calling window (09:00-17:00 on its days in "
+            "America/New_York): it opens at Mon 30 Nov 15:00 your time (Europe/Berlin)."
+        )
+        listed = (await client.api("GET", f"campaigns/{campaign['id']}/contacts")).json()
+        assert [(c["note"], c["next_attempt_at"]) for c in listed["data"]] == [
+            (why, "2026-11-30T14:00:00Z")
+        ]
+        exported = await client.api("GET", f"campaigns/{campaign['id']}/export")
+        rows = list(csv.DictReader(io.StringIO(exported.text)))
+        assert [(r["status"], r["next_attempt_at"], r["note"]) for r in rows] == [
+            ("pending", "2026-11-30T14:00:00+00:00", why)
+        ]
+        # Monday 09:00 in New York: it is called, and no longer says it waits.
+        clock[0] = datetime(2026, 11, 30, 14, 0, tzinfo=UTC)
+        assert (await dialler.tick()).placed == 1
+        listed = (await client.api("GET", f"campaigns/{campaign['id']}/contacts")).json()
+        assert [(c["status"], c["note"]) for c in listed["data"]] == [("calling", None)]
 
 
 async def _dialled(app: FastAPI, campaign_id: str) -> list[str]:
@@ -347,3 +368,32 @@ async def test_a_dial_lost_with_a_crashed_worker_is_sent_again_by_the_sweep(
         dialled = await session.get(Call, call.id)
     assert dialled is not None
     assert dialled.status != "queued" or dialled.media_token_hash is not None
+
+
+async def test_the_review_says_which_zone_the_legal_rule_uses_where_the_file_disagrees(
+    app: FastAPI,
+) -> None:
+    client, _ = await signed_in(app, "zones@example.com", balance_cents=10_000)
+    async with client:
+        agent_id = await _agent(client)
+        campaign = await _campaign(client, agent_id)
+        report = await _load(
+            client,
+            campaign["id"],
+            "name,phone,time,timezone\n"
+            f"Ann,{NEW_YORK},3,America/New_York\n"  # agrees
+            f"Bob,{LOS_ANGELES},4,Europe/London\n"  # a Los Angeles number, a London zone
+            "Cy,+18002752273,5,Europe/London\n",  # toll-free: the number does not say where
+        )
+    data = report.json()["data"]
+    assert data["accepted"] == 3
+    assert data["calling_hours"] == "08:00-21:00"
+    assert data["zone_mismatch_count"] == 1
+    assert data["zone_mismatches"] == [
+        {
+            "row": 3,
+            "phone_number": LOS_ANGELES,
+            "file_zone": "Europe/London",
+            "number_zones": ["America/Los_Angeles"],
+        }
+    ]

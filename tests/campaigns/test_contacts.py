@@ -119,7 +119,13 @@ async def test_every_row_is_a_contact_or_refused_with_its_reason() -> None:
         Refused(8, LOS_ANGELES, MISSING_VARIABLE.format(name="appointment_time")),
         Refused(9, SAN_FRANCISCO, DUPLICATE),
         Refused(10, LONDON, LISTED),
-        Contact(11, NEW_YORK, {"name": "Jo", "appointment_time": "6 pm"}, "America/Chicago"),
+        Contact(
+            11,
+            NEW_YORK,
+            {"name": "Jo", "appointment_time": "6 pm"},
+            "America/Chicago",
+            ("America/New_York",),  # the zone the legal calling hours use
+        ),
     ]
     # One question for the batch, each number asked once (duplicates never reach the lists).
     assert lists.asked == [[SAN_FRANCISCO, LONDON, NEW_YORK]]
@@ -210,6 +216,7 @@ async def test_columns_are_found_by_name_and_the_rest_become_variables() -> None
                 "appt_time_local": "9:30",
             },
             "Europe/London",
+            ("America/Los_Angeles",),
         )
     ]
 
@@ -471,3 +478,10 @@ def test_a_numbers_zones_come_from_its_area_code() -> None:
     assert "America/Chicago" in zones_for("+15005550001")  # non-geographic: all of NANP
     assert zones_for("+15551230000") == ()  # unassigned: Etc/Unknown
     assert zones_for("not a number") == ()
+
+
+async def test_a_nul_in_any_cell_refuses_the_file() -> None:
+    """Like a NUL in a JSON body (kit.nul_guard): no text we keep may hold one (issue 27)."""
+    data = csv_bytes("phone,note", f"{SAN_FRANCISCO},fine", f"{NEW_YORK},bad\x00note")
+    with pytest.raises(ContactsFileError, match=r"^Row 3 of the file contains a NUL character"):
+        await results(data)

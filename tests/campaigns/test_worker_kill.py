@@ -141,7 +141,6 @@ async def test_a_killed_worker_loses_no_contact_and_dials_none_twice(
         "CALLWRIGHT_APP_URL": url,
         "CALLWRIGHT_CAMPAIGN_TICK_SECONDS": "0.5",
         "CALLWRIGHT_DIAL_DUE_SWEEP_SECONDS": "1",
-        "CALLWRIGHT_CALLING_HOURS": "00:00-24:00",
         "CALLWRIGHT_MAX_CALLS_PER_NUMBER_PER_DAY": "0",
     }
     loop = asyncio.get_running_loop()

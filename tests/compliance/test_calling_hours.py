@@ -4,7 +4,7 @@ be open; the next opening is found across days and clock changes."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, time
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 
@@ -14,6 +14,7 @@ from callwright.compliance.calling_hours import (
     is_open,
     next_open,
     number_zones_of,
+    your_time,
 )
 
 DAY = Window()  # 08:00-21:00
@@ -99,3 +100,10 @@ def test_the_whole_day_is_always_open() -> None:
     at = datetime(2027, 1, 12, 11, 0, tzinfo=UTC)  # 03:00 in San Francisco
     assert is_open(sf, whole, at)
     assert not is_open(sf, DAY, at)
+
+
+def test_the_opening_is_told_with_its_day_when_it_is_not_today() -> None:
+    now = datetime(2027, 1, 15, 22, 0, tzinfo=UTC)  # a Friday night
+    monday = now + timedelta(days=2, hours=16)
+    assert your_time(monday, "Europe/Berlin", now) == "Mon 18 Jan 15:00 your time (Europe/Berlin)"
+    assert your_time(now + timedelta(hours=1), None, now) == "23:00 UTC"

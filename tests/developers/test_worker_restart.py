@@ -65,6 +65,8 @@ def webhook_worker(settings: Settings, log: Path) -> AbstractContextManager[Pope
     return worker_process(
         settings,
         log,
+        # Separate workers cannot tell where the app listens: the loopback receiver needs the
+        # opt-in (docs/webhooks.md).
         CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS="true",
         CALLWRIGHT_WEBHOOK_SWEEP_SECONDS="0.3",
         CALLWRIGHT_WEBHOOK_TIMEOUT_SECONDS="1",

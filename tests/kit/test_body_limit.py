@@ -174,3 +174,28 @@ async def test_websockets_and_lifespan_pass_untouched() -> None:
     await limited({"type": "websocket", "path": "/media", "headers": []}, receiving, sending)
     await limited({"type": "lifespan"}, receiving, sending)
     assert seen == ["websocket", "lifespan"]
+
+
+async def test_csv_uploads_get_the_upload_limit(app: FastAPI) -> None:
+    """A campaign's contacts file and a do-not-call import may be up to 4 MiB, not 1 MiB (the
+    2 MiB files here are refused for their content, 422, not for their size); 5 MiB is 413."""
+    client, _ = await signed_in(app, "uploader@example.com")
+    admin, _ = await signed_in(app, "lists@example.com", role="admin")
+    async with client, admin:
+        agent = await client.api(
+            "POST", "agents", json={"name": "A", "prompt": "Hello there.", "voice": "joe"}
+        )
+        campaign = await client.api(
+            "POST", "campaigns", json={"name": "C", "agent_id": agent.json()["data"]["id"]}
+        )
+        routes = (
+            (client, f"campaigns/{campaign.json()['data']['id']}/contacts"),
+            (client, "do-not-call/import"),
+            (admin, "admin/do-not-call/import"),
+        )
+        for who, path in routes:
+            for size, status in ((2 * MIB, 422), (5 * MIB, 413)):
+                text = "name,city\n" + "Ada,Paris\n" * (size // 10)
+                files = {"file": ("list.csv", text.encode(), "text/csv")}
+                response = await who.api("POST", path, files=files)
+                assert response.status_code == status, (path, size, response.text[:200])

@@ -46,6 +46,15 @@ async def test_an_unreachable_database_answers_503_with_retry_after(
     assert lines[0].exc_info is None
 
 
+async def test_v1_is_told_in_blands_shape(tmp_path: Path) -> None:
+    """The `/v1` API answers every error in Bland's shape, this one too (issue 27)."""
+    async with _app_without_database(tmp_path) as client:
+        response = await client.get("/v1/calls", headers={"authorization": "cw_" + "k" * 40})
+    assert response.status_code == 503
+    assert response.headers["retry-after"] == "5"
+    assert response.json() == {"status": "error", "message": UNAVAILABLE, "errors": {}}
+
+
 async def test_another_database_error_is_still_a_500_with_its_traceback(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -29,6 +29,7 @@ PARTS = [
     "recordings",
     "mail",
     "payments",
+    "webhook_targets",
 ]
 
 

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Outlet } from 'react-router'
 import { Sidebar } from '@/app/Sidebar'
+import { useStoreBrowserTimeZone } from '@/components/account/useTimeZone'
 import { MAIN_ID, SkipLink } from '@/components/SkipLink'
 import { unreadQuery } from '@/features/admin/api'
 import { modeQuery } from '@/features/system/api'
@@ -8,8 +9,10 @@ import { ModeNotices } from '@/features/system/ModeNotices'
 import { getUser } from '@/lib/session'
 import { ADMIN_NAV, USER_NAV } from './nav'
 
-/** The signed-in layout: sidebar plus the page. `area` picks the menu. */
+/** The signed-in layout: sidebar plus the page. `area` picks the menu. A user without a time zone
+ * gets the browser's here, once. */
 export function AppLayout({ area }: { area: 'user' | 'admin' }) {
+  useStoreBrowserTimeZone()
   const isAdmin = getUser()?.role === 'admin'
   const unread = useQuery({ ...unreadQuery(), enabled: area === 'admin' && isAdmin })
   // The notices above the page come from the mode: the page waits for it the first time this

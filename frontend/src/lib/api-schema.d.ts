@@ -310,7 +310,8 @@ export interface paths {
         /**
          * Stats
          * @description The eight overall statistics. Durations in minutes, money in dollars, the success rate
-         *     (completed over all calls) in percent; active users called in the last 30 days.
+         *     (successful calls, `outcomes.SUCCESSFUL`, over all calls) in percent; active users called
+         *     in the last 30 days.
          */
         get: operations["stats_api_v1_admin_stats_get"];
         put?: never;
@@ -537,7 +538,11 @@ export interface paths {
          */
         get: operations["list_agents_api_v1_agents_get"];
         put?: never;
-        /** Create Agent */
+        /**
+         * Create Agent
+         * @description A new agent. A `webhook_url` on a private address is refused (422) where this server
+         *     refuses those, else `notice` says it is private.
+         */
         post: operations["create_agent_api_v1_agents_post"];
         delete?: never;
         options?: never;
@@ -1644,6 +1649,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/timezone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Timezone
+         * @description The zone the user reads times in: refusals and schedules are told in it.
+         */
+        put: operations["update_timezone_api_v1_user_timezone_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/{user_id}/analysis": {
         parameters: {
             query?: never;
@@ -1808,7 +1833,8 @@ export interface paths {
         put?: never;
         /**
          * Resend Webhook Delivery
-         * @description A new attempt now (the same `webhook-id`, so receivers can drop repeats).
+         * @description A new attempt now (the same `webhook-id`, so receivers can drop repeats); at most 10 a
+         *     minute (429 past it).
          */
         post: operations["resend_webhook_delivery_api_v1_webhook_deliveries__delivery_id__resend_post"];
         delete?: never;
@@ -1829,7 +1855,9 @@ export interface paths {
         put?: never;
         /**
          * Create Webhook Endpoint
-         * @description A new endpoint: `secret` (its signing secret) is shown this once.
+         * @description A new endpoint: `secret` (its signing secret) is shown this once. A URL on a private
+         *     address is refused (422) where this server refuses those, else `notice` says it is
+         *     private.
          */
         post: operations["create_webhook_endpoint_api_v1_webhook_endpoints_post"];
         delete?: never;
@@ -1849,7 +1877,7 @@ export interface paths {
         /**
          * Update Webhook Endpoint
          * @description Change an endpoint (fields left out stay). Enabling it clears why it was disabled;
-         *     disabling it cancels its pending deliveries.
+         *     disabling it cancels its pending deliveries. A new URL is checked as on creation.
          */
         put: operations["update_webhook_endpoint_api_v1_webhook_endpoints__endpoint_id__put"];
         post?: never;
@@ -2344,6 +2372,8 @@ export interface components {
             data: components["schemas"]["AgentOut"];
             /** Message */
             message: string;
+            /** Notice */
+            notice?: string | null;
             /**
              * Success
              * @default true
@@ -3422,6 +3452,8 @@ export interface components {
         /** EndpointCreated */
         EndpointCreated: {
             data: components["schemas"]["EndpointOut"];
+            /** Notice */
+            notice?: string | null;
             /** Secret */
             secret: string;
             /**
@@ -3472,6 +3504,8 @@ export interface components {
         /** EndpointOutResponse */
         EndpointOutResponse: {
             data: components["schemas"]["EndpointOut"];
+            /** Notice */
+            notice?: string | null;
             /**
              * Success
              * @default true
@@ -3752,6 +3786,11 @@ export interface components {
         LoadReport: {
             /** Accepted */
             accepted: number;
+            /**
+             * Calling Hours
+             * @default
+             */
+            calling_hours?: string;
             /** Reasons */
             reasons: {
                 [key: string]: number;
@@ -3762,6 +3801,16 @@ export interface components {
             refused_count: number;
             /** Variables */
             variables: string[];
+            /**
+             * Zone Mismatch Count
+             * @default 0
+             */
+            zone_mismatch_count?: number;
+            /**
+             * Zone Mismatches
+             * @default []
+             */
+            zone_mismatches?: components["schemas"]["ZoneMismatchOut"][];
         };
         /** LoginIn */
         LoginIn: {
@@ -4001,6 +4050,8 @@ export interface components {
             name: string;
             /** Role */
             role: string;
+            /** Timezone */
+            timezone?: string | null;
         };
         /** ProfileResponse */
         ProfileResponse: {
@@ -4210,6 +4261,8 @@ export interface components {
             phone: string;
             /** Prompt */
             prompt?: string | null;
+            /** Start At */
+            start_at?: string | null;
             /**
              * Temperature
              * @default 0.7
@@ -4249,6 +4302,10 @@ export interface components {
              * @default Call initiated
              */
             message?: string;
+            /** Notice */
+            notice?: string | null;
+            /** Scheduled For */
+            scheduled_for?: string | null;
             /**
              * Success
              * @default true
@@ -4405,6 +4462,14 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /**
+         * TimezoneUpdate
+         * @description The zone the user reads times in: an IANA name ("Europe/Berlin").
+         */
+        TimezoneUpdate: {
+            /** Timezone */
+            timezone: string;
         };
         /** TodayCount */
         TodayCount: {
@@ -5022,7 +5087,7 @@ export interface components {
             max_duration?: number | null;
             /**
              * Metadata
-             * @description Your own data, returned on every read and webhook.
+             * @description Your own data, returned on every read and webhook (at most 10 levels deep and 16 KiB).
              */
             metadata?: {
                 [key: string]: unknown;
@@ -5034,7 +5099,7 @@ export interface components {
             phone_number: string;
             /**
              * Request Data
-             * @description Values for the `{{variables}}` of the task and first sentence.
+             * @description Values for the `{{variables}}` of the task and first sentence (at most 10 levels deep and 16 KiB).
              */
             request_data?: {
                 [key: string]: unknown;
@@ -5106,6 +5171,8 @@ export interface components {
              * @default Call successfully queued.
              */
             message?: string;
+            /** Notice */
+            notice?: string | null;
             /**
              * Status
              * @default success
@@ -5288,6 +5355,10 @@ export interface components {
              * @enum {string}
              */
             day: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+            /** Failedbyoutcome */
+            failedByOutcome: {
+                [key: string]: number;
+            };
             /** Failedcalls */
             failedCalls: number;
             /** Successfulcalls */
@@ -5298,6 +5369,21 @@ export interface components {
             totalDuration: number;
             /** Usedbalance */
             usedBalance: number;
+        };
+        /**
+         * ZoneMismatchOut
+         * @description A row whose `timezone` is not one its number rings in: the campaign's window is kept in
+         *     the file's zone, the legal calling hours in the number's.
+         */
+        ZoneMismatchOut: {
+            /** File Zone */
+            file_zone: string;
+            /** Number Zones */
+            number_zones: string[];
+            /** Phone Number */
+            phone_number: string;
+            /** Row */
+            row: number;
         };
         /** ZoneOut */
         ZoneOut: {
@@ -5480,6 +5566,7 @@ export type SchemaTestCallOut = components['schemas']['TestCallOut'];
 export type SchemaTestCallTask = components['schemas']['TestCallTask'];
 export type SchemaTestCallTaskIn = components['schemas']['TestCallTaskIn'];
 export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
+export type SchemaTimezoneUpdate = components['schemas']['TimezoneUpdate'];
 export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
 export type SchemaTopUpConfirmed = components['schemas']['TopUpConfirmed'];
@@ -5524,6 +5611,7 @@ export type SchemaWeekCount = components['schemas']['WeekCount'];
 export type SchemaWeekOut = components['schemas']['WeekOut'];
 export type SchemaWeekdayPoint = components['schemas']['WeekdayPoint'];
 export type SchemaWeekdayStats = components['schemas']['WeekdayStats'];
+export type SchemaZoneMismatchOut = components['schemas']['ZoneMismatchOut'];
 export type SchemaZoneOut = components['schemas']['ZoneOut'];
 export type SchemaZonesOut = components['schemas']['ZonesOut'];
 export type $defs = Record<string, never>;
@@ -8433,6 +8521,39 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_timezone_api_v1_user_timezone_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimezoneUpdate"];
             };
         };
         responses: {

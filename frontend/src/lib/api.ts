@@ -15,14 +15,24 @@ const NO_REDIRECT_ON_401 = ['/login', '/logout']
 export class ApiError extends Error {
   status: number
   errors: Record<string, string[]>
+  /** The whole error body, for the fields a refusal adds beside `message` and `errors` (a
+   * calling-hours refusal's `next_open_at`). */
+  body: Record<string, unknown>
   /** Seconds until the server takes the request again (its Retry-After on a 429 or 503). */
   retryAfter: number | null
 
-  constructor(message: string, status: number, errors: Record<string, string[]> = {}, retryAfter: number | null = null) {
+  constructor(
+    message: string,
+    status: number,
+    errors: Record<string, string[]> = {},
+    body: Record<string, unknown> = {},
+    retryAfter: number | null = null,
+  ) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.errors = errors
+    this.body = body
     this.retryAfter = retryAfter
   }
 
@@ -110,8 +120,8 @@ export async function unwrap<T>(
   }
   if (result.response.ok && result.data !== undefined) return result.data
   if (result.response.ok && result.response.status === 204) return undefined as T
-  const body = (result.error ?? {}) as ErrorBody
-  throw new ApiError(body.message || fallback, result.response.status, body.errors ?? {}, retryAfterSeconds(result.response.headers.get('Retry-After')))
+  const body = (result.error !== null && typeof result.error === 'object' ? result.error : {}) as ErrorBody & Record<string, unknown>
+  throw new ApiError(body.message || fallback, result.response.status, body.errors ?? {}, body, retryAfterSeconds(result.response.headers.get('Retry-After')))
 }
 
 export function messageOf(error: unknown, fallback: string): string {

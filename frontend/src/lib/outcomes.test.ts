@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answeredByLabel, closingToast, isOutcome, OUTCOMES, outcomeSentence } from './outcomes'
+import { answeredByLabel, CHART_COLORS, closingToast, isOutcome, OUTCOMES, outcomeSentence, outcomeSeries, STATUS_COLORS, statusColor } from './outcomes'
 
 describe('outcome words', () => {
   it.each([
@@ -57,4 +57,43 @@ describe('answeredByLabel', () => {
     [null, 'Not answered'],
     ['robot', 'Not answered'],
   ])('%s -> %s', (value, label) => expect(answeredByLabel(value)).toBe(label))
+})
+
+describe('chart colours', () => {
+  const outcomeColors = Object.values(OUTCOMES).map((s) => s.color.toLowerCase())
+
+  it('never gives two outcomes one colour', () => {
+    expect(new Set(outcomeColors).size).toBe(Object.keys(OUTCOMES).length)
+  })
+
+  it('gives every status its own colour, the outcome’s where it means one', () => {
+    const colors = Object.values(STATUS_COLORS).map((c) => c.toLowerCase())
+    expect(new Set(colors).size).toBe(colors.length)
+    expect(STATUS_COLORS.canceled).toBe(OUTCOMES.stopped.color)
+    expect(STATUS_COLORS.busy).toBe(OUTCOMES.busy.color)
+    // A status that is no outcome never wears an outcome's colour.
+    for (const status of ['queued', 'ringing', 'in-progress', 'unknown']) expect(outcomeColors).not.toContain(STATUS_COLORS[status].toLowerCase())
+    expect(statusColor('rejected')).toBe(STATUS_COLORS.unknown)
+    expect(statusColor('toString')).toBe(STATUS_COLORS.unknown)
+  })
+
+  it('keeps outcome colours for outcomes: other series use none of them, nor each other’s', () => {
+    const others = Object.values(CHART_COLORS).map((c) => c.toLowerCase())
+    expect(new Set(others).size).toBe(others.length)
+    for (const color of others) {
+      expect(outcomeColors).not.toContain(color)
+      expect(Object.values(STATUS_COLORS).map((c) => c.toLowerCase())).not.toContain(color)
+    }
+  })
+
+  it('stacks one series per outcome that occurs, each in its own colour', () => {
+    const series = outcomeSeries([{ busy: 2, stopped: 1 }, {}, { failed: 1, busy: 1, surprise: 4 }])
+    expect(series.map((s) => [s.outcome, s.data])).toEqual([
+      ['failed', [0, 0, 1]],
+      ['busy', [2, 0, 1]],
+      ['stopped', [1, 0, 0]],
+    ])
+    expect(series.map((s) => s.color)).toEqual([OUTCOMES.failed.color, OUTCOMES.busy.color, OUTCOMES.stopped.color])
+    expect(new Set(series.map((s) => s.color)).size).toBe(series.length)
+  })
 })

@@ -52,3 +52,43 @@ const ANSWERED_BY: Record<AnsweredBy, string> = { human: 'A person', voicemail: 
 export function answeredByLabel(value: string | null | undefined): string {
   return value && Object.hasOwn(ANSWERED_BY, value) ? ANSWERED_BY[value as AnsweredBy] : 'Not answered'
 }
+
+/** The carrier's call statuses (the admin's Call States chart): each its own colour, the same as
+ * the outcome it means where it means one (busy, no-answer, failed; canceled is a stop). */
+export const STATUS_COLORS: Record<string, string> = {
+  completed: OUTCOMES.completed.color,
+  'no-answer': OUTCOMES['no-answer'].color,
+  busy: OUTCOMES.busy.color,
+  failed: OUTCOMES.failed.color,
+  canceled: OUTCOMES.stopped.color,
+  queued: '#facc15',
+  ringing: '#93c5fd',
+  'in-progress': '#2563eb',
+  unknown: '#94a3b8',
+}
+
+/** A status's chart colour; a value outside the vocabulary gets the unknown grey. */
+export function statusColor(status: string): string {
+  return Object.hasOwn(STATUS_COLORS, status) ? STATUS_COLORS[status] : STATUS_COLORS.unknown
+}
+
+/** Colours for charts of figures that are not outcomes (calls, minutes, money, recordings):
+ * none is an outcome's colour, so a colour in any chart means one outcome only. */
+export const CHART_COLORS = {
+  calls: '#6366f1',
+  minutes: '#0ea5e9',
+  average: '#64748b',
+  money: '#ec4899',
+  recorded: '#1e40af',
+  notRecorded: '#cbd5e1',
+  hours: '#a16207',
+  durations: '#7c2d12',
+} as const
+
+/** Stacked bar series, one per outcome that occurs, in the vocabulary's order, each in its
+ * outcome's colour: `counts[i]` is the i-th bar's calls by outcome. */
+export function outcomeSeries(counts: Partial<Record<string, number>>[]): { outcome: Outcome; label: string; color: string; data: number[] }[] {
+  return (Object.keys(OUTCOMES) as Outcome[])
+    .filter((outcome) => counts.some((c) => (c[outcome] ?? 0) > 0))
+    .map((outcome) => ({ outcome, label: OUTCOMES[outcome].label, color: OUTCOMES[outcome].color, data: counts.map((c) => c[outcome] ?? 0) }))
+}

@@ -5,9 +5,13 @@
  *
  * A visitor without an account watches the landing page's test call with `watchTestCall`, on a
  * socket of its own that presents the call's visitor secret. The landing page imports this module
- * lazily, when the call starts, so socket.io stays out of its first load. */
+ * lazily, when the call starts, so socket.io stays out of its first load.
+ *
+ * socket.io's client (about 13 KB gzip) is itself loaded when the first subscriber mounts, not
+ * with the page that subscribes: nothing on a first paint needs it, and Send Call's first load
+ * stays under its budget (issue 26). */
 import { useEffect, useRef } from 'react'
-import { io, type Socket } from 'socket.io-client'
+import type { Socket } from 'socket.io-client'
 import type { components } from './api-schema'
 import { getToken } from './session'
 
@@ -65,12 +69,19 @@ const OPTIONS = {
   timeout: 20000,
 } as const
 
-let shared: Socket | null = null
+const loadClient = () => import('socket.io-client')
+
+let shared: Promise<Socket> | null = null
 let users = 0
 
-function connect(): Socket {
+function connect(): Promise<Socket> {
   if (!shared) {
-    shared = io({ ...OPTIONS, auth: (cb) => cb({ token: getToken() ?? '' }) })
+    const opening = loadClient().then(({ io }) => io({ ...OPTIONS, auth: (cb) => cb({ token: getToken() ?? '' }) }))
+    // A client that could not be loaded is tried again by the next subscriber.
+    opening.catch(() => {
+      if (shared === opening) shared = null
+    })
+    shared = opening
   }
   users += 1
   return shared
@@ -79,9 +90,30 @@ function connect(): Socket {
 function release(): void {
   users -= 1
   if (users <= 0 && shared) {
-    shared.disconnect()
+    void shared.then((socket) => socket.disconnect()).catch(() => undefined)
     shared = null
     users = 0
+  }
+}
+
+/** Use the shared socket for as long as the caller holds it: `attach` runs once it is open
+ * (unless released before) and returns its detach. The returned function releases it. A client
+ * that cannot be loaded (the network dropped) is reported through `failed`. */
+function hold(attach: (socket: Socket) => () => void, failed?: () => void): () => void {
+  let held = true
+  let detach: (() => void) | null = null
+  connect().then(
+    (socket) => {
+      if (held) detach = attach(socket)
+    },
+    () => {
+      if (held) failed?.()
+    },
+  )
+  return () => {
+    held = false
+    detach?.()
+    release()
   }
 }
 
@@ -92,43 +124,44 @@ export function useRealtime(handlers: Handlers): void {
     ref.current = handlers
   })
   useEffect(() => {
-    const socket = connect()
-    const onWebhook = (event: WebhookEvent) => {
-      try {
-        ref.current.onWebhookEvent?.(event)
-      } catch {
-        ref.current.onError?.('webhook')
+    const attach = (socket: Socket) => {
+      const onWebhook = (event: WebhookEvent) => {
+        try {
+          ref.current.onWebhookEvent?.(event)
+        } catch {
+          ref.current.onError?.('webhook')
+        }
+      }
+      const onBalance = (event: BalanceUpdate) => {
+        try {
+          ref.current.onBalanceUpdate?.(event)
+        } catch {
+          ref.current.onError?.('balance')
+        }
+      }
+      const onCaption = (event: CaptionEvent) => {
+        try {
+          ref.current.onCaption?.(event)
+        } catch {
+          ref.current.onError?.('webhook')
+        }
+      }
+      const onConnectError = () => ref.current.onError?.('webhook')
+      const onReconnect = () => ref.current.onReconnect?.()
+      socket.on('webhook-event', onWebhook)
+      socket.on('transcript-live', onCaption)
+      socket.on('balance-update', onBalance)
+      socket.io.on('reconnect_failed', onConnectError)
+      socket.io.on('reconnect', onReconnect)
+      return () => {
+        socket.off('webhook-event', onWebhook)
+        socket.off('transcript-live', onCaption)
+        socket.off('balance-update', onBalance)
+        socket.io.off('reconnect_failed', onConnectError)
+        socket.io.off('reconnect', onReconnect)
       }
     }
-    const onBalance = (event: BalanceUpdate) => {
-      try {
-        ref.current.onBalanceUpdate?.(event)
-      } catch {
-        ref.current.onError?.('balance')
-      }
-    }
-    const onCaption = (event: CaptionEvent) => {
-      try {
-        ref.current.onCaption?.(event)
-      } catch {
-        ref.current.onError?.('webhook')
-      }
-    }
-    const onConnectError = () => ref.current.onError?.('webhook')
-    const onReconnect = () => ref.current.onReconnect?.()
-    socket.on('webhook-event', onWebhook)
-    socket.on('transcript-live', onCaption)
-    socket.on('balance-update', onBalance)
-    socket.io.on('reconnect_failed', onConnectError)
-    socket.io.on('reconnect', onReconnect)
-    return () => {
-      socket.off('webhook-event', onWebhook)
-      socket.off('transcript-live', onCaption)
-      socket.off('balance-update', onBalance)
-      socket.io.off('reconnect_failed', onConnectError)
-      socket.io.off('reconnect', onReconnect)
-      release()
-    }
+    return hold(attach, () => ref.current.onError?.('webhook'))
   }, [])
 }
 
@@ -156,29 +189,43 @@ interface VisitorHandlers {
  * webhook-events and captions only, and its state so far on every (re)connection. Returns the
  * unsubscribe. */
 export function watchTestCall(callId: string, secret: string, handlers: VisitorHandlers): () => void {
-  const socket = io({ ...OPTIONS, auth: { visitor: secret, callId } })
-  socket.on('webhook-event', (event: WebhookEvent & Record<string, unknown>) => {
-    if (event.callId === callId) handlers.onWebhookEvent(event)
-  })
-  socket.on('transcript-live', (event: CaptionEvent) => {
-    if (event.callId === callId) handlers.onCaption(event)
-  })
-  socket.on('connect', () => {
-    socket
-      .timeout(OPTIONS.timeout)
-      .emitWithAck('call-state')
-      .then((state: CallState | null) => {
-        if (state) handlers.onState(state)
-      })
-      .catch(() => undefined) // the live events still come
-  })
-  // A refused handshake is not retried by socket.io; an unreachable server is, up to the limit.
-  socket.on('connect_error', () => {
-    if (!socket.active) handlers.onError()
-  })
-  socket.io.on('reconnect_failed', handlers.onError)
+  let closed = false
+  let opened: Socket | null = null
+  const follow = (socket: Socket) => {
+    socket.on('webhook-event', (event: WebhookEvent & Record<string, unknown>) => {
+      if (event.callId === callId) handlers.onWebhookEvent(event)
+    })
+    socket.on('transcript-live', (event: CaptionEvent) => {
+      if (event.callId === callId) handlers.onCaption(event)
+    })
+    socket.on('connect', () => {
+      socket
+        .timeout(OPTIONS.timeout)
+        .emitWithAck('call-state')
+        .then((state: CallState | null) => {
+          if (state) handlers.onState(state)
+        })
+        .catch(() => undefined) // the live events still come
+    })
+    // A refused handshake is not retried by socket.io; an unreachable server is, up to the limit.
+    socket.on('connect_error', () => {
+      if (!socket.active) handlers.onError()
+    })
+    socket.io.on('reconnect_failed', handlers.onError)
+  }
+  loadClient().then(
+    ({ io }) => {
+      if (closed) return
+      opened = io({ ...OPTIONS, auth: { visitor: secret, callId } })
+      follow(opened)
+    },
+    () => {
+      if (!closed) handlers.onError()
+    },
+  )
   return () => {
-    socket.disconnect()
+    closed = true
+    opened?.disconnect()
   }
 }
 
@@ -191,12 +238,10 @@ export function useSocketEvent<T>(event: string | null, handler: (data: T) => vo
   })
   useEffect(() => {
     if (event === null) return
-    const socket = connect()
     const listener = (data: T) => ref.current(data)
-    socket.on(event, listener)
-    return () => {
-      socket.off(event, listener)
-      release()
-    }
+    return hold((socket) => {
+      socket.on(event, listener)
+      return () => socket.off(event, listener)
+    })
   }, [event])
 }

@@ -19,6 +19,14 @@ export const defaultHandlers = [
   // A signed-in user with no calls yet (tests override these as they need).
   http.get(url('user/:id/stats'), () => HttpResponse.json({ success: true, data: { name: 'grace', balance: 0, totalCalls: 0, totalMinutesUsed: 0 } })),
   http.get(url('call/:id/latency'), () => HttpResponse.json({ success: true, data: [] })),
+  // The signed-in user's profile, its time zone already stored (the signed-in layout stores the
+  // browser's when it is null).
+  http.get(url('user/profile'), () =>
+    HttpResponse.json({
+      success: true,
+      data: { id: 1, name: 'grace', email: 'g@example.com', role: 'user', balance: 0, email_verified_at: '2026-11-01T00:00:00Z', created_at: '2026-11-01T00:00:00Z', google_linked: false, has_password: true, timezone: 'Europe/Berlin' },
+    }),
+  ),
   http.get(url('user/:id/live-calls'), () => HttpResponse.json({ success: true, data: [] })),
   http.get(url('languages'), () => HttpResponse.json({ success: true, default: 'en-US', languages: [{ code: 'en-US', name: 'English', voices: ['joe', 'amy'] }] })),
   http.get(url('agents'), () => HttpResponse.json({ success: true, data: [], pagination: { current_page: 1, last_page: 1, per_page: 100, total: 0 } })),

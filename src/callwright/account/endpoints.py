@@ -9,7 +9,13 @@ from callwright.auth.deps import CurrentTokenId, CurrentUser
 from callwright.auth.schemas import Message
 from callwright.kit.db import SessionDep
 from callwright.realtime.deps import SocketsDep
-from callwright.users.schemas import PasswordChange, ProfileOut, ProfileResponse, ProfileUpdate
+from callwright.users.schemas import (
+    PasswordChange,
+    ProfileOut,
+    ProfileResponse,
+    ProfileUpdate,
+    TimezoneUpdate,
+)
 
 router = APIRouter(tags=["users"])
 
@@ -26,6 +32,16 @@ async def update_profile(
     user.name = body.name
     await session.flush()
     return ProfileResponse(message="Profile updated successfully", data=ProfileOut.of(user))
+
+
+@router.put("/user/timezone")
+async def update_timezone(
+    body: TimezoneUpdate, user: CurrentUser, session: SessionDep
+) -> ProfileResponse:
+    """The zone the user reads times in: refusals and schedules are told in it."""
+    user.timezone = body.timezone
+    await session.flush()
+    return ProfileResponse(message="Time zone updated", data=ProfileOut.of(user))
 
 
 @router.put("/user/password")

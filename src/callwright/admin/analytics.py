@@ -18,7 +18,7 @@ from sqlalchemy import Select, and_, case, func, literal, select, union_all
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from callwright.calls.outcomes import outcome_of
+from callwright.calls.outcomes import outcome_of, successful_sql
 from callwright.content import repository as content
 from callwright.kit.db import UTCDateTime
 from callwright.kit.sqltime import WEEKDAYS, LocalTime, hour_floor, is_postgres
@@ -139,7 +139,8 @@ class Overall:
     total_users: int
     used_cents: int
     total_seconds: int
-    completed: int
+    #: Successful calls (`outcomes.SUCCESSFUL`): never a stopped, busy, voicemail or failed one.
+    successful: int
     active_users: int
 
 
@@ -152,7 +153,13 @@ async def overall(session: AsyncSession, mark: datetime | None) -> Overall:
                 func.coalesce(func.sum(facts.c.cost_cents), 0),
                 func.coalesce(func.sum(facts.c.duration_seconds), 0),
                 func.coalesce(
-                    func.sum(case((facts.c.status == "completed", facts.c.calls), else_=0)), 0
+                    func.sum(
+                        case(
+                            (successful_sql(facts.c.outcome, facts.c.status), facts.c.calls),
+                            else_=0,
+                        )
+                    ),
+                    0,
                 ),
             )
         )
@@ -167,7 +174,7 @@ async def overall(session: AsyncSession, mark: datetime | None) -> Overall:
         total_calls=int(row[0]),
         used_cents=int(row[1]),
         total_seconds=int(row[2]),
-        completed=int(row[3]),
+        successful=int(row[3]),
         total_users=int(users or 0),
         active_users=int(active or 0),
     )

@@ -72,7 +72,8 @@ async def _mark(request: Request) -> datetime | None:
 @router.get("/stats")
 async def stats(_admin: AdminUser, session: SessionDep, request: Request) -> AdminStatsOut:
     """The eight overall statistics. Durations in minutes, money in dollars, the success rate
-    (completed over all calls) in percent; active users called in the last 30 days."""
+    (successful calls, `outcomes.SUCCESSFUL`, over all calls) in percent; active users called
+    in the last 30 days."""
     o = await analytics.overall(session, await _mark(request))
     minutes = o.total_seconds / 60
     return AdminStatsOut(
@@ -82,7 +83,7 @@ async def stats(_admin: AdminUser, session: SessionDep, request: Request) -> Adm
             totalUsedBalance=dollars(o.used_cents),
             totalCallDuration=round(minutes, 1),
             avgCallDuration=round(minutes / o.total_calls, 1) if o.total_calls else 0,
-            successRate=round(o.completed * 100 / o.total_calls, 1) if o.total_calls else 0,
+            successRate=round(o.successful * 100 / o.total_calls, 1) if o.total_calls else 0,
             totalActiveUsers=o.active_users,
             avgCallsPerUser=round(o.total_calls / o.total_users, 1) if o.total_users else 0,
         )

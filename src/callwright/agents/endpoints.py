@@ -21,8 +21,12 @@ from callwright.agents.schemas import (
 from callwright.agents.settings import CALL_SETTINGS
 from callwright.agents.variables import placeholders
 from callwright.auth.deps import CurrentUser
+from callwright.config import Settings
+from callwright.developers import service as developers
+from callwright.developers.ssrf import private_targets
 from callwright.kit.bounds import PageRequest, page_params
 from callwright.kit.db import SessionDep
+from callwright.kit.deps import SettingsDep
 from callwright.models import Agent
 
 router = APIRouter(tags=["agents"])
@@ -63,9 +67,20 @@ async def list_agents(
 
 
 @router.post("/agents", status_code=201)
-async def create_agent(body: AgentIn, user: CurrentUser, session: SessionDep) -> AgentSaved:
+async def create_agent(
+    body: AgentIn, user: CurrentUser, session: SessionDep, settings: SettingsDep
+) -> AgentSaved:
+    """A new agent. A `webhook_url` on a private address is refused (422) where this server
+    refuses those, else `notice` says it is private."""
+    notice = await _webhook_notice(body, settings)
     agent = await service.create(session, user.id, body.model_dump())
-    return AgentSaved(message="Agent created successfully", data=agent_out(agent))
+    return AgentSaved(message="Agent created successfully", data=agent_out(agent), notice=notice)
+
+
+async def _webhook_notice(body: AgentIn, settings: Settings) -> str | None:
+    if not body.webhook_url:
+        return None
+    return await developers.url_notice(body.webhook_url, private_targets(settings), "webhook_url")
 
 
 @router.get("/agents/{agent_id}")
@@ -75,11 +90,12 @@ async def get_agent(agent_id: AgentId, user: CurrentUser, session: SessionDep) -
 
 @router.put("/agents/{agent_id}")
 async def update_agent(
-    agent_id: AgentId, body: AgentIn, user: CurrentUser, session: SessionDep
+    agent_id: AgentId, body: AgentIn, user: CurrentUser, session: SessionDep, settings: SettingsDep
 ) -> AgentSaved:
     agent = await service.owned(session, user.id, agent_id)
+    notice = await _webhook_notice(body, settings)
     agent = await service.update(session, agent, body.model_dump())
-    return AgentSaved(message="Agent updated successfully", data=agent_out(agent))
+    return AgentSaved(message="Agent updated successfully", data=agent_out(agent), notice=notice)
 
 
 @router.delete("/agents/{agent_id}")

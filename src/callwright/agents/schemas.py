@@ -11,6 +11,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInf
 
 from callwright.agents.settings import BackgroundAudio, checked_prompt, voice_mismatch
 from callwright.compliance.disclosure import Disclosure
+from callwright.kit.bounds import Minutes
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.validation import Label
 from callwright.speech import languages, tts
@@ -107,7 +108,7 @@ class AgentIn(BaseModel):
     temperature: float = Field(0.7, ge=0, le=1)
     interruption_threshold: int = Field(100, ge=50, le=200)
     background_audio: BackgroundAudio = "null"
-    max_duration: int = Field(30, ge=1, le=120)
+    max_duration: Minutes = Field(30, ge=1, le=120)
     wait_for_greeting: bool = False
     voicemail_action: VoicemailAction = "leave_message"
     voicemail_message: OptionalText = Field(None, max_length=TEXT_MAX)
@@ -211,6 +212,9 @@ class AgentResponse(Ok[AgentOut]):
 
 class AgentSaved(Ok[AgentOut]):
     message: str
+    #: Said when `webhook_url` is on a private address (loopback, the LAN ...) and why this
+    #: server allows those; null otherwise.
+    notice: str | None = None
 
 
 class AgentDeleted(Envelope):

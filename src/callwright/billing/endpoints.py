@@ -3,8 +3,6 @@ history (JSON and CSV), and the admin's refund of a top-up. docs/billing.md."""
 
 from __future__ import annotations
 
-import csv
-import io
 import logging
 from collections.abc import AsyncIterator
 from typing import Annotated
@@ -36,6 +34,7 @@ from callwright.billing.schemas import (
     TopUpsPage,
 )
 from callwright.kit.bounds import PageRequest, PathId, page_params
+from callwright.kit.csv_export import CsvExport
 from callwright.kit.db import Database, SessionDep
 from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.money import dollars, money
@@ -214,13 +213,12 @@ async def export_billing_history(user: CurrentUser, request: Request) -> Streami
 
 async def _csv(db: Database, user_id: int) -> AsyncIterator[str]:
     """Sent after the request's own session has closed: read on a session of its own."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(EXPORT_COLUMNS)
+    export = CsvExport()
+    export.row(EXPORT_COLUMNS)
     async with db.sessionmaker() as session:
         async for entry in repository.stream_history(session, user_id):
             sign = "-" if entry.amount_cents < 0 else ""
-            writer.writerow(
+            export.row(
                 (
                     entry.created_at.isoformat(),
                     entry.kind,
@@ -231,11 +229,9 @@ async def _csv(db: Database, user_id: int) -> AsyncIterator[str]:
                     entry.note or "",
                 )
             )
-            if out.tell() > 64 * 1024:
-                yield out.getvalue()
-                out.seek(0)
-                out.truncate()
-    yield out.getvalue()
+            if export.size() > 64 * 1024:
+                yield export.take()
+    yield export.take()
 
 
 # Admins

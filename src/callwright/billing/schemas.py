@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from callwright.kit.bounds import StrictDollars, WholeDollars
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.money import dollars
 from callwright.models import LedgerEntry, TopUp
@@ -53,7 +54,7 @@ class BillingOut(Ok[BillingSummary]):
 
 class TopUpIn(BaseModel):
     #: Dollars; the configured minimum and maximum are checked with a clear message.
-    amount: float = Field(ge=0.01, le=1_000_000)
+    amount: StrictDollars = Field(ge=0.01, le=1_000_000)
 
 
 class PaymentMethodIn(BaseModel):
@@ -66,8 +67,8 @@ class PaymentMethodIn(BaseModel):
 class AutoRechargeIn(BaseModel):
     enabled: bool
     #: Whole dollars.
-    threshold: int = Field(ge=1, le=1_000_000)
-    amount: int = Field(ge=1, le=1_000_000)
+    threshold: WholeDollars = Field(ge=1, le=1_000_000)
+    amount: WholeDollars = Field(ge=1, le=1_000_000)
 
 
 class TopUpOut(BaseModel):

@@ -7,7 +7,8 @@ With an LLM endpoint configured (LLM_BASE_URL) the transcript goes to it with a 
 instruction; otherwise, or when the endpoint fails or answers badly, a transparent offline method
 runs: keyword rules for the outcome, a small word list for sentiment, and the callee's lines that
 carry a time, a date, a number or an answer as key facts; the disposition is the outcome mapped
-onto the given list by its words, and each field is the most relevant callee line (by the words
+onto the given list by its words (and when the call has dispositions, the analysis's outcome is
+always one of them: `disposition_for`), and each field is the most relevant callee line (by the words
 it shares with the field's name and description, and with the agent's question before it) that
 holds a value of the field's type. The result says which method made it."""
 
@@ -200,19 +201,20 @@ def analyze_offline(call: Call, lines: Sequence[TranscriptEntry]) -> Analysis:
     facts = [KeyFact(e.text.strip(), [n]) for n, e in callee if _FACT.search(e.text.lower())][:5]
     purpose = re.split(r"(?<=[.!?])\s", call.prompt.strip(), maxsplit=1)[0].rstrip(".")
     duration = call.duration_seconds or 0
+    tag = disposition_for(outcome, call.end_reason, call.dispositions or [])
     summary = (
         f"Call to {call.to_number} ({_mmss(duration)}, {_ended(call)}). "
         f"Agent's brief: {purpose}. "
         f"{len(callee)} callee line(s), {len(lines) - len(callee)} agent line(s). "
-        f"Outcome: {outcome}; the callee's tone was {sentiment}."
+        f"Outcome: {tag or outcome}; the callee's tone was {sentiment}."
     )
     return Analysis(
         summary,
-        outcome,
+        tag or outcome,
         sentiment,
         facts,
         "offline",
-        choose_disposition(outcome, call.end_reason, call.dispositions or []),
+        tag,
         {
             spec.name: extract_offline(spec, lines, call_day(call))
             for spec in field_specs(call.analysis_schema)
@@ -305,6 +307,36 @@ def choose_disposition(
     ]
     best = max(scored, default=(0, 0, ""))
     return best[2] if best[0] > 0 else None
+
+
+#: Dispositions that say "none of the others", for a call no disposition describes.
+_CATCH_ALL = ("other", "unknown", "undetermined", "needs more info", "no contact made")
+#: Outcomes that went nowhere: with no disposition that says them, a negative one fits best.
+_NEGATIVE_OUTCOMES = {"not interested", "wrong number", "no answer", "no conversation", "voicemail"}
+
+
+def disposition_for(
+    outcome: str, end_reason: str | None, dispositions: Sequence[str]
+) -> str | None:
+    """The analysis's outcome in the agent's own terms: always one of its `dispositions` when
+    it has any (None only without them). The closest one (`choose_disposition`); else one that
+    says "other" or "unknown"; else, for a call that went nowhere, a negative one (NOT_...);
+    else the first listed."""
+    if not dispositions:
+        return None
+    chosen = choose_disposition(outcome, end_reason, dispositions)
+    if chosen is not None:
+        return chosen
+    given = [(d, _plain_words(d)) for d in dispositions]
+    for phrase in _CATCH_ALL:
+        for name, words in given:
+            if _contains(words, phrase.split()):
+                return name
+    if outcome in _NEGATIVE_OUTCOMES or end_reason in ("busy", "failed", "no-answer", "stopped"):
+        negative = next((name for name, words in given if _negated(words)), None)
+        if negative is not None:
+            return negative
+    return dispositions[0]
 
 
 def _contains(words: Sequence[str], phrase: Sequence[str]) -> bool:
@@ -688,7 +720,7 @@ def _parse_llm(content: str, call: Call, lines: Sequence[TranscriptEntry]) -> An
     said = str(data.get("disposition_tag") or "").strip().lower()
     disposition = next((d for d in dispositions if d.lower() == said), None)
     if disposition is None:  # not one of the list: the outcome mapped onto it
-        disposition = choose_disposition(outcome, call.end_reason, dispositions)
+        disposition = disposition_for(outcome, call.end_reason, dispositions)
     answered = data.get("fields")
     given: dict[str, Any] = answered if isinstance(answered, dict) else {}
     fields = {}
@@ -703,7 +735,7 @@ def _parse_llm(content: str, call: Call, lines: Sequence[TranscriptEntry]) -> An
             value, number if value is not None and 1 <= number <= n_lines else None
         )
     summary = str(data.get("summary", "")).strip()
-    return Analysis(summary, outcome, sentiment, facts, "llm", disposition, fields)
+    return Analysis(summary, disposition or outcome, sentiment, facts, "llm", disposition, fields)
 
 
 async def analyze(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -161,7 +162,8 @@ async def send_call(
     if "prompt" not in settings:
         raise ValidationFailed({"prompt": ["The prompt field is required."]})
     voice, language = voice_and_language(settings)
-    call = await _calls(request).service.place(
+    service = _calls(request).service
+    call = await service.place(
         session,
         CallOrder(
             kind="user",
@@ -171,10 +173,32 @@ async def send_call(
             language=language,
             agent_id=agent.id if agent else None,
             variables=dict(body.variables) if body.variables else None,
+            start_at=_scheduled(body.start_at, service.clock()),
             **settings,
         ),
     )
-    return SendCallOut(callId=call.id, from_=call.from_number, balance=dollars(user.balance_cents))
+    return SendCallOut(
+        callId=call.id,
+        from_=call.from_number,
+        balance=dollars(user.balance_cents),
+        scheduled_for=call.start_at,
+        notice=await service.notice(session, call),
+    )
+
+
+#: How far ahead Send Call schedules a call ("Call when the window opens").
+SCHEDULE_AHEAD_MAX = timedelta(days=30)
+
+
+def _scheduled(start_at: datetime | None, now: datetime) -> datetime | None:
+    """Send Call's `start_at` in UTC: in the future, at most 30 days ahead."""
+    if start_at is None:
+        return None
+    if start_at <= now:
+        raise ValidationFailed({"start_at": ["The start time must be in the future."]})
+    if start_at - now > SCHEDULE_AHEAD_MAX:
+        raise ValidationFailed({"start_at": ["A call can be scheduled up to 30 days ahead."]})
+    return start_at.astimezone(UTC)
 
 
 @router.post("/stop-call/{call_id}")
@@ -366,6 +390,11 @@ async def user_analysis(
     """The six Call Analysis charts' figures, by weekday (Monday first), computed in SQL."""
     _check_user(user, user_id)
     rows = {int(r[0]): r for r in await calls.by_weekday(session, user_id, tz_offset)}
+    failed_by: dict[int, dict[CallOutcome, int]] = {}
+    for index, outcome, number in await calls.failed_by_weekday(session, user_id, tz_offset):
+        counts = failed_by.setdefault(int(index), {})
+        key = outcome_of(outcome) or CallOutcome.FAILED
+        counts[key] = counts.get(key, 0) + int(number)
     out = []
     for index, day in enumerate(WEEKDAYS):
         row = rows.get(index)
@@ -379,6 +408,7 @@ async def user_analysis(
                 totalDuration=seconds,
                 successfulCalls=ok,
                 failedCalls=failed,
+                failedByOutcome=failed_by.get(index, {}),
                 averageDuration=round(seconds / positive, 2) if positive else 0,
                 usedBalance=dollars(cents),
             )

@@ -178,8 +178,9 @@ class CallFlows:
             return
         async for session in self.db.session():
             live = await calls.attach_carrier_id(session, call_id, carrier_call_id)
-        if not live:
-            # Stopped while the carrier was dialling: it must not ring on.
+        if live:
+            log.info("call %s started: dialling %s", call_id, request.to_number)
+        else:  # stopped while the carrier was dialling: it must not ring on
             log.info("call %s was stopped during its dial; hanging up", call_id)
             try:
                 await self.carrier.hang_up(carrier_call_id)
@@ -295,6 +296,9 @@ class CallFlows:
             await self.reporter.ended(session, call)
             if call.user_id is not None and self.jobs is not None:
                 on_commit(session, partial(self.jobs.send, ANALYZE_JOB, call_id))
+            on_commit(
+                session, partial(_log_end, call.id, call.to_number, outcome, seconds, call.error)
+            )
 
     async def dial_due(self) -> int:
         """Send the dial job of each scheduled call whose time has come (the dial's claim makes
@@ -422,6 +426,17 @@ class CallFlows:
         await session.refresh(call)
         call.duration_seconds = _duration(call, StatusUpdate("", CallStatus.FAILED))
         await self.events.record(session, call, CUT_BY_FAULT_ERROR, "error")
+
+
+async def _log_end(
+    call_id: str, number: str, outcome: CallOutcome | None, seconds: int, error: str | None
+) -> None:
+    """The terminal's one line for a call's end (after its commit): id, number, outcome, length."""
+    why = f" ({error.rstrip('.')})" if outcome is CallOutcome.FAILED and error else ""
+    ended = outcome.value if outcome else "ended"
+    log.info(
+        "call %s to %s ended: %s%s, %d:%02d", call_id, number, ended, why, *divmod(seconds, 60)
+    )
 
 
 def _duration(call: Call, update: StatusUpdate) -> int:

@@ -20,6 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from callwright.billing.service import COST_PER_MINUTE_CENTS
+from callwright.calls.outcomes import failed_sql, outcome_sql, successful_sql
 from callwright.kit.pagination import skipped
 from callwright.kit.sqltime import LocalTime
 from callwright.models import (
@@ -259,6 +260,17 @@ async def add_event(
 async def events(session: AsyncSession, call_id: str) -> Sequence[CallEvent]:
     query = select(CallEvent).where(CallEvent.call_id == call_id).order_by(CallEvent.id)
     return (await session.scalars(query)).all()
+
+
+async def first_event(session: AsyncSession, call_id: str, category: str) -> str | None:
+    """The message of the call's first event of `category`, if it has one."""
+    query = (
+        select(CallEvent.message)
+        .where(CallEvent.call_id == call_id, CallEvent.category == category)
+        .order_by(CallEvent.id)
+        .limit(1)
+    )
+    return await session.scalar(query)
 
 
 async def add_latency(session: AsyncSession, row: TurnLatency) -> None:
@@ -506,27 +518,12 @@ async def usage(session: AsyncSession, user_id: int) -> tuple[int, int]:
     return int(row[0]), int(row[1] or 0)
 
 
-#: Spec section 4: completed is successful; these are failed (compared lower-case, with "-"
-#: read as "_", so the carriers' "no-answer" counts like the spec's "no_answer").
-FAILED_STATUSES = (
-    "disconnected",
-    "error",
-    "failed",
-    "hung_up",
-    "timeout",
-    "rejected",
-    "canceled",
-    "busy",
-    "no_answer",
-)
-
-
 async def by_weekday(session: AsyncSession, user_id: int, offset_minutes: int) -> list[Any]:
     """Per weekday (0 = Monday) of the caller's local time: calls, total seconds, successful,
-    failed, calls with a positive duration, and the cost of the full duration in cents
-    (rounded-up minutes x 49). All computed in SQL."""
+    failed (by `outcomes.successful_sql` and `failed_sql`: a stopped, busy, voicemail or failed
+    call is never successful), calls with a positive duration, and the cost of the full duration
+    in cents (rounded-up minutes x 49). All computed in SQL."""
     weekday = LocalTime(session, Call.created_at, offset_minutes).weekday()
-    status = func.replace(func.lower(Call.status), "-", "_")
     seconds = func.coalesce(Call.duration_seconds, 0)
     minutes_up = (seconds + 59) // 60  # ceil(seconds / 60)
     query = (
@@ -534,12 +531,24 @@ async def by_weekday(session: AsyncSession, user_id: int, offset_minutes: int) -
             weekday.label("weekday"),
             func.count(),
             func.sum(seconds),
-            func.sum(case((status == "completed", 1), else_=0)),
-            func.sum(case((status.in_(FAILED_STATUSES), 1), else_=0)),
+            func.sum(case((successful_sql(Call.end_reason, Call.status), 1), else_=0)),
+            func.sum(case((failed_sql(Call.end_reason, Call.status), 1), else_=0)),
             func.sum(case((seconds > 0, 1), else_=0)),
             func.sum(minutes_up * COST_PER_MINUTE_CENTS),
         )
         .where(Call.user_id == user_id)
         .group_by(weekday)
+    )
+    return list((await session.execute(query)).all())
+
+
+async def failed_by_weekday(session: AsyncSession, user_id: int, offset_minutes: int) -> list[Any]:
+    """(weekday, outcome, calls) of a user's failed calls, so each outcome has its own bar."""
+    weekday = LocalTime(session, Call.created_at, offset_minutes).weekday()
+    outcome = outcome_sql(Call.end_reason, Call.status)
+    query = (
+        select(weekday, outcome, func.count())
+        .where(Call.user_id == user_id, failed_sql(Call.end_reason, Call.status))
+        .group_by(weekday, outcome)
     )
     return list((await session.execute(query)).all())

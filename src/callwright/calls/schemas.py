@@ -6,11 +6,11 @@ import re
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from callwright.agents.settings import BackgroundAudio, checked_prompt
 from callwright.compliance.disclosure import Disclosure
-from callwright.kit.bounds import BodyId
+from callwright.kit.bounds import BodyId, Minutes, TextMap
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
 from callwright.speech import languages
@@ -31,7 +31,7 @@ class SendCallIn(BaseModel):
     phone: DialNumber
     #: Required unless the call starts from an agent.
     prompt: str | None = Field(None, max_length=20_000)
-    max_duration: int = Field(30, ge=1, le=120)
+    max_duration: Minutes = Field(30, ge=1, le=120)
     voice: str = Field("", max_length=64)
     #: The call's language (BCP-47, one of GET /languages; over the agent's; default English).
     language: str | None = Field(None, max_length=32)
@@ -42,13 +42,16 @@ class SendCallIn(BaseModel):
     #: The saved agent the call starts from.
     agentId: str | None = Field(None, max_length=36)
     #: Values for the `{{placeholders}}` of the prompt, first sentence and voicemail message.
-    variables: dict[str, str] | None = None
+    variables: TextMap | None = None
     #: A fixed opening line ("" for none, over the agent's).
     first_sentence: str | None = Field(None, max_length=1000)
     voicemail_action: Literal["leave_message", "hangup"] | None = None
     voicemail_message: str | None = Field(None, max_length=1000)
     #: The AI disclosure's wording for this call (over the agent's; empty: the default).
     disclosure: Disclosure = None
+    #: Dial at this moment instead of at once ("Call when the window opens"): ISO 8601 with
+    #: an offset, in the future, at most 30 days ahead.
+    start_at: AwareDatetime | None = None
 
     @field_validator("prompt")
     @classmethod
@@ -89,6 +92,11 @@ class SendCallOut(Envelope):
     callId: str
     from_: str = Field(alias="from", serialization_alias="from")
     balance: float
+    #: When a scheduled call will be dialled (null: at once).
+    scheduled_for: datetime | None = None
+    #: What the rules for calling people said of the call: on the sandbox network, outside
+    #: calling hours, what a real carrier would have done (else null).
+    notice: str | None = None
 
 
 class TranscriptLine(BaseModel):
@@ -320,6 +328,8 @@ class WeekdayStats(BaseModel):
     totalDuration: int
     successfulCalls: int
     failedCalls: int
+    #: The failed calls by how they ended (each outcome its own colour in the chart).
+    failedByOutcome: dict[CallOutcome, int]
     averageDuration: float
     usedBalance: float
 

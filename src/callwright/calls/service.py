@@ -16,14 +16,20 @@ from callwright.calls.lifecycle import CallReporter, Silent
 from callwright.calls.tasks import DIAL_JOB
 from callwright.compliance import calling_hours, do_not_call, frequency
 from callwright.config import Settings
+from callwright.kit import phone
 from callwright.kit.db import on_commit
+from callwright.kit.errors import ValidationFailed
 from callwright.kit.jobs import JobQueue
 from callwright.kit.time import utcnow
-from callwright.models import Call
+from callwright.models import Call, User
 from callwright.models.call import new_call_id
 from callwright.telephony.state import CallStatus
 
 CallKind = Literal["user", "test", "cli"]
+#: The carrier whose callees are all simulated (telephony: the built-in network).
+SANDBOX = "sandbox"
+#: The category of a call's event that says what the rules for calling people did.
+COMPLIANCE = "compliance"
 VoicemailAction = Literal["leave_message", "hangup"]
 
 
@@ -86,8 +92,11 @@ class CallService:
         jobs: JobQueue,
         reporter: CallReporter | None = None,
         clock: Callable[[], datetime] = utcnow,
+        test_numbers: phone.TestNumbers | None = None,
     ) -> None:
         self.settings = settings
+        #: The carrier's own test numbers, which the number policy lets through.
+        self.test_numbers = test_numbers
         self.billing = billing
         self.carrier = carrier
         self.jobs = jobs
@@ -100,13 +109,23 @@ class CallService:
         """Store the call queued, holding its maximum cost from its payer first
         (InsufficientBalance when the balance does not cover it), after the rules for calling
         people (docs/compliance.md): OutsideCallingHours outside the callee's calling hours,
-        OnDoNotCallList for a listed number, TooManyCallsToNumber beyond the daily cap. It is dialled once the session's transaction commits, never for
-        a rolled-back one."""
+        OnDoNotCallList for a listed number, TooManyCallsToNumber beyond the daily cap. It is
+        dialled once the session's transaction commits, never for a rolled-back one. Every call
+        is held to the number policy first (kit.phone: no emergency, premium-rate, shared-cost
+        or invalid number), whichever way it came.
+
+        On the sandbox network every callee is simulated: a call outside calling hours is placed
+        anyway, and its events say once (category `compliance`) what a real carrier would have
+        done, in the user's own time zone."""
+        reason = phone.refusal(order.to_number, test_numbers=self.test_numbers)
+        if reason is not None:
+            raise ValidationFailed({"phone_number": [reason]})
+        notice = None
         if order.kind == "user" and order.user_id is not None:
             # The free test call rings the visitor who asked for it, and the CLI is the
             # operator's own tool: the rules for calling people are for users' calls.
             now = self.clock()
-            calling_hours.check(self.settings, order.to_number, order.start_at or now)
+            notice = await self._calling_hours(session, order.user_id, order, now)
             await do_not_call.check(session, order.user_id, order.to_number)
             await frequency.check(
                 session,
@@ -129,6 +148,8 @@ class CallService:
         if order.user_id is not None:
             await self.billing.hold(session, order.user_id, call)
         await calls.add(session, call)
+        if notice is not None:
+            await calls.add_event(session, call.id, COMPLIANCE, notice, utcnow())
         await self.reporter.queued(session, call)
         call_id = call.id
         if order.start_at is not None and order.start_at > utcnow():
@@ -139,3 +160,22 @@ class CallService:
 
         on_commit(session, dial_later)
         return call
+
+    async def notice(self, session: AsyncSession, call: Call) -> str | None:
+        """What the rules for calling people said of a call they let through (the sandbox's
+        note on calling hours), for the placing request's answer."""
+        return await calls.first_event(session, call.id, COMPLIANCE)
+
+    async def _calling_hours(
+        self, session: AsyncSession, user_id: int, order: CallOrder, now: datetime
+    ) -> str | None:
+        """Refuse a call outside the callee's calling hours (told in the user's zone, with the
+        next opening); on the sandbox carrier, what a real one would have done instead."""
+        closed = calling_hours.closed(self.settings, order.to_number, order.start_at or now)
+        if closed is None:
+            return None
+        user = await session.get(User, user_id)
+        zone = user.timezone if user is not None else None
+        if self.carrier == SANDBOX:
+            return calling_hours.sandbox_notice(closed, zone, now)
+        raise calling_hours.OutsideCallingHours(calling_hours.refusal(closed, zone), closed.opens)

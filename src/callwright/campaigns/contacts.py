@@ -34,15 +34,19 @@ from typing import BinaryIO
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import phonenumbers
-from phonenumbers import PhoneNumberFormat, PhoneNumberType
+from phonenumbers import PhoneNumberFormat
 from phonenumbers import timezone as number_zones
 
-from callwright.compliance.calling_hours import UNKNOWN_ZONE
+from callwright.compliance.calling_hours import UNKNOWN_ZONE, number_zones_of
+from callwright.kit import phone
 
-#: Why a row is refused (one reason per row: the first rule it breaks, in this order).
-EMERGENCY = "An emergency number."
-BAD_NUMBER = "Not a valid phone number."
-PREMIUM = "A premium-rate number."
+# Why a row is refused (one reason per row: the first rule it breaks, in this order): the
+# number policy's reasons (kit.phone, the words of every dial), then this module's own.
+from callwright.kit.phone import BAD_NUMBER as BAD_NUMBER
+from callwright.kit.phone import EMERGENCY as EMERGENCY
+from callwright.kit.phone import PREMIUM as PREMIUM
+from callwright.kit.phone import SHARED_COST as SHARED_COST
+
 BAD_TIMEZONE = "Not a known time zone (use a name like America/New_York)."
 MISSING_VARIABLE = 'The "{name}" column is empty and the agent needs it.'
 DUPLICATE = "Duplicate of an earlier row."
@@ -53,6 +57,8 @@ EMPTY_FILE = "The file is empty."
 NOT_UTF8 = "The file must be UTF-8 text (CSV)."
 NO_PHONE_COLUMN = 'The file needs a phone number column (a header named "phone" or "phone_number").'
 BAD_CSV = "Row {row} of the file is not readable CSV ({error})."
+#: A NUL is refused in a file as in a JSON body (kit.nul_guard): no text we keep may hold one.
+NUL_IN_FILE = "Row {row} of the file contains a NUL character: the file must be plain text."
 
 #: Headers that name the phone column and the time-zone column, compared lower-cased with
 #: spaces, underscores and dashes removed ("Phone Number", "phone_number", "TZ").
@@ -89,6 +95,9 @@ class Contact:
     phone_e164: str
     variables: dict[str, str]
     timezone: str | None = None
+    #: Where the file's `timezone` is not one the number rings in: the number's own zones,
+    #: which the legal calling hours use (the campaign's window uses the file's).
+    number_zones: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +113,16 @@ class Refused:
 Result = Contact | Refused
 
 
+@dataclass(frozen=True, slots=True)
+class ZoneMismatch:
+    """A row whose file names a time zone its number does not ring in."""
+
+    row: int
+    phone_e164: str
+    file_zone: str
+    number_zones: tuple[str, ...]
+
+
 @dataclass
 class ImportReport:
     """What an import did, folded batch by batch: every row counted, per reason too, but only
@@ -114,6 +133,9 @@ class ImportReport:
     refused_count: int = 0
     refused: list[Refused] = field(default_factory=list)
     reasons: Counter[str] = field(default_factory=Counter)
+    #: Rows whose file's zone and number disagree: all counted, the first `REFUSED_SHOWN` kept.
+    mismatch_count: int = 0
+    mismatches: list[ZoneMismatch] = field(default_factory=list)
 
     @property
     def rows(self) -> int:
@@ -124,6 +146,14 @@ class ImportReport:
         for result in results:
             if isinstance(result, Contact):
                 self.accepted += 1
+                if result.number_zones and result.timezone:
+                    self.mismatch_count += 1
+                    if len(self.mismatches) < REFUSED_SHOWN:
+                        self.mismatches.append(
+                            ZoneMismatch(
+                                result.row, result.phone_e164, result.timezone, result.number_zones
+                            )
+                        )
                 continue
             self.refused_count += 1
             self.reasons[result.reason] += 1
@@ -154,6 +184,7 @@ async def read_contacts(
     listed: DoNotCallCheck,
     required: Collection[str] = (),
     batch: int = BATCH,
+    test_numbers: phone.TestNumbers | None = None,
 ) -> AsyncGenerator[list[Result]]:
     """The rows of the CSV file `raw` (UTF-8, a BOM allowed, a header row first), as lists of
     results in row order: each list holds at most `batch` contacts checked against the lists
@@ -161,14 +192,15 @@ async def read_contacts(
 
     `default_region` (ISO country, "US") reads numbers written without "+country"; `required`
     names the variables the agent's texts need, so a row leaving one empty is refused here
-    rather than at dial time. ContactsFileError for a file with no header, no phone column, or
+    rather than at dial time. `test_numbers`: the carrier's own test numbers, which the number
+    policy lets through (None: the request's carrier's). ContactsFileError for a file with no header, no phone column, or
     that is not UTF-8 or CSV; raised where found, which can be after some lists were yielded
     (the caller's transaction decides what those become). `raw` is left open."""
     if batch < 1:
         raise ValueError("batch must be at least 1")
     records = _records(raw)
     try:
-        rows = _Rows(_header(records), _region(default_region), required)
+        rows = _Rows(_header(records), _region(default_region), required, test_numbers)
         pending = _Batch(batch)
         for row, cells in records:
             if pending.add(rows.read(row, cells)):
@@ -197,6 +229,8 @@ def _records(raw: BinaryIO) -> Generator[tuple[int, list[str]]]:
     number = 0
     try:
         for number, cells in enumerate(csv.reader(text), start=1):
+            if any("\x00" in cell for cell in cells):
+                raise ContactsFileError(NUL_IN_FILE.format(row=number))
             if any(cell.strip() for cell in cells):
                 yield number, cells
     except UnicodeDecodeError:
@@ -248,9 +282,16 @@ class _Refusal(Exception):
 class _Rows:
     """The rules each row is held to, and the numbers already taken by an earlier row."""
 
-    def __init__(self, columns: _Columns, region: str, required: Collection[str]) -> None:
+    def __init__(
+        self,
+        columns: _Columns,
+        region: str,
+        required: Collection[str],
+        test_numbers: phone.TestNumbers | None,
+    ) -> None:
         self.columns = columns
         self.region = region
+        self.test_numbers = test_numbers
         order = {name: i for i, (name, _) in enumerate(columns.variables)}
         # The first missing one is the leftmost empty column; names with no column come last.
         needed = {(n, variable_name(n)) for n in required if variable_name(n)}
@@ -261,18 +302,18 @@ class _Rows:
         """The row as a contact (not yet checked against the lists) or refused."""
         value = _cell(cells, self.columns.phone)
         try:
-            phone = _e164(value, self.region)
+            number = _e164(value, self.region, self.test_numbers)
             zone = self._zone(cells)
             variables = {name: _cell(cells, index) for name, index in self.columns.variables}
             for name, key in self.required:
                 if not variables.get(key):
                     raise _Refusal(MISSING_VARIABLE.format(name=name), value)
-            if phone in self.seen:
+            if number in self.seen:
                 raise _Refusal(DUPLICATE, value)
         except _Refusal as refusal:
             return Refused(row, refusal.value[:VALUE_SHOWN], refusal.reason)
-        self.seen.add(phone)
-        return Contact(row, phone, variables, zone)
+        self.seen.add(number)
+        return Contact(row, number, variables, zone, _disagreeing(number, zone))
 
     def _zone(self, cells: list[str]) -> str | None:
         if self.columns.timezone is None:
@@ -286,24 +327,33 @@ class _Rows:
         return zone
 
 
+def _disagreeing(phone_e164: str, file_zone: str | None) -> tuple[str, ...]:
+    """The zones the number rings in, when the file names another one; () when they agree or
+    the number does not say (calling_hours.number_zones_of: what the legal rule reads)."""
+    if file_zone is None:
+        return ()
+    own = tuple(z.key for z in number_zones_of(phone_e164))
+    return own if own and file_zone not in own else ()
+
+
 def _cell(cells: list[str], index: int) -> str:
     """A cell, stripped; "" where a short row leaves it out."""
     return cells[index].strip() if index < len(cells) else ""
 
 
-def _e164(value: str, region: str) -> str:
-    """`value` as a number we may call, in E.164. Emergency numbers are caught on the text as
-    written, before parsing: "911" is no national number, so it would read as merely bad."""
-    if phonenumbers.is_emergency_number(value, region):
+def _e164(value: str, region: str, test_numbers: phone.TestNumbers | None) -> str:
+    """`value` as a number we may call, in E.164: the number policy of every dial
+    (kit.phone.refusal). Emergency numbers are caught on the text as written, before parsing:
+    "911" is no national number, so it would read as merely bad."""
+    if phone.emergency(value, region):
         raise _Refusal(EMERGENCY, value)
     try:
         number = phonenumbers.parse(value, None if value.startswith("+") else region)
     except phonenumbers.NumberParseException:
         raise _Refusal(BAD_NUMBER, value) from None
-    if not phonenumbers.is_valid_number(number):
-        raise _Refusal(BAD_NUMBER, value)
-    if phonenumbers.number_type(number) == PhoneNumberType.PREMIUM_RATE:
-        raise _Refusal(PREMIUM, value)
+    reason = phone.refusal(number, test_numbers=test_numbers)
+    if reason is not None:
+        raise _Refusal(reason, value)
     return phonenumbers.format_number(number, PhoneNumberFormat.E164)
 
 

@@ -37,7 +37,7 @@ from callwright.config import Settings
 from callwright.kit.db import Database
 from callwright.kit.errors import ValidationFailed
 from callwright.kit.time import utcnow
-from callwright.models import Call, Campaign, CampaignContact
+from callwright.models import Call, Campaign, CampaignContact, User
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +151,8 @@ class Dialler:
         )
         # Per zone, once a tick: whether the window is open there, and when it opens next.
         windows: dict[str | None, tuple[bool, datetime | None]] = {}
+        owner = await session.get(User, campaign.user_id)
+        reader_zone = owner.timezone if owner is not None else None
         for contact in due:
             if slots == 0:
                 return
@@ -164,6 +166,13 @@ class Dialler:
             is_open, opens = windows[contact.timezone]
             if not is_open:
                 contact.next_attempt_at = opens
+                contact.note = rules.waiting_note(
+                    schedule.window,
+                    rules.stored_zones(contact.timezone, self.settings.default_timezone),
+                    opens,
+                    reader_zone,
+                    now,
+                )
                 done.waiting += 1
                 continue
             if not await self._place(session, campaign, contact, now):
@@ -191,7 +200,12 @@ class Dialler:
                 refused.message,
             )
             return True
-        except (OutsideCallingHours, TooManyCallsToNumber) as refused:
+        except OutsideCallingHours as refused:
+            # The legal window, in the number's own zone (a file's `timezone` may differ).
+            contact.next_attempt_at = refused.opens or now + timedelta(hours=1)
+            contact.note = refused.message
+            return True
+        except TooManyCallsToNumber as refused:
             contact.next_attempt_at, contact.note = now + timedelta(hours=1), refused.message
             return True
         except ValidationFailed as refused:
@@ -203,7 +217,7 @@ class Dialler:
             contact.attempts + 1,
             call.id,
         )
-        contact.next_attempt_at = None
+        contact.next_attempt_at, contact.note = None, None
         return True
 
     async def _order(

@@ -4,8 +4,6 @@ live counters; its contacts (search, filter) and their results as CSV. docs/camp
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import AsyncIterator, Sequence
 from typing import Annotated, Any, Literal
 
@@ -33,10 +31,12 @@ from callwright.campaigns.schemas import (
     LoadOut,
     LoadReport,
     RefusedRowOut,
+    ZoneMismatchOut,
     ZoneOut,
     ZonesOut,
 )
 from callwright.kit.bounds import PageRequest, page_params
+from callwright.kit.csv_export import CsvExport
 from callwright.kit.db import Database, SessionDep
 from callwright.kit.pagination import page_of
 from callwright.kit.time import utcnow
@@ -53,7 +53,16 @@ DONE_MESSAGES = {
     "cancel": "Campaign cancelled.",
 }
 EXPORT_BATCH = 500
-EXPORT_FIXED = ("row", "phone_number", "status", "outcome", "attempts", "last_call_id")
+EXPORT_FIXED = (
+    "row",
+    "phone_number",
+    "status",
+    "outcome",
+    "attempts",
+    "last_call_id",
+    "next_attempt_at",
+    "note",
+)
 
 
 def _events(request: Request) -> CampaignEvents:
@@ -211,6 +220,17 @@ async def load_contacts(
                 RefusedRowOut(row=r.row, value=r.value, reason=r.reason) for r in report.refused
             ],
             reasons=dict(report.reasons),
+            zone_mismatch_count=report.mismatch_count,
+            zone_mismatches=[
+                ZoneMismatchOut(
+                    row=m.row,
+                    phone_number=m.phone_e164,
+                    file_zone=m.file_zone,
+                    number_zones=list(m.number_zones),
+                )
+                for m in report.mismatches
+            ],
+            calling_hours=settings.calling_hours,
             variables=loaded.variables,
         )
     )
@@ -317,8 +337,7 @@ async def _results_csv(db: Database, campaign_id: str, fields: list[str]) -> Asy
     """A batch of 500 contacts at a time, on a session of its own (the body is sent after the
     request's session closed)."""
     async with db.sessionmaker() as session:
-        out = io.StringIO()
-        writer = csv.writer(out)
+        export = CsvExport()
         variables: list[str] | None = None
         after = 0
         while True:
@@ -332,17 +351,15 @@ async def _results_csv(db: Database, campaign_id: str, fields: list[str]) -> Asy
             ).all()
             if variables is None:
                 variables = list(batch[0].variables or {}) if batch else []
-                writer.writerow([*EXPORT_FIXED, *variables, "disposition", *fields])
+                export.row([*EXPORT_FIXED, *variables, "disposition", *fields])
             if not batch:
                 break
             after = batch[-1].id
             analyses = await _analyses(session, [c.last_call_id for c in batch if c.last_call_id])
             for contact in batch:
-                writer.writerow(_result_row(contact, analyses, variables, fields))
-            yield out.getvalue()
-            out.seek(0)
-            out.truncate()
-        yield out.getvalue()
+                export.row(_result_row(contact, analyses, variables, fields))
+            yield export.take()
+        yield export.take()
 
 
 def _result_row(
@@ -352,6 +369,7 @@ def _result_row(
     values = analysis.values() if analysis else {}
     return (
         [c.file_row, c.phone, c.status, c.outcome or "", c.attempts, c.last_call_id or ""]
+        + [c.next_attempt_at.isoformat() if c.next_attempt_at else "", c.note or ""]
         + [(c.variables or {}).get(v, "") for v in variables]
         + [(analysis.disposition_tag or "") if analysis else ""]
         + ["" if values.get(f) is None else values[f] for f in fields]

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from callwright.compliance.calling_hours import Window, callee_zones
+from callwright.compliance.calling_hours import Window, callee_zones, your_time
 
 State = Literal["draft", "scheduled", "running", "paused", "completed", "cancelled"]
 ContactStatus = Literal["pending", "calling", "done", "opted-out", "skipped"]
@@ -93,6 +93,24 @@ class Schedule:
             if self.open_in(zones, moment):
                 return moment
         return None
+
+
+def waiting_note(
+    window: Window,
+    zones: tuple[ZoneInfo, ...],
+    opens: datetime | None,
+    reader_zone: str | None,
+    now: datetime,
+) -> str:
+    """Why a contact waits and until when, told in its owner's zone: shown on the campaign
+    page and in the export."""
+    where = ", ".join(z.key for z in zones)
+    until = (
+        f"it opens at {your_time(opens, reader_zone, now)}"
+        if opens is not None
+        else "it does not open again before the campaign ends"
+    )
+    return f"Waiting for the campaign's calling window ({window} on its days in {where}): {until}."
 
 
 def zones_of(

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from callwright.compliance.calling_hours import Window
+from callwright.kit.bounds import Moment
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.validation import Label
 
@@ -33,8 +34,8 @@ class CampaignIn(BaseModel):
 
     name: Label = Field(max_length=120)
     agent_id: str = Field(max_length=36)
-    start_at: AwareDatetime | None = None
-    end_at: AwareDatetime | None = None
+    start_at: Moment | None = None
+    end_at: Moment | None = None
     #: 0 Monday .. 6 Sunday, in the callee's local time.
     days: list[Weekday] = Field(default_factory=lambda: [0, 1, 2, 3, 4], min_length=1, max_length=7)
     #: The daily window in the callee's local time; inside the legal calling hours.
@@ -114,12 +115,27 @@ class RefusedRowOut(BaseModel):
     reason: str
 
 
+class ZoneMismatchOut(BaseModel):
+    """A row whose `timezone` is not one its number rings in: the campaign's window is kept in
+    the file's zone, the legal calling hours in the number's."""
+
+    row: int
+    phone_number: str
+    file_zone: str
+    number_zones: list[str]
+
+
 class LoadReport(BaseModel):
     accepted: int
     refused_count: int
     #: The first 100 refused rows; `reasons` counts them all by reason.
     refused: list[RefusedRowOut]
     reasons: dict[str, int]
+    #: Accepted rows whose file's zone and number disagree (the first 100; all counted).
+    zone_mismatch_count: int = 0
+    zone_mismatches: list[ZoneMismatchOut] = []
+    #: The legal calling hours (HH:MM-HH:MM in the number's zone) the review names.
+    calling_hours: str = ""
     #: The agent's `{{variables}}` each row had to fill.
     variables: list[str]
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents import service as agents
@@ -131,12 +131,15 @@ async def load_contacts(
             loaded.report.add(batch)
             if loaded.report.accepted > CONTACTS_MAX:
                 raise ValidationFailed({"file": [TOO_MANY]})
-            session.add_all(
+            rows = [
                 _contact(campaign.id, c, needed, _zones(c, window, default_zone))
                 for c in batch
                 if isinstance(c, reading.Contact)
-            )
-            await session.flush()
+            ]
+            if rows:
+                # One multi-row statement a batch (no objects, no ids read back): added as ORM
+                # objects, SQLite inserted them one statement a row, 16x slower end to end.
+                await session.execute(insert(CampaignContact), rows)
     except reading.ContactsFileError as exc:
         raise ValidationFailed({"file": [str(exc)]}) from None
     return loaded
@@ -149,23 +152,24 @@ def _zones(contact: reading.Contact, window: Window, default_zone: str) -> str:
 
 def _contact(
     campaign_id: str, contact: reading.Contact, needed: Sequence[str], zones: str
-) -> CampaignContact:
-    """The row to store. A variable is kept under the agent's own spelling too ("FirstName"
-    for a "First Name" column), so the agent's placeholders fill."""
+) -> dict[str, Any]:
+    """The row to store (a `campaign_contacts` insert's values). A variable is kept under the
+    agent's own spelling too ("FirstName" for a "First Name" column), so the agent's
+    placeholders fill."""
     variables = dict(contact.variables)
     for name in needed:
         key = reading.variable_name(name)
         if key in variables:
             variables[name] = variables[key]
-    return CampaignContact(
-        campaign_id=campaign_id,
-        file_row=contact.row,
-        phone=contact.phone_e164,
-        variables=variables,
-        timezone=zones,
-        status="pending",
-        attempts=0,
-    )
+    return {
+        "campaign_id": campaign_id,
+        "file_row": contact.row,
+        "phone": contact.phone_e164,
+        "variables": variables,
+        "timezone": zones,
+        "status": "pending",
+        "attempts": 0,
+    }
 
 
 async def act(

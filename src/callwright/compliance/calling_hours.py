@@ -154,11 +154,71 @@ def _local(day: date, at: time, z: ZoneInfo) -> datetime:
 
 
 class OutsideCallingHours(AppError):
-    """A call that would ring outside the callee's calling hours."""
+    """A call that would ring outside the callee's calling hours; `opens` is when it may
+    (None: not within the next week). The error body carries it as `next_open_at`."""
+
+    def __init__(self, message: str, opens: datetime | None) -> None:
+        extra = {"next_open_at": opens.isoformat()} if opens is not None else None
+        super().__init__(message, errors={"phone_number": [message]}, extra=extra)
+        self.opens = opens
 
 
-def refusal(phone: str, callee: CalleeZones, window: Window, at: datetime) -> str:
-    """Why `phone` may not be called at `at`, and when it may."""
+@dataclass(frozen=True)
+class Closed:
+    """The calling window is closed for `phone` at `at`: in which zones, and when it opens."""
+
+    phone: str
+    callee: CalleeZones
+    window: Window
+    at: datetime
+    opens: datetime | None
+
+
+def closed(settings: Settings, phone: str, at: datetime) -> Closed | None:
+    """Whether a call to `phone` (E.164) ringing at `at` falls outside the calling window
+    (`settings.calling_hours`) in the callee's zone: None while it is open."""
+    window = Window.parse(settings.calling_hours)
+    if window.whole_day:
+        return None
+    callee = callee_zones(phone, window, settings.default_timezone)
+    if is_open(callee.zones, window, at):
+        return None
+    return Closed(phone, callee, window, at, next_open(callee.zones, window, at))
+
+
+def user_zone(name: str | None) -> ZoneInfo:
+    """The zone a user reads times in (their own setting; UTC while they have none)."""
+    if name:
+        try:
+            return zone(name)
+        except ValueError:
+            pass
+    return ZoneInfo("UTC")
+
+
+def your_time(moment: datetime, user_zone_name: str | None, now: datetime) -> str:
+    """`moment` as the user reads it: "14:00 your time (Europe/Berlin)", with the date when it
+    is not today there ("Sat 28 Nov 14:00 ..."); in UTC for a user without a zone."""
+    where = user_zone(user_zone_name)
+    local = moment.astimezone(where)
+    clock = local.strftime("%H:%M")
+    if local.date() != now.astimezone(where).date():
+        clock = local.strftime("%a %d %b %H:%M")
+    if where.key == "UTC":
+        return f"{clock} UTC"
+    return f"{clock} your time ({where.key})"
+
+
+def _zones_and_now(closed: Closed) -> str:
+    if len(closed.callee.zones) == 1:
+        local = closed.at.astimezone(closed.callee.zones[0]).strftime("%H:%M")
+        return f"in {closed.callee.zones[0].key} (it is {local} there)"
+    return f"in each of its {len(closed.callee.zones)} time zones"
+
+
+def refusal(closed: Closed, user_zone_name: str | None = None) -> str:
+    """Why the number may not be called at `closed.at`, and when it may, in the user's zone."""
+    callee, window, at = closed.callee, closed.window, closed.at
     start, end = str(window).split("-")
     if len(callee.zones) == 1:
         where = f"its local time ({callee.zones[0].key}"
@@ -168,21 +228,31 @@ def refusal(phone: str, callee: CalleeZones, window: Window, at: datetime) -> st
     else:
         where = f"local time in each of its {len(callee.zones)} time zones"
         now = ""
-    message = f"Outside calling hours: {phone} may be called from {start} to {end} {where}{now}."
-    opens = next_open(callee.zones, window, at)
-    if opens is not None:
-        message += f" The next window opens at {opens:%Y-%m-%d %H:%M} UTC."
+    message = (
+        f"Outside calling hours: {closed.phone} may be called from {start} to {end} {where}{now}."
+    )
+    if closed.opens is not None:
+        message += f" The next window opens at {_opening(closed.opens, user_zone_name)}."
     return message
 
 
-def check(settings: Settings, phone: str, at: datetime) -> None:
-    """Refuse (OutsideCallingHours) a call to `phone` (E.164) that would ring at `at` outside
-    the calling window (`settings.calling_hours`) in the callee's zone."""
-    window = Window.parse(settings.calling_hours)
-    if window.whole_day:
-        return
-    callee = callee_zones(phone, window, settings.default_timezone)
-    if is_open(callee.zones, window, at):
-        return
-    message = refusal(phone, callee, window, at)
-    raise OutsideCallingHours(message, errors={"phone_number": [message]})
+def _opening(opens: datetime, user_zone_name: str | None) -> str:
+    """A date and time in full, in the user's zone and in UTC."""
+    where = user_zone(user_zone_name)
+    utc = f"{opens.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+    if where.key == "UTC":
+        return utc
+    return f"{opens.astimezone(where):%Y-%m-%d %H:%M} your time ({where.key}; {utc})"
+
+
+def sandbox_notice(closed: Closed, user_zone_name: str | None, now: datetime) -> str:
+    """What a real carrier would have done with a call the sandbox places anyway."""
+    then = (
+        f"would wait until {your_time(closed.opens, user_zone_name, now)}"
+        if closed.opens is not None
+        else "would be refused (the window does not open within a week)"
+    )
+    return (
+        f"Outside calling hours {_zones_and_now(closed)}; with a real carrier this call {then}. "
+        "The sandbox's callees are simulated, so it rings now."
+    )

@@ -27,6 +27,7 @@ from callwright.compliance.schemas import (
     Removed,
 )
 from callwright.kit.bounds import PageRequest, PathId, page_params
+from callwright.kit.csv_export import CsvExport
 from callwright.kit.db import Database, SessionDep
 from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.phone import list_number
@@ -156,11 +157,10 @@ async def _csv(db: Database, user_id: int | None) -> AsyncIterator[str]:
 
 
 async def _csv_chunks(session: AsyncSession, user_id: int | None) -> AsyncIterator[str]:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(EXPORT_COLUMNS)
+    export = CsvExport()
+    export.row(EXPORT_COLUMNS)
     async for entry in lists.stream(session, user_id):
-        writer.writerow(
+        export.row(
             (
                 entry.phone,
                 entry.source,
@@ -170,11 +170,9 @@ async def _csv_chunks(session: AsyncSession, user_id: int | None) -> AsyncIterat
                 entry.created_at.isoformat(),
             )
         )
-        if out.tell() > 64 * 1024:
-            yield out.getvalue()
-            out.seek(0)
-            out.truncate()
-    yield out.getvalue()
+        if export.size() > 64 * 1024:
+            yield export.take()
+    yield export.take()
 
 
 def _download(request: Request, user_id: int | None, name: str) -> StreamingResponse:

@@ -17,6 +17,7 @@ from pydantic import (
     field_validator,
 )
 
+from callwright.kit.bounds import AnyMoment
 from callwright.kit.envelope import Envelope, Ok
 from callwright.kit.pagination import Pagination
 from callwright.kit.phone import ContactPhone, TestCallNumber
@@ -238,7 +239,7 @@ class PostIn(BaseModel):
     description: Annotated[str, Field(max_length=5000), required("Description is required")] = ""
     content: Annotated[str, Field(max_length=500_000), required("Content is required")] = ""
     admin_name: Annotated[str | None, Field(max_length=255)] = None
-    post_date: datetime | None = None
+    post_date: AnyMoment | None = None
 
 
 class PostSaved(PostResponse):

@@ -26,7 +26,7 @@ from callwright.config import Settings
 from callwright.developers import repository
 from callwright.developers.outbox import DELIVER_JOB
 from callwright.developers.service import new_signing_secret
-from callwright.developers.ssrf import Guard, TargetRefused
+from callwright.developers.ssrf import Guard, TargetRefused, private_targets
 from callwright.kit.db import Database
 from callwright.kit.jobs import JobQueue
 from callwright.kit.time import utcnow
@@ -95,7 +95,11 @@ class Deliverer:
         self.db = db
         self.jobs = jobs
         self.mailer = mailer
-        self.guard = Guard(allow_private=settings.webhook_allow_private_targets)
+        rule = private_targets(settings)
+        self.guard = Guard.of(settings)
+        #: Whether an attempt's log keeps a private target's answer (not when the operator
+        #: allowed private targets on a server others reach: they could read its network).
+        self.keep_private_bodies = rule.keep_bodies
         #: The waits before each retry, in seconds (tests shorten it).
         self.schedule: Sequence[float] = tuple(settings.webhook_retry_seconds)
         self.failing_limit = FAILING_LIMIT
@@ -205,7 +209,8 @@ class Deliverer:
                         if response.is_redirect and location:
                             url = target.url.join(location)
                             continue
-                        excerpt = await _excerpt(response)
+                        withheld = target.private is not None and not self.keep_private_bodies
+                        excerpt = "" if withheld else await _excerpt(response)
                         return Outcome(response.status_code, elapsed(), excerpt, None)
             return Outcome(None, elapsed(), "", f"More than {MAX_REDIRECTS} redirects.")
         except TargetRefused as exc:

@@ -30,8 +30,10 @@ from callwright.developers.schemas import (
     EndpointUpdate,
     SigningSecretOut,
 )
+from callwright.developers.ssrf import private_targets
 from callwright.kit.bounds import DB_INT_MAX, PageRequest, PathId, page_params
 from callwright.kit.db import SessionDep
+from callwright.kit.deps import LimiterDep, SettingsDep
 from callwright.kit.errors import ValidationFailed
 from callwright.kit.jobs import JobQueue
 from callwright.models import ApiKey, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -128,21 +130,29 @@ async def list_webhook_endpoints(
 
 @router.post("/webhook-endpoints", status_code=201)
 async def create_webhook_endpoint(
-    body: EndpointIn, user: CurrentUser, session: SessionDep
+    body: EndpointIn, user: CurrentUser, session: SessionDep, settings: SettingsDep
 ) -> EndpointCreated:
-    """A new endpoint: `secret` (its signing secret) is shown this once."""
-    endpoint = await service.create_endpoint(session, user, body)
-    return EndpointCreated(data=endpoint_out(endpoint), secret=endpoint.secret)
+    """A new endpoint: `secret` (its signing secret) is shown this once. A URL on a private
+    address is refused (422) where this server refuses those, else `notice` says it is
+    private."""
+    endpoint, notice = await service.create_endpoint(session, user, body, private_targets(settings))
+    return EndpointCreated(data=endpoint_out(endpoint), secret=endpoint.secret, notice=notice)
 
 
 @router.put("/webhook-endpoints/{endpoint_id}")
 async def update_webhook_endpoint(
-    endpoint_id: PathId, body: EndpointUpdate, user: CurrentUser, session: SessionDep
+    endpoint_id: PathId,
+    body: EndpointUpdate,
+    user: CurrentUser,
+    session: SessionDep,
+    settings: SettingsDep,
 ) -> EndpointOutResponse:
     """Change an endpoint (fields left out stay). Enabling it clears why it was disabled;
-    disabling it cancels its pending deliveries."""
-    endpoint = await service.update_endpoint(session, user, endpoint_id, body)
-    return EndpointOutResponse(data=endpoint_out(endpoint))
+    disabling it cancels its pending deliveries. A new URL is checked as on creation."""
+    endpoint, notice = await service.update_endpoint(
+        session, user, endpoint_id, body, private_targets(settings)
+    )
+    return EndpointOutResponse(data=endpoint_out(endpoint), notice=notice)
 
 
 @router.delete("/webhook-endpoints/{endpoint_id}")
@@ -209,11 +219,16 @@ async def get_webhook_delivery(
 
 @router.post("/webhook-deliveries/{delivery_id}/resend")
 async def resend_webhook_delivery(
-    delivery_id: DeliveryId, user: CurrentUser, session: SessionDep, request: Request
+    delivery_id: DeliveryId,
+    user: CurrentUser,
+    session: SessionDep,
+    request: Request,
+    limiter: LimiterDep,
 ) -> DeliveryDetailResponse:
-    """A new attempt now (the same `webhook-id`, so receivers can drop repeats)."""
+    """A new attempt now (the same `webhook-id`, so receivers can drop repeats); at most 10 a
+    minute (429 past it)."""
     jobs: JobQueue = request.app.state.jobs
-    delivery = await service.resend(session, jobs, user, delivery_id)
+    delivery = await service.resend(session, jobs, limiter, user, delivery_id)
     attempts = await repository.attempts_of(session, delivery.id)
     return DeliveryDetailResponse(data=_detail(delivery, attempts))
 

@@ -3,7 +3,8 @@
 A key is presented as Bland's clients send it (`authorization: <key>`) or as a bearer token
 (`Authorization: Bearer <key>`). It never signs in to the dashboard's own routes: those read
 only `{id}|{secret}` session tokens, and a key has no `|`. Each key is rate limited on its own
-(429 with `Retry-After`)."""
+(429 with `Retry-After`), and so is each client address that presents keys that are not (a
+missing, unknown or revoked key): guessing keys costs a window of waiting per few tries."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.db import SessionDep
+from callwright.kit.deps import client_ip
 from callwright.kit.errors import Unauthenticated
 from callwright.kit.security import random_token, sha256_hex
 from callwright.kit.time import utcnow
@@ -30,8 +32,12 @@ TOUCH_EVERY = timedelta(minutes=1)
 REQUESTS_PER_WINDOW = 120
 WINDOW_SECONDS = 60
 
+#: Requests without a valid key an address may make per window.
+REFUSED_PER_WINDOW = 30
+
 MISSING = "Missing API key. Send it in the authorization header."
 INVALID = "Invalid API key."
+TOO_MANY_REFUSED = "Too many requests without a valid API key. Try again later."
 
 
 def new_key() -> tuple[str, str, str]:
@@ -80,13 +86,17 @@ async def resolve(session: AsyncSession, key: str) -> ApiCaller | None:
 
 
 async def api_key_caller(request: Request, session: SessionDep) -> ApiCaller:
+    limiter = request.app.state.limiter
+    address = client_ip(request)
+    refused = ("api-key-refused", address, REFUSED_PER_WINDOW, WINDOW_SECONDS, TOO_MANY_REFUSED)
+    # An address that used up its refusals waits, whatever key it sends now: no lookup.
+    await limiter.check(*refused)
     key = presented_key(request)
-    if key is None:
-        raise Unauthenticated(MISSING)
-    caller = await resolve(session, key)
+    caller = await resolve(session, key) if key is not None else None
     if caller is None:
-        raise Unauthenticated(INVALID)
-    await request.app.state.limiter.hit(
+        await limiter.hit(*refused)
+        raise Unauthenticated(MISSING if key is None else INVALID)
+    await limiter.hit(
         "api-key",
         str(caller.key_id),
         REQUESTS_PER_WINDOW,

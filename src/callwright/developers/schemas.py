@@ -98,13 +98,18 @@ class EndpointOut(BaseModel):
 class EndpointsPage(Paged[EndpointOut]): ...
 
 
-class EndpointOutResponse(Ok[EndpointOut]): ...
+class EndpointOutResponse(Ok[EndpointOut]):
+    #: Said when the saved URL is on a private address (loopback, the LAN ...) and why those
+    #: are allowed on this server; null for a public URL.
+    notice: str | None = None
 
 
 class EndpointCreated(Envelope):
     data: EndpointOut
     #: The endpoint's signing secret (`whsec_...`): shown this once.
     secret: str
+    #: Said when the URL is on a private address, and why those are allowed here.
+    notice: str | None = None
 
 
 class SigningSecretOut(Envelope):

@@ -13,9 +13,11 @@ from callwright.developers import repository
 from callwright.developers.keys import new_key
 from callwright.developers.outbox import DELIVER_JOB
 from callwright.developers.schemas import EndpointIn, EndpointUpdate
+from callwright.developers.ssrf import PrivateTargets, TargetRefused, private_notice
 from callwright.kit.db import on_commit
 from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.jobs import JobQueue
+from callwright.kit.ratelimit import RateLimiter
 from callwright.kit.time import utcnow
 from callwright.models import ApiKey, User, WebhookDelivery, WebhookEndpoint
 
@@ -25,6 +27,9 @@ MAX_KEYS = 10
 MAX_ENDPOINTS = 10
 #: Random bytes in a Standard Webhooks secret.
 SECRET_BYTES = 24
+#: Resends a user may ask for in a minute (each makes the server post to a URL at once).
+RESENDS_PER_MINUTE = 10
+TOO_MANY_RESENDS = "Too many resends. Try again in a minute."
 
 
 def new_signing_secret() -> str:
@@ -56,11 +61,24 @@ async def revoke_key(session: AsyncSession, user: User, key_id: int) -> None:
 # Endpoints
 
 
-async def create_endpoint(session: AsyncSession, user: User, data: EndpointIn) -> WebhookEndpoint:
+async def url_notice(url: str, rule: PrivateTargets, field: str = "url") -> str | None:
+    """What saving `url` should say (it is on a private address), or a 422 on `field` when
+    this server refuses private targets."""
+    try:
+        return await private_notice(url, rule)
+    except TargetRefused as exc:
+        raise ValidationFailed({field: [str(exc)]}) from None
+
+
+async def create_endpoint(
+    session: AsyncSession, user: User, data: EndpointIn, rule: PrivateTargets
+) -> tuple[WebhookEndpoint, str | None]:
+    """The new endpoint, and what to say about its URL (`url_notice`)."""
     if await repository.count_endpoints(session, user.id) >= MAX_ENDPOINTS:
         raise ValidationFailed(
             {"url": [f"You can have at most {MAX_ENDPOINTS} webhook endpoints."]}
         )
+    notice = await url_notice(data.url, rule)
     endpoint = WebhookEndpoint(
         user_id=user.id,
         url=data.url,
@@ -71,7 +89,7 @@ async def create_endpoint(session: AsyncSession, user: User, data: EndpointIn) -
     )
     session.add(endpoint)
     await session.flush()
-    return endpoint
+    return endpoint, notice
 
 
 async def find_endpoint(session: AsyncSession, user: User, endpoint_id: int) -> WebhookEndpoint:
@@ -81,10 +99,13 @@ async def find_endpoint(session: AsyncSession, user: User, endpoint_id: int) -> 
 
 
 async def update_endpoint(
-    session: AsyncSession, user: User, endpoint_id: int, data: EndpointUpdate
-) -> WebhookEndpoint:
+    session: AsyncSession, user: User, endpoint_id: int, data: EndpointUpdate, rule: PrivateTargets
+) -> tuple[WebhookEndpoint, str | None]:
+    """The changed endpoint, and what to say about its new URL (`url_notice`)."""
     endpoint = await find_endpoint(session, user, endpoint_id)
+    notice = None
     if data.url is not None:
+        notice = await url_notice(data.url, rule)
         endpoint.url = data.url
     if data.description is not None:
         endpoint.description = data.description.strip()
@@ -99,7 +120,7 @@ async def update_endpoint(
         else:
             await repository.cancel_pending(session, endpoint.id, utcnow())
     await session.flush()
-    return endpoint
+    return endpoint, notice
 
 
 async def delete_endpoint(session: AsyncSession, user: User, endpoint_id: int) -> None:
@@ -136,10 +157,12 @@ async def find_delivery(session: AsyncSession, user: User, delivery_id: str) -> 
 
 
 async def resend(
-    session: AsyncSession, jobs: JobQueue, user: User, delivery_id: str
+    session: AsyncSession, jobs: JobQueue, limiter: RateLimiter, user: User, delivery_id: str
 ) -> WebhookDelivery:
-    """A new attempt now: the delivery pending again, its job queued after the commit."""
+    """A new attempt now: the delivery pending again, its job queued after the commit. At most
+    RESENDS_PER_MINUTE a user (429 with Retry-After past it)."""
     delivery = await find_delivery(session, user, delivery_id)
+    await limiter.hit("webhook-resend", str(user.id), RESENDS_PER_MINUTE, 60, TOO_MANY_RESENDS)
     if delivery.endpoint_id is not None:
         endpoint = await repository.endpoint(session, delivery.endpoint_id)
         if endpoint is not None and not endpoint.enabled:

@@ -64,10 +64,10 @@ class BodySizeLimit:
         limit = self.limit_for(scope["method"], scope["path"])
         declared = _content_length(scope)
         if declared is None:
-            await _answer(send, 400, "The Content-Length header is not a valid length.")
+            await _answer(send, scope, 400, "The Content-Length header is not a valid length.")
             return
         if declared > limit:
-            await _answer(send, 413, too_large_message(limit))
+            await _answer(send, scope, 413, too_large_message(limit))
             return
 
         received = 0
@@ -94,7 +94,7 @@ class BodySizeLimit:
             # Read outside FastAPI's body parsing (nothing answered it): answer it here.
             if started:
                 raise
-            await _answer(send, 413, too_large_message(limit))
+            await _answer(send, scope, 413, too_large_message(limit))
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -108,5 +108,5 @@ def _content_length(scope: Scope) -> int | None:
     return 0
 
 
-async def _answer(send: Send, status: int, message: str) -> None:
-    await send_error(send, status, message, close=True)
+async def _answer(send: Send, scope: Scope, status: int, message: str) -> None:
+    await send_error(send, status, message, close=True, path=scope["path"])

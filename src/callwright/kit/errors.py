@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
@@ -32,6 +33,7 @@ class AppError(Exception):
         *,
         errors: dict[str, list[str]] | None = None,
         headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -39,6 +41,9 @@ class AppError(Exception):
             self.status_code = status_code
         self.errors = errors
         self.headers = headers
+        #: More fields for the error body, beside `message` and `errors` (what a client can
+        #: act on: a calling-hours refusal's `next_open_at`).
+        self.extra = extra
 
 
 class ValidationFailed(AppError):
@@ -85,8 +90,33 @@ class TooManyRequests(AppError):
         self.retry_after = retry_after
 
 
-def error_body(message: str, errors: dict[str, list[str]] | None = None) -> dict[str, Any]:
-    return {"success": False, "message": message, "errors": errors or {}}
+def error_body(
+    message: str, errors: dict[str, list[str]] | None = None, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {"success": False, "message": message, "errors": errors or {}, **(extra or {})}
+
+
+#: How an API with a dialect of its own writes an error: (status, message, errors) -> the
+#: status and body it answers (`/v1` speaks Bland's: public_api.errors).
+Dialect = Callable[[int, str, dict[str, list[str]]], tuple[int, dict[str, Any]]]
+_DIALECTS: dict[str, Dialect] = {}
+
+
+def speak_under(prefix: str, dialect: Dialect) -> None:
+    """Errors answered for paths under `prefix` before the app's handlers see the request (a
+    middleware's: a body too large, a NUL character) are written in `dialect`."""
+    _DIALECTS[prefix] = dialect
+
+
+def error_at(
+    path: str, status: int, message: str, errors: dict[str, list[str]] | None = None
+) -> tuple[int, dict[str, Any]]:
+    """The status and body of an error for a request to `path`: the app's shape, or the
+    dialect of the API that serves `path`."""
+    for prefix, dialect in _DIALECTS.items():
+        if path.startswith(prefix):
+            return dialect(status, message, errors or {})
+    return status, error_body(message, errors)
 
 
 async def send_error(
@@ -96,10 +126,13 @@ async def send_error(
     errors: dict[str, list[str]] | None = None,
     *,
     close: bool = False,
+    path: str = "",
 ) -> None:
     """Answer from an ASGI middleware, before the app saw the request, in the app's error
-    shape (`close`: the connection is not reused, for a body left unread)."""
-    body = json.dumps(error_body(message, errors)).encode()
+    shape, or the dialect of the API that serves `path` (`close`: the connection is not
+    reused, for a body left unread)."""
+    status, shaped = error_at(path, status, message, errors)
+    body = json.dumps(shaped).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if close:
         headers.append((b"connection", b"close"))
@@ -136,7 +169,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def app_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, AppError)
         return JSONResponse(
-            error_body(exc.message, exc.errors), status_code=exc.status_code, headers=exc.headers
+            error_body(exc.message, exc.errors, exc.extra),
+            status_code=exc.status_code,
+            headers=exc.headers,
         )
 
     async def request_validation(_: Request, exc: Exception) -> JSONResponse:

@@ -43,6 +43,34 @@ REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 Job = Callable[..., Awaitable[object]]
 
 
+class RoutineJobLines(logging.Filter):
+    """Taskiq logs "Executing task <name> with ID: <id>" at INFO for every job it runs. For a
+    routine job (one a process sends on a timer: the due-call sweep, the campaign tick, the
+    reconciler) that line is DEBUG: an idle process prints nothing, and it shows (marked DEBUG)
+    only where taskiq's logger is set to DEBUG. A routine job's failure still logs as an error
+    (`job ... failed`, from `JobQueue.register`), and other jobs keep their line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.INFO:
+            return True
+        args = record.args
+        name = args[0] if isinstance(args, tuple) and args else None
+        if isinstance(name, str) and name in self.names:
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return TASKIQ_RECEIVER_LOG.isEnabledFor(logging.DEBUG)
+        return True
+
+
+#: The logger of taskiq's per-job lines, and the filter on it (one per process).
+TASKIQ_RECEIVER_LOG = logging.getLogger("taskiq.receiver.receiver")
+ROUTINE_JOB_LINES = RoutineJobLines()
+TASKIQ_RECEIVER_LOG.addFilter(ROUTINE_JOB_LINES)
+
+
 class BackgroundJobs:
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -127,6 +155,10 @@ class JobQueue(BackgroundJobs):
 
         run.__name__ = name.replace(".", "_")
         self.broker.register_task(run, task_name=name)
+
+    def routine(self, name: str) -> None:
+        """Mark job `name` as routine (sent on a timer): its per-run log line is DEBUG."""
+        ROUTINE_JOB_LINES.names.add(name)
 
     async def send(self, name: str, *args: Any) -> None:
         """Queue job `name`. While Redis is unreachable the job is held and sent once it

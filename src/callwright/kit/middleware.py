@@ -8,21 +8,24 @@ from typing import Any
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+#: The pages' policy. `connect-src 'self'` covers the app's own socket.io websocket (CSP 3 matches
+#: ws: and wss: of the page's own host to 'self'); no other origin's websocket is allowed.
 CSP = (
     "default-src 'self'; img-src 'self' data: blob: https:; media-src 'self' blob:; "
-    "connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
+    "connect-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; "
     "font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
     "form-action 'self' https://accounts.google.com"
 )
+#: Browser features no page of the app uses (no page records the microphone: calls are heard
+#: through the recordings' audio elements).
+PERMISSIONS_POLICY = "camera=(), geolocation=(), microphone=()"
 
 
 def content_security_policy(*, scripts: str, connect: str, frames: str) -> str:
     """CSP with the payment form's origins added (Stripe.js, its API and its frames; or the
     local emulator's origin): each a space-separated list, possibly empty."""
     policy = CSP.replace("script-src 'self'", f"script-src 'self' {scripts}".rstrip())
-    policy = policy.replace(
-        "connect-src 'self' ws: wss:", f"connect-src 'self' ws: wss: {connect}".rstrip()
-    )
+    policy = policy.replace("connect-src 'self'", f"connect-src 'self' {connect}".rstrip())
     if frames:
         policy += f"; frame-src 'self' {frames}"
     return policy
@@ -50,6 +53,7 @@ class SecurityHeaders:
                     (b"referrer-policy", b"strict-origin-when-cross-origin"),
                     (b"x-frame-options", b"DENY"),
                     (b"content-security-policy", self.csp),
+                    (b"permissions-policy", PERMISSIONS_POLICY.encode()),
                 ]
                 if is_api:
                     headers.append((b"cache-control", b"no-store"))

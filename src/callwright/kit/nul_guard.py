@@ -42,7 +42,7 @@ class NulGuard:
         if any(mark in query for mark in _IN_QUERY):
             fields += _form_fields(query)
         if fields:
-            await _refuse(send, fields)
+            await _refuse(send, fields, scope["path"])
             return
 
         kind = _body_kind(scope)
@@ -55,7 +55,7 @@ class NulGuard:
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
         fields = _json_fields(body) if kind == "json" else _form_fields(body)
         if fields:
-            await _refuse(send, fields)
+            await _refuse(send, fields, scope["path"])
             return
 
         async def replay() -> Message:
@@ -91,33 +91,39 @@ def _json_fields(body: bytes) -> list[str]:
         return []
     try:
         document = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or too deep: the endpoint refuses it
         return []
+    return _walk(document)
+
+
+def _walk(document: Any) -> list[str]:
+    """The paths of the strings (and keys) in `document` that hold a NUL, in document order;
+    walked with a stack of its own, so no nesting depth can exhaust Python's."""
     found: list[str] = []
-    _walk(document, (), found)
+    stack: list[tuple[Any, tuple[str, ...]]] = [(document, ())]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                found.append(".".join(at) or "body")
+        elif isinstance(value, dict):
+            items: list[tuple[Any, tuple[str, ...]]] = []
+            for key, item in value.items():
+                where = (*at, _printable(key))
+                if "\x00" in key:
+                    items.append((key, where))  # the key itself is named
+                else:
+                    items.append((item, where))
+            stack.extend(reversed(items))
+        elif isinstance(value, list):
+            stack.extend(reversed([(item, (*at, str(i))) for i, item in enumerate(value)]))
     return found
-
-
-def _walk(value: Any, at: tuple[str, ...], found: list[str]) -> None:
-    if isinstance(value, str):
-        if "\x00" in value:
-            found.append(".".join(at) or "body")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            where = (*at, _printable(key))
-            if "\x00" in key:
-                found.append(".".join(where))
-            else:
-                _walk(item, where, found)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _walk(item, (*at, str(index)), found)
 
 
 def _printable(name: str) -> str:
     return name.replace("\x00", "")
 
 
-async def _refuse(send: Send, fields: list[str]) -> None:
+async def _refuse(send: Send, fields: list[str], path: str) -> None:
     errors = {field: [nul_message(field)] for field in dict.fromkeys(fields)}
-    await send_error(send, 422, next(iter(errors.values()))[0], errors)
+    await send_error(send, 422, next(iter(errors.values()))[0], errors, path=path)

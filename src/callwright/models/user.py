@@ -36,6 +36,9 @@ class User(Base):
     #: Standard Webhooks secret (`whsec_<base64>`) that signs the per-call `webhook` deliveries;
     #: made on first use, shown and rotated on the developers page.
     webhook_secret: Mapped[str | None] = mapped_column(String(100), default=None)
+    #: The IANA zone the user reads times in (refusals, schedules); set from their browser on
+    #: first sign-in and on the Account page. None: UTC.
+    timezone: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
 

@@ -25,7 +25,9 @@ from callwright.calls.service import VoicemailAction
 from callwright.campaigns import service as campaigns
 from callwright.campaigns.events import CampaignEvents
 from callwright.compliance.calling_hours import Window
+from callwright.config import Settings
 from callwright.developers.keys import ApiKeyCaller
+from callwright.kit.bounds import JsonObject, Minutes
 from callwright.kit.db import SessionDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
@@ -73,12 +75,12 @@ class V1BatchSettings(BaseModel):
     voice_id: int | None = Field(None, ge=1, le=10_000)
     first_sentence: str | None = Field(None, max_length=1000)
     wait_for_greeting: bool | None = None
-    max_duration: int | None = Field(None, ge=1, le=120)
+    max_duration: Minutes | None = Field(None, ge=1, le=120)
     temperature: float | None = Field(None, ge=0, le=1)
     interruption_threshold: int | None = Field(None, ge=50, le=500)
     voicemail_action: VoicemailAction | None = None
     voicemail_message: str | None = Field(None, max_length=2000)
-    request_data: dict[str, Any] | None = None
+    request_data: JsonObject | None = None
     webhook: str | None = Field(None, max_length=2048)
 
 
@@ -88,9 +90,9 @@ class V1BatchIn(V1BatchSettings):
     prompt) or the newer docs' (`global`, `call_objects`)."""
 
     base_prompt: str | None = Field(None, max_length=20_000)
-    call_data: list[dict[str, Any]] | None = Field(None, max_length=ROWS_MAX)
+    call_data: list[JsonObject] | None = Field(None, max_length=ROWS_MAX)
     global_: V1BatchSettings | None = Field(None, alias="global")
-    call_objects: list[dict[str, Any]] | None = Field(None, max_length=ROWS_MAX)
+    call_objects: list[JsonObject] | None = Field(None, max_length=ROWS_MAX)
     label: str | None = Field(None, max_length=120)
     start_time: str | None = Field(None, max_length=40)
     timezone: str | None = Field(None, max_length=64)
@@ -168,6 +170,15 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def batch_window(settings: Settings) -> Window:
+    """A batch's window: the legal calling hours, which Bland's batches do not set. On the
+    sandbox network (every callee simulated) the whole day, as for single calls: each call
+    then says what a real carrier would have done (calls.service)."""
+    if settings.carrier == "sandbox":
+        return Window.parse("00:00-24:00")
+    return Window.parse(settings.calling_hours)
+
+
 @router.post("/batches", summary="Send a batch of calls")
 async def send_batch(
     body: V1BatchIn, caller: ApiKeyCaller, session: SessionDep, request: Request
@@ -190,7 +201,7 @@ async def send_batch(
             "agent_id": agent_id,
             "call_settings": given,
             "days": list(range(7)),
-            "calling_window": str(Window.parse(settings.calling_hours)),
+            "calling_window": str(batch_window(settings)),
             "concurrency": BATCH_CONCURRENCY,
             "pace_per_minute": BATCH_PACE,
             "retries": {},

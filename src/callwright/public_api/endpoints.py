@@ -16,7 +16,9 @@ from fastapi.responses import FileResponse, Response
 
 from callwright.calls import repository as calls
 from callwright.calls.domain import Calls
+from callwright.developers import service as developers
 from callwright.developers.keys import ApiKeyCaller
+from callwright.developers.ssrf import private_targets
 from callwright.kit.db import SessionDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.storage import Store, StoreError
@@ -97,6 +99,10 @@ async def send_call(
     """Place an AI phone call (or schedule it with `start_time`). The maximum duration's price
     is held from the balance until the call ends; the call is dialled once queued."""
     order = await order_for(session, caller.user.id, caller.key_id, body)
+    notice = None
+    if body.webhook:
+        rule = private_targets(request.app.state.settings)
+        notice = await developers.url_notice(body.webhook, rule, "webhook")
     await request.app.state.limiter.hit(
         "v1-same-number",
         f"{caller.user.id}:{order.to_number}",
@@ -104,8 +110,10 @@ async def send_call(
         SAME_NUMBER_SECONDS,
         SAME_NUMBER,
     )
-    call = await _calls(request).service.place(session, order)
-    return V1SendCallOut(call_id=call.id)
+    service = _calls(request).service
+    call = await service.place(session, order)
+    said = (await service.notice(session, call), notice)
+    return V1SendCallOut(call_id=call.id, notice=" ".join(n for n in said if n) or None)
 
 
 def _day(value: str | None, field: str) -> datetime | None:

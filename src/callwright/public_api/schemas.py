@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from callwright.compliance.disclosure import Disclosure
+from callwright.kit.bounds import JsonObject, Minutes, TextMap
 
 #: Our limit on `max_duration` (minutes); Bland allows up to 12 hours.
 MAX_DURATION_MINUTES = 120
@@ -108,7 +109,7 @@ class V1SendCallIn(BaseModel):
     )
     first_sentence: str | None = Field(None, max_length=1000)
     wait_for_greeting: bool | None = None
-    max_duration: int | None = Field(
+    max_duration: Minutes | None = Field(
         None,
         ge=1,
         le=MAX_DURATION_MINUTES,
@@ -125,11 +126,15 @@ class V1SendCallIn(BaseModel):
     background_track: BackgroundTrack | None = Field(
         None, description="`null` (quiet line static), `office`, `cafe`, `restaurant`, `none`."
     )
-    request_data: dict[str, Any] | None = Field(
-        None, description="Values for the `{{variables}}` of the task and first sentence."
+    request_data: JsonObject | None = Field(
+        None,
+        description="Values for the `{{variables}}` of the task and first sentence (at most "
+        "10 levels deep and 16 KiB).",
     )
-    metadata: dict[str, Any] | None = Field(
-        None, description="Your own data, returned on every read and webhook."
+    metadata: JsonObject | None = Field(
+        None,
+        description="Your own data, returned on every read and webhook (at most 10 levels "
+        "deep and 16 KiB).",
     )
     webhook: str | None = Field(
         None, max_length=2048, description="Where this call's `call.*` events go too."
@@ -147,7 +152,7 @@ class V1SendCallIn(BaseModel):
     )
     summary_prompt: str | None = Field(None, max_length=2000)
     dispositions: list[str] | None = Field(None, max_length=50)
-    analysis_schema: dict[str, str] | list[V1AnalysisField] | None = Field(
+    analysis_schema: TextMap | list[V1AnalysisField] | None = Field(
         None,
         description="Fields to extract after the call: Bland's object (field -> type or "
         "description) or a list of `{name, type, description}`.",
@@ -200,6 +205,11 @@ class V1SendCallOut(BaseModel):
     message: str = "Call successfully queued."
     call_id: str
     batch_id: str | None = None
+    #: What the rules for calling people said of a call they let through: on the sandbox
+    #: network, outside calling hours, what a real carrier would have done; and when `webhook`
+    #: is on a private address (loopback, the LAN ...), that it is and why this server allows
+    #: those (else null).
+    notice: str | None = None
 
 
 class V1Error(BaseModel):

@@ -11,7 +11,7 @@ from typing import Any
 
 from callwright.kit.money import dollars
 from callwright.models import Call, TranscriptEntry
-from callwright.telephony.state import TERMINAL, CallOutcome, CallStatus
+from callwright.telephony.state import TERMINAL, AnsweredBy, CallOutcome, CallStatus
 
 #: Who ended the call, by our outcome (Bland: ASSISTANT or USER); the rest never connected.
 _ENDED_BY = {
@@ -32,6 +32,15 @@ def is_ended(call: Call) -> bool:
     return call.status in TERMINAL
 
 
+def status(call: Call) -> str:
+    """Bland's `status` (completed, failed, busy, no-answer, canceled; a live call's as it is).
+    A call the user stopped is canceled, never completed: a carrier reports a stopped call it
+    had connected as completed. Whether a completed call reached a person is `answered_by`."""
+    if is_ended(call) and call.end_reason == CallOutcome.STOPPED.value:
+        return CallStatus.CANCELED.value
+    return call.status
+
+
 def queue_status(call: Call) -> str:
     """Bland's queue status: queued, allocated (ringing), started, complete; a failure before
     the carrier took the call is a queue_error, one after it a call_error."""
@@ -44,7 +53,10 @@ def queue_status(call: Call) -> str:
 
 def answered_by(call: Call) -> str:
     """human, voicemail, unknown (not told yet, or not answered yet), no-answer (ended
-    unanswered). Always a string: the SDK's models require one."""
+    unanswered). Always a string: the SDK's models require one. A call that ended on voicemail
+    says voicemail, whatever was heard first."""
+    if is_ended(call) and call.end_reason == CallOutcome.VOICEMAIL.value:
+        return AnsweredBy.VOICEMAIL.value
     if call.answered_by:
         return call.answered_by
     return "no-answer" if is_ended(call) and call.answered_at is None else "unknown"
@@ -112,7 +124,7 @@ def listed(call: Call) -> dict[str, Any]:
         "to": call.to_number,
         "from": call.from_number,
         "completed": is_ended(call),
-        "status": call.status,
+        "status": status(call),
         "queue_status": queue_status(call),
         "error_message": call.error,
         "answered_by": answered_by(call),
@@ -135,7 +147,7 @@ def detail(call: Call, lines: Sequence[TranscriptEntry], app_url: str) -> dict[s
         "c_id": call.id,
         "to": call.to_number,
         "from": call.from_number,
-        "status": call.status,
+        "status": status(call),
         "queue_status": queue_status(call),
         "completed": is_ended(call),
         "answered_by": answered_by(call),
@@ -187,7 +199,7 @@ def started(call: Call) -> dict[str, Any]:
         "call_id": call.id,
         "to": call.to_number,
         "from": call.from_number,
-        "status": call.status,
+        "status": status(call),
         "queue_status": queue_status(call),
         "answered_by": answered_by(call),
         "started_at": call.answered_at,

@@ -32,6 +32,8 @@ _START_TIME = re.compile(
     r"(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{2}:\d{2}(?::\d{2})?)"
     r"\s*(?P<offset>Z|[+-]\d{2}:?\d{2})?"
 )
+START_PAST = "The start time must be in the future."
+START_TOO_FAR = "A call can be scheduled up to a year ahead."
 VOICE_UNAVAILABLE = "The selected voice is not available. See GET /v1/voices."
 
 
@@ -85,12 +87,13 @@ def start_at(start_time: str | None, timezone: str | None, now: datetime) -> dat
             at = datetime.fromisoformat(text).replace(tzinfo=zone)
     except ValueError as exc:
         raise ValidationFailed({"start_time": ["That date or time does not exist."]}) from exc
-    at = at.astimezone(UTC)
+    # Compared before converting: an aware time compares as UTC without being moved there,
+    # and moving "9999-12-31 23:59:59 -23:59" to UTC would pass the last year datetime holds.
     if at <= now:
-        raise ValidationFailed({"start_time": ["The start time must be in the future."]})
+        raise ValidationFailed({"start_time": [START_PAST]})
     if at > now + SCHEDULE_AHEAD_MAX:
-        raise ValidationFailed({"start_time": ["A call can be scheduled up to a year ahead."]})
-    return at
+        raise ValidationFailed({"start_time": [START_TOO_FAR]})
+    return at.astimezone(UTC)
 
 
 def analysis_fields(

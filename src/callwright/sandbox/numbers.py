@@ -3,6 +3,7 @@ Documented in docs/sandbox.md; keep the two in step."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -133,3 +134,24 @@ def example_number(scenario: int) -> str:
         if number not in SPECIAL and persona_for(number) is SCENARIOS[scenario]:
             return number
     raise ValueError(f"no example number for scenario {scenario}")
+
+
+#: The plan's own ranges: Twilio's test numbers (+1 500 555 ....) and the 555 area code no
+#: NANP number has (+1 555 ... ....): callable on the sandbox carrier, though no country
+#: assigns them (kit.phone's number policy asks `own_number`).
+OWN_PREFIXES = ("+1500555", "+1555")
+_OWN_LENGTH = len("+15551230000")
+
+
+def own_number(number: str) -> bool:
+    """Whether `number` (E.164) is one of the sandbox's own numbers: one of the special
+    callees, or a whole number in the plan's ranges."""
+    return number in SPECIAL or (
+        len(number) == _OWN_LENGTH and number.startswith(OWN_PREFIXES) and number[1:].isdigit()
+    )
+
+
+def own_numbers_on(carrier: str) -> Callable[[str], bool] | None:
+    """The test numbers the number policy accepts on `carrier`: the sandbox's own plan on
+    the sandbox carrier; none on a real one."""
+    return own_number if carrier == "sandbox" else None

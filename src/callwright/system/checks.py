@@ -26,6 +26,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from callwright.config import Settings
+from callwright.developers.ssrf import SETTING, private_targets
 from callwright.kit.db import Database
 from callwright.kit.storage import S3Store, Store, StoreError, build_store
 from callwright.speech import tts
@@ -458,6 +459,20 @@ async def payments(ctx: Context) -> Component:
     )
 
 
+async def webhook_targets(ctx: Context) -> Component:
+    """Whether webhooks may reach private addresses here, and why (a rule, nothing to ping)."""
+    rule = private_targets(ctx.settings)
+    return Component(
+        "webhook_targets",
+        "Webhook targets",
+        "private addresses allowed" if rule.allowed else "public addresses only",
+        "ok",
+        rule.reason,
+        None,
+        [SETTING, "CALLWRIGHT_HOST", "CALLWRIGHT_TRUSTED_PROXIES", "CALLWRIGHT_JOB_BROKER_URL"],
+    )
+
+
 CHECKS: tuple[Check, ...] = (
     carrier,
     brain,
@@ -469,6 +484,7 @@ CHECKS: tuple[Check, ...] = (
     recordings,
     mail,
     payments,
+    webhook_targets,
 )
 
 

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from zoneinfo import available_timezones
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, field_validator
 
 from callwright.kit.envelope import Ok
 from callwright.kit.money import dollars
@@ -29,6 +30,8 @@ class ProfileOut(UserOut):
     created_at: datetime
     has_password: bool
     google_linked: bool
+    #: The IANA zone the user reads times in (null until set).
+    timezone: str | None = None
 
     @classmethod
     def of(cls, user: User) -> ProfileOut:
@@ -42,6 +45,7 @@ class ProfileOut(UserOut):
             created_at=user.created_at,
             has_password=user.password_hash is not None,
             google_linked=user.google_sub is not None,
+            timezone=user.timezone,
         )
 
 
@@ -53,6 +57,20 @@ class ProfileUpdate(BaseModel):
     """Only the name can change here; other fields (role, balance, e-mail) are ignored."""
 
     name: Name
+
+
+class TimezoneUpdate(BaseModel):
+    """The zone the user reads times in: an IANA name ("Europe/Berlin")."""
+
+    timezone: str = Field(max_length=64)
+
+    @field_validator("timezone")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        name = value.strip()
+        if name not in available_timezones():
+            raise ValueError(f"{name[:64]!r} is not a known time zone (e.g. Europe/Berlin).")
+        return name
 
 
 class PasswordChange(BaseModel):

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect } from 'react'
+import { useEffect, useMemo } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
 import { Button } from '@/components/ui/button'
@@ -13,6 +13,7 @@ import { applyServerErrors } from '@/lib/forms'
 import { updateUserName } from '@/lib/session'
 import { notify } from '@/lib/toast'
 import { NEW_PASSWORD_MIN, newPasswordField } from '@/lib/validation'
+import { browserTimeZone, formatInZone, isTimeZone, timeZoneChoices } from '@/lib/timezone'
 import { accountApi, profileQuery } from './api'
 
 const profileSchema = z.object({
@@ -28,6 +29,9 @@ const passwordSchema = z
     message: 'Passwords do not match',
     path: ['new_password_confirmation'],
   })
+const timeZoneSchema = z.object({
+  timezone: z.string().min(1, 'Choose your time zone').refine(isTimeZone, 'Choose a time zone from the list'),
+})
 
 export function AccountPage() {
   const profile = useQuery(profileQuery)
@@ -35,7 +39,7 @@ export function AccountPage() {
     <div className="space-y-8">
       <header>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Account settings</h1>
-        <p className="mt-1 text-sm text-slate-500">Your name and your password.</p>
+        <p className="mt-1 text-sm text-slate-500">Your name, your time zone and your password.</p>
       </header>
       <div className="grid gap-6 lg:grid-cols-2">
         <Card className="p-6">
@@ -51,6 +55,20 @@ export function AccountPage() {
             </p>
           ) : (
             <ProfileForm name={profile.data.name} email={profile.data.email} />
+          )}
+        </Card>
+        <Card className="p-6">
+          <h2 className="text-lg font-semibold text-slate-900">Time zone</h2>
+          {profile.isPending ? (
+            <div className="mt-4 space-y-3">
+              <Skeleton className="h-10 w-full" />
+            </div>
+          ) : profile.isError ? (
+            <p role="alert" className="mt-4 text-sm text-rose-600">
+              {profile.error.message}
+            </p>
+          ) : (
+            <TimeZoneForm timezone={profile.data.timezone ?? null} />
           )}
         </Card>
         <Card className="p-6">
@@ -96,6 +114,60 @@ function ProfileForm({ name, email }: { name: string; email: string }) {
       </Field>
       <Button type="submit" disabled={!isDirty || save.isPending}>
         {save.isPending && <Spinner />} Save profile
+      </Button>
+    </form>
+  )
+}
+
+/** The user's own zone: the times Send Call and the notices give are in it. */
+function TimeZoneForm({ timezone }: { timezone: string | null }) {
+  const queryClient = useQueryClient()
+  const choices = useMemo(() => timeZoneChoices(timezone), [timezone])
+  const browser = browserTimeZone()
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<z.infer<typeof timeZoneSchema>>({ resolver: zodResolver(timeZoneSchema), defaultValues: { timezone: timezone ?? '' } })
+  useEffect(() => reset({ timezone: timezone ?? '' }), [timezone, reset])
+
+  const save = useMutation({
+    mutationFn: (zone: string) => accountApi.updateTimeZone(zone),
+    onSuccess: (result) => {
+      queryClient.setQueryData(profileQuery.queryKey, result.data)
+      notify.success(result.message ?? 'Time zone updated')
+    },
+    onError: (error) => {
+      applyServerErrors(error, setError, ['timezone'])
+      notify.error(messageOf(error, 'Failed to update the time zone'))
+    },
+  })
+  const now = new Date().toISOString()
+  const hint = timezone
+    ? `Times on Send Call and in calling-hours notices are in this zone: it is ${formatInZone(now, timezone)} there now.`
+    : `Not set yet${browser ? `: this browser is in ${browser}` : ''}.`
+
+  return (
+    <form noValidate className="mt-4 space-y-4" onSubmit={handleSubmit((v) => save.mutate(v.timezone))}>
+      <Field id="timezone" label="Your time zone" error={errors.timezone?.message} hint={hint}>
+        <select
+          id="timezone"
+          {...fieldAria('timezone', errors.timezone?.message, true)}
+          {...register('timezone')}
+          className="h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 aria-[invalid=true]:border-rose-400"
+        >
+          <option value="">Choose a time zone</option>
+          {choices.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Button type="submit" disabled={save.isPending}>
+        {save.isPending && <Spinner />} Save time zone
       </Button>
     </form>
   )

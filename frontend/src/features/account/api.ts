@@ -1,13 +1,11 @@
-import { queryOptions } from '@tanstack/react-query'
 import { api, unwrap } from '@/lib/api'
+import { updateTimeZone } from '@/components/account/api'
 
-export const profileQuery = queryOptions({
-  queryKey: ['profile'],
-  queryFn: async () => (await unwrap(api.GET('/api/v1/user/profile'), 'Failed to fetch user profile')).data,
-})
+export { profileQuery, type Profile } from '@/components/account/api'
 
 export const accountApi = {
   updateName: (name: string) => unwrap(api.PUT('/api/v1/user/profile', { body: { name } }), 'Failed to update user profile'),
+  updateTimeZone,
   changePassword: (old_password: string, new_password: string, new_password_confirmation: string) =>
     unwrap(
       api.PUT('/api/v1/user/password', { body: { old_password, new_password, new_password_confirmation } }),

@@ -5,7 +5,7 @@ import { ArcElement, BarElement, CategoryScale, Chart as ChartJS, Legend, Linear
 import { useEffect, type ReactNode } from 'react'
 import { Bar, Line, Pie } from 'react-chartjs-2'
 import { Card, Skeleton } from '@/components/ui/card'
-import { OUTCOMES } from '@/lib/outcomes'
+import { CHART_COLORS, OUTCOMES, statusColor } from '@/lib/outcomes'
 import { notify } from '@/lib/toast'
 import { chartsQuery, statsQuery, type AdminStats, type Charts } from './api'
 import { PageHeader } from '@/components/kit'
@@ -23,8 +23,6 @@ const STAT_CARDS: { label: string; value: (s: AdminStats) => string }[] = [
   { label: 'Avg Calls per User', value: (s) => s.avgCallsPerUser.toFixed(1) },
 ]
 
-const PALETTE = ['#6366f1', '#10b981', '#f59e0b', '#f43f5e', '#0ea5e9', '#8b5cf6', '#64748b', '#14b8a6']
-const STATUS_COLORS: Record<string, string> = { completed: '#10b981', 'no-answer': '#f59e0b', queued: '#f59e0b', failed: '#f43f5e' }
 
 const axes = (max?: number): ChartOptions<'bar' | 'line'> => ({
   maintainAspectRatio: false,
@@ -44,11 +42,11 @@ function charts(c: Charts): { title: string; chart: ReactNode; table: [string, n
   )
   const statusLabels = c.statuses.map((s) => s.status)
   return [
-    { title: 'Calls per Day (last 30 days)', chart: line(c.daily.map((d) => d.calls), '#6366f1'), table: c.daily.map((d) => [d.date, d.calls]) },
-    { title: 'Call Minutes per Day (last 30 days)', chart: line(c.daily.map((d) => d.minutes), '#0ea5e9'), table: c.daily.map((d) => [d.date, d.minutes]) },
+    { title: 'Calls per Day (last 30 days)', chart: line(c.daily.map((d) => d.calls), CHART_COLORS.calls), table: c.daily.map((d) => [d.date, d.calls]) },
+    { title: 'Call Minutes per Day (last 30 days)', chart: line(c.daily.map((d) => d.minutes), CHART_COLORS.minutes), table: c.daily.map((d) => [d.date, d.minutes]) },
     {
       title: 'Call Duration Distribution (min)',
-      chart: bar(c.duration_buckets.map((b) => b.label), c.duration_buckets.map((b) => b.calls), '#8b5cf6'),
+      chart: bar(c.duration_buckets.map((b) => b.label), c.duration_buckets.map((b) => b.calls), CHART_COLORS.durations),
       table: c.duration_buckets.map((b) => [b.label, b.calls]),
     },
     {
@@ -56,7 +54,7 @@ function charts(c: Charts): { title: string; chart: ReactNode; table: [string, n
       chart: (
         <Pie
           aria-hidden
-          data={{ labels: statusLabels, datasets: [{ data: c.statuses.map((s) => s.calls), backgroundColor: statusLabels.map((s, i) => STATUS_COLORS[s] ?? PALETTE[i % PALETTE.length]) }] }}
+          data={{ labels: statusLabels, datasets: [{ data: c.statuses.map((s) => s.calls), backgroundColor: statusLabels.map(statusColor) }] }}
           options={pieOptions}
         />
       ),
@@ -81,7 +79,7 @@ function charts(c: Charts): { title: string; chart: ReactNode; table: [string, n
       chart: (
         <Pie
           aria-hidden
-          data={{ labels: ['Recorded', 'Not Recorded'], datasets: [{ data: [c.recording.recorded, c.recording.not_recorded], backgroundColor: ['#10b981', '#cbd5e1'] }] }}
+          data={{ labels: ['Recorded', 'Not Recorded'], datasets: [{ data: [c.recording.recorded, c.recording.not_recorded], backgroundColor: [CHART_COLORS.recorded, CHART_COLORS.notRecorded] }] }}
           options={pieOptions}
         />
       ),
@@ -90,20 +88,20 @@ function charts(c: Charts): { title: string; chart: ReactNode; table: [string, n
         ['Not Recorded', c.recording.not_recorded],
       ],
     },
-    { title: 'Calls by Weekday', chart: bar(c.weekdays.map((d) => d.day), c.weekdays.map((d) => d.calls), '#6366f1'), table: c.weekdays.map((d) => [d.day, d.calls]) },
+    { title: 'Calls by Weekday', chart: bar(c.weekdays.map((d) => d.day), c.weekdays.map((d) => d.calls), CHART_COLORS.calls), table: c.weekdays.map((d) => [d.day, d.calls]) },
     {
       title: 'Call Minutes by Weekday',
-      chart: bar(c.weekdays.map((d) => d.day), c.weekdays.map((d) => d.minutes), '#f59e0b'),
+      chart: bar(c.weekdays.map((d) => d.day), c.weekdays.map((d) => d.minutes), CHART_COLORS.minutes),
       table: c.weekdays.map((d) => [d.day, d.minutes]),
     },
     {
       title: 'Calls by Hour of Day',
-      chart: bar(c.hours.map((h) => String(h.hour).padStart(2, '0')), c.hours.map((h) => h.calls), '#14b8a6'),
+      chart: bar(c.hours.map((h) => String(h.hour).padStart(2, '0')), c.hours.map((h) => h.calls), CHART_COLORS.hours),
       table: c.hours.map((h) => [String(h.hour), h.calls]),
     },
     {
       title: 'Recording Availability (%, last 30 days)',
-      chart: line(c.daily.map((d) => d.recorded_percent), '#10b981', 100),
+      chart: line(c.daily.map((d) => d.recorded_percent), CHART_COLORS.recorded, 100),
       table: c.daily.map((d) => [d.date, d.recorded_percent]),
     },
   ]

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
+import { notify } from '@/lib/toast'
 import { agentHandlers, makeAgent } from '@/testing/agents'
 import { calls, server, url } from '@/testing/msw'
 import { renderApp } from '@/testing/render'
@@ -168,6 +169,21 @@ describe('Agent editor', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/agents'))
     expect(store[0]?.name).toBe('Visit reminder')
     expect(store[0]?.voicemail_message).toBe('Call us back, {{name}}.')
+  })
+
+  it('warns when the saved webhook URL is on a private address', async () => {
+    const store = [makeAgent({ id: 'a1', name: 'Reminder', prompt: 'Remind them of the visit.' })]
+    server.use(...agentHandlers(store))
+    const notice = 'This URL is on a private address (127.0.0.1 is a loopback address). Allowed: the server listens on loopback only.'
+    server.use(http.put(url('agents/a1'), () => HttpResponse.json({ success: true, message: 'Agent updated successfully', data: store[0], notice })))
+    const warning = vi.spyOn(notify, 'warning')
+    const user = userEvent.setup()
+    const { router } = renderApp('/dashboard/agents/a1')
+    expect(await screen.findByLabelText('Name', { selector: '#agent-name' })).toHaveValue('Reminder')
+    await user.click(screen.getByRole('button', { name: 'Save agent' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/agents'))
+    expect(warning).toHaveBeenCalledWith(notice, 'A private webhook address')
+    warning.mockRestore()
   })
 
   it('says when the agent does not exist', async () => {

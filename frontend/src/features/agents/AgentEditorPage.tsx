@@ -102,6 +102,7 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
       client.setQueryData(agentKeys.one(result.data.id), result.data)
       void client.invalidateQueries({ queryKey: agentKeys.all })
       notify.success(agent ? 'Agent saved' : 'Agent created')
+      if (result.notice) notify.warning(result.notice, 'A private webhook address')
       navigate('/dashboard/agents')
     },
     onError: (error) => {

@@ -1,13 +1,16 @@
 /** Call Analysis (spec sections 2 and 9): six bar charts by weekday, Monday first. The figures
- * come from GET user/{id}/analysis (computed in SQL, in the browser's time zone). */
+ * come from GET user/{id}/analysis (computed in SQL, in the browser's time zone). Successful is
+ * the server's one definition (only a completed call); the failed calls are stacked by outcome,
+ * each outcome in its own colour (`lib/outcomes`), and no other chart wears an outcome's colour. */
 import { useQuery } from '@tanstack/react-query'
-import { BarElement, CategoryScale, Chart as ChartJS, LinearScale, Tooltip, type ChartOptions } from 'chart.js'
+import { BarElement, CategoryScale, Chart as ChartJS, Legend, LinearScale, Tooltip, type ChartData, type ChartOptions } from 'chart.js'
 import { Bar } from 'react-chartjs-2'
 import { Card, Skeleton } from '@/components/ui/card'
+import { CHART_COLORS, OUTCOMES, outcomeSeries } from '@/lib/outcomes'
 import { getUser } from '@/lib/session'
 import { analysisQuery, type WeekdayStats } from './api'
 
-ChartJS.register(CategoryScale, LinearScale, BarElement, Tooltip)
+ChartJS.register(CategoryScale, LinearScale, BarElement, Tooltip, Legend)
 
 interface ChartSpec {
   title: string
@@ -15,16 +18,25 @@ interface ChartSpec {
   step: number
   color: string
   unit?: string
+  /** Stacked by outcome, one colour each, with a legend. */
+  byOutcome?: (d: WeekdayStats) => Partial<Record<string, number>>
 }
 
 const CHARTS: ChartSpec[] = [
-  { title: 'Total Calls by Day', value: (d) => d.totalCalls, step: 10, color: '#6366f1' },
-  { title: 'Total Call Duration by Day', value: (d) => d.totalDuration, step: 5, color: '#0ea5e9', unit: 's' },
-  { title: 'Successful Calls by Day', value: (d) => d.successfulCalls, step: 2, color: '#10b981' },
-  { title: 'Failed Calls by Day', value: (d) => d.failedCalls, step: 1, color: '#f43f5e' },
-  { title: 'Average Call Duration by Day', value: (d) => d.averageDuration, step: 0.5, color: '#f59e0b', unit: 's' },
-  { title: 'Total Used Balance by Day', value: (d) => d.usedBalance, step: 0.2, color: '#8b5cf6', unit: '$' },
+  { title: 'Total Calls by Day', value: (d) => d.totalCalls, step: 10, color: CHART_COLORS.calls },
+  { title: 'Total Call Duration by Day', value: (d) => d.totalDuration, step: 5, color: CHART_COLORS.minutes, unit: 's' },
+  { title: 'Successful Calls by Day', value: (d) => d.successfulCalls, step: 2, color: OUTCOMES.completed.color },
+  { title: 'Failed Calls by Day', value: (d) => d.failedCalls, step: 1, color: OUTCOMES.failed.color, byOutcome: (d) => d.failedByOutcome },
+  { title: 'Average Call Duration by Day', value: (d) => d.averageDuration, step: 0.5, color: CHART_COLORS.average, unit: 's' },
+  { title: 'Total Used Balance by Day', value: (d) => d.usedBalance, step: 0.2, color: CHART_COLORS.money, unit: '$' },
 ]
+
+function chartData(chart: ChartSpec, days: WeekdayStats[]): ChartData<'bar'> {
+  const labels = days.map((d) => d.day)
+  const { byOutcome } = chart
+  if (!byOutcome) return { labels, datasets: [{ label: chart.title, data: days.map(chart.value), backgroundColor: chart.color, borderRadius: 6 }] }
+  return { labels, datasets: outcomeSeries(days.map(byOutcome)).map((s) => ({ label: s.label, data: s.data, backgroundColor: s.color })) }
+}
 
 export function AnalysisPage() {
   const userId = getUser()?.id ?? 0
@@ -48,10 +60,7 @@ export function AnalysisPage() {
                 <Bar
                   aria-label={chart.title}
                   role="img"
-                  data={{
-                    labels: days.map((d) => d.day),
-                    datasets: [{ label: chart.title, data: days.map(chart.value), backgroundColor: chart.color, borderRadius: 6 }],
-                  }}
+                  data={chartData(chart, days)}
                   options={options(chart)}
                 />
               )}
@@ -78,7 +87,7 @@ function options(chart: ChartSpec): ChartOptions<'bar'> {
     responsive: true,
     maintainAspectRatio: false,
     animation: { duration: 800 },
-    plugins: { legend: { display: false }, tooltip: { enabled: true } },
-    scales: { y: { beginAtZero: true, ticks: { stepSize: chart.step } } },
+    plugins: { legend: { display: Boolean(chart.byOutcome), position: 'bottom' }, tooltip: { enabled: true } },
+    scales: { x: { stacked: Boolean(chart.byOutcome) }, y: { beginAtZero: true, stacked: Boolean(chart.byOutcome), ticks: { stepSize: chart.step } } },
   }
 }

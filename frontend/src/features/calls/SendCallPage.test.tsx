@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
@@ -108,13 +108,22 @@ describe('Send call', () => {
     expect(calls.some((c) => c.path === 'send-call')).toBe(false)
   })
 
-  it('refuses a call the balance cannot hold, with the required and available amounts', async () => {
+  it('starts the max duration at what the balance covers, and refuses a longer call with the required and available amounts', async () => {
     fakeApi(5)
     const user = userEvent.setup()
     renderApp('/dashboard/send-call')
     expect(await screen.findByTestId('send-balance')).toHaveTextContent('$5.00')
+    // $5.00 holds 10 minutes at $0.49, not the default 30: the field starts there and says why.
+    const maxDuration = screen.getByLabelText('Max duration')
+    await waitFor(() => expect(maxDuration).toHaveValue('10'))
+    expect(screen.getByTestId('max-duration-fitted')).toHaveTextContent('Set to 10 min, the most your balance of $5.00 covers (the usual default is 30 min).')
+    expect(maxDuration).toHaveAccessibleDescription(/Holds \$4\.90 until the call ends.*Set to 10 min/)
+    // The user raises it: the note goes, and the send is refused with the spec's Balance Error.
+    fireEvent.change(maxDuration, { target: { value: '30' } })
+    expect(screen.queryByTestId('max-duration-fitted')).toBeNull()
     await fillForm(user, '+15551234567', 'Confirm the appointment please')
     await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    expect(await screen.findByText('Balance Error')).toBeInTheDocument()
     const refusal = 'Insufficient balance to make this call. Required: $14.70, Available: $5.00. Please add funds.'
     await waitFor(() => expect(screen.getAllByText(refusal)).toHaveLength(2)) // the toast, and beside the balance
     expect(screen.getByRole('link', { name: 'Add funds on the Billing page' })).toHaveAttribute('href', '/dashboard/billing')
@@ -149,13 +158,15 @@ describe('Send call', () => {
     expect(screen.getByTestId('send-balance')).toHaveTextContent('$85.30')
     // During the call: what is available and what the call holds (30 min x $0.49).
     expect(screen.getByTestId('send-held')).toHaveTextContent('Held for this call$14.70')
-    expect(screen.getByRole('button', { name: 'Call Start' })).toBeDisabled()
+    // The button says what is happening: dialling, then on the call.
+    expect(screen.getByRole('button', { name: 'Calling...' })).toBeDisabled()
     expect(screen.getByRole('button', { name: 'Stop Call' })).toBeEnabled()
     expect(screen.getByLabelText('Phone number')).toBeDisabled()
     expect(screen.getByText('Calling…')).toBeInTheDocument()
 
     webhook('Call connected')
     expect(screen.getByText('Listening…')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'On call' })).toBeDisabled()
     webhook('Agent spoke', 'call', 'someone-elses-call') // not this page's call: ignored
     webhook('Agent spoke')
     const transcript = screen.getByTestId('live-transcript')
@@ -218,7 +229,7 @@ describe('Send call', () => {
     await screen.findByRole('radio', { name: /joe/ })
     await fillForm(user, '+15551234567', 'Confirm the appointment please')
     await user.click(screen.getByRole('button', { name: 'Send Call' }))
-    await screen.findByRole('button', { name: 'Call Start' })
+    await screen.findByRole('button', { name: 'Calling...' })
     await user.click(screen.getByRole('button', { name: 'Stop Call' }))
     expect(await screen.findByText('Call stopped successfully')).toBeInTheDocument()
     expect(calls.map((c) => `${c.method} ${c.path}`)).toContain('POST stop-call/c1')
@@ -389,5 +400,159 @@ describe('Send call', () => {
     expect(await screen.findByText('Call stopped successfully')).toBeInTheDocument()
     expect(calls.some((c) => c.path === 'stop-call/c1')).toBe(true)
     expect(screen.getByRole('button', { name: 'Send Call' })).toBeEnabled()
+  })
+  it('a starter credit places its first call with the form as it comes: the max duration starts at 2 min', async () => {
+    fakeApi(1)
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await screen.findByRole('radio', { name: /joe/ })
+    await waitFor(() => expect(screen.getByLabelText('Max duration')).toHaveValue('2'))
+    expect(screen.getByTestId('max-duration-fitted')).toHaveTextContent('Set to 2 min, the most your balance of $1.00 covers')
+    expect(screen.queryByTestId('balance-covers')).toBeNull() // nothing to fix before sending
+    await fillForm(user, '+15551234567', 'Confirm the appointment please')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    await screen.findByRole('button', { name: 'Calling...' })
+    await waitFor(() => expect(calls.find((c) => c.path === 'send-call')?.body).toMatchObject({ max_duration: 2 }))
+    expect(screen.getByText('Your balance is low after this call: $0.02. Consider adding funds.')).toBeInTheDocument()
+    // What is left while the call holds its minutes is no reason to tell the user to add funds.
+    expect(screen.queryByTestId('balance-covers')).toBeNull()
+  })
+
+  it('a balance under one minute starts at 1 min and the send gets the Balance Error', async () => {
+    fakeApi(0.3)
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await screen.findByRole('radio', { name: /joe/ })
+    await waitFor(() => expect(screen.getByLabelText('Max duration')).toHaveValue('1'))
+    expect(screen.queryByTestId('max-duration-fitted')).toBeNull()
+    expect(screen.getByTestId('balance-covers')).toHaveTextContent('Your balance covers no call yet: add funds.')
+    await fillForm(user, '+15551234567', 'Confirm the appointment please')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    expect(await screen.findByText('Balance Error')).toBeInTheDocument()
+    expect(screen.getAllByText('Insufficient balance to make this call. Required: $0.49, Available: $0.30. Please add funds.')).toHaveLength(2)
+    expect(calls.some((c) => c.path === 'send-call')).toBe(false)
+  })
+
+  it('a balance that holds the default keeps 30 min and says nothing about it', async () => {
+    fakeApi(100)
+    renderApp('/dashboard/send-call')
+    expect(await screen.findByTestId('send-balance')).toHaveTextContent('$100.00')
+    expect(screen.getByLabelText('Max duration')).toHaveValue('30')
+    expect(screen.queryByTestId('max-duration-fitted')).toBeNull()
+  })
+
+  it('brings the transcript into view and focus when the call starts, and links the finished call to its page', async () => {
+    const scrolled: Element[] = []
+    const original = Element.prototype.scrollIntoView
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this)
+    }
+    try {
+      fakeApi(100)
+      await startCall()
+      const panel = screen.getByRole('region', { name: 'Transcript' })
+      expect(scrolled).toEqual([panel])
+      expect(panel).toHaveFocus()
+      expect(within(panel).getByTestId('live-transcript')).toBeInTheDocument()
+      expect(screen.queryByTestId('finished-call-link')).toBeNull() // not while it goes on
+      webhook('Call connected')
+      webhook('Closing call stream')
+      expect(await screen.findByText('The call has completed. You can now start a new call.')).toBeInTheDocument()
+      expect(within(panel).getByRole('link', { name: "Open this call's page" })).toHaveAttribute('href', '/dashboard/calls/c1')
+    } finally {
+      Element.prototype.scrollIntoView = original
+    }
+  })
+
+  it("shows the server's notice about the call once, as information beside the live call", async () => {
+    fakeApi(100)
+    const notice =
+      'Outside calling hours in America/New_York (it is 04:00 there); with a real carrier this call would wait until 14:00 your time (Europe/Berlin).'
+    server.use(
+      http.post(url('send-call'), () =>
+        HttpResponse.json({ success: true, message: 'Call initiated', callId: 'c1', from: '+18885550100', balance: 85.3, scheduled_for: null, notice }),
+      ),
+    )
+    await startCall()
+    const shown = screen.getByTestId('call-notice')
+    expect(shown).toHaveTextContent(notice)
+    expect(shown).toHaveAttribute('role', 'status')
+    expect(within(screen.getByRole('region', { name: 'Transcript' })).getByTestId('call-notice')).toBe(shown)
+    expect(screen.getAllByText(notice)).toHaveLength(1) // not also a toast
+    webhook('Call connected')
+    expect(screen.getAllByText(notice)).toHaveLength(1)
+  })
+
+  it('a calling-hours refusal offers "Call when the window opens": the same call, scheduled for the opening, said in the user\'s zone', async () => {
+    fakeApi(100)
+    const refusal = 'Outside calling hours for +15551234567 (America/New_York). The next opening is Fri, Nov 27, 14:00 your time (Europe/Berlin).'
+    server.use(
+      http.post(url('send-call'), async ({ request }) => {
+        const body = (await request.clone().json()) as { start_at?: string }
+        if (!body.start_at) {
+          return HttpResponse.json(
+            { success: false, message: refusal, errors: { phone_number: [refusal] }, next_open_at: '2026-11-27T13:00:00+00:00' },
+            { status: 400 },
+          )
+        }
+        return HttpResponse.json({ success: true, message: 'Call scheduled', callId: 'c9', from: '+18885550100', balance: 85.3, scheduled_for: '2026-11-27T13:00:00+00:00', notice: null })
+      }),
+    )
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await screen.findByRole('radio', { name: /joe/ })
+    await fillForm(user, '+15551234567', 'Confirm the appointment please')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    const box = await screen.findByTestId('window-refusal')
+    expect(box).toHaveTextContent(refusal)
+    expect(screen.getByRole('button', { name: 'Send Call' })).toBeEnabled() // refused: nothing is going on
+    await user.click(within(box).getByRole('button', { name: 'Call when the window opens' }))
+    const scheduled = await screen.findByTestId('call-scheduled')
+    // 13:00 UTC is 14:00 in Berlin, the user's zone (the profile's).
+    expect(scheduled).toHaveTextContent(/Your call to \+15551234567 is scheduled for .*Nov 27.*14:00 \(Europe\/Berlin\)\./)
+    expect(within(scheduled).getByRole('link', { name: 'Open its page' })).toHaveAttribute('href', '/dashboard/calls/c9')
+    expect(screen.queryByTestId('window-refusal')).toBeNull()
+    const sent = calls.filter((c) => c.path === 'send-call')
+    expect(sent).toHaveLength(2)
+    await waitFor(() => expect(sent[1]?.body).toEqual({ ...(sent[0]?.body as object), start_at: '2026-11-27T13:00:00+00:00' }))
+    // A scheduled call is not a live one: the form stays free for another call.
+    expect(screen.getByRole('button', { name: 'Send Call' })).toBeEnabled()
+    expect(screen.getByLabelText('Phone number')).toBeEnabled()
+  })
+
+  it('Recent Calls: a call going on shows its duration and cost so far, ticking; a finished call links to its page', async () => {
+    fakeApi(100)
+    const answered = new Date(Date.now() - 65_000).toISOString()
+    const row = (id: string, completed: boolean, duration: number) => ({
+      call_id: id, from: '+18885550100', to: completed ? '+15550000001' : '+15551234567', created_at: answered, corrected_duration: duration, call_length: duration,
+      status: completed ? 'completed' : 'in-progress', completed, record_url: null, outcome: completed ? 'completed' : null, answered_by: null, cost: null, max_duration: 30, voice: 'joe',
+    })
+    server.use(
+      http.get(url('user/1/calls'), () =>
+        HttpResponse.json({ success: true, data: [row('c1', false, 0), row('c0', true, 95)], pagination: { current_page: 1, last_page: 1, per_page: 2, total: 2 } }),
+      ),
+      http.get(url('user/1/live-calls'), () =>
+        HttpResponse.json({
+          success: true,
+          data: [
+            {
+              call_id: 'c1', status: 'in-progress', to: '+15551234567', prompt: 'Confirm tomorrow at 3 pm', voice: 'joe', language: 'en-US', temperature: 0.7,
+              interruption_threshold: 100, background_audio: 'null', max_duration: 30, wait_for_greeting: false, created_at: answered, answered_at: answered, transcripts: [],
+            },
+          ],
+        }),
+      ),
+    )
+    renderApp('/dashboard/send-call')
+    const list = await screen.findByTestId('recent-calls')
+    const [live, done] = within(list).getAllByRole('listitem')
+    // 65 s since the answer: 1:04 by the spec's rule (duration minus 1 s), 2 minutes: $0.98.
+    await waitFor(() => expect(within(live!).getByTestId('recent-call-duration')).toHaveTextContent(/^1:0[4-6]$/))
+    expect(within(live!).getByTestId('recent-call-cost')).toHaveTextContent('$0.98')
+    expect(within(live!).queryByRole('link')).toBeNull()
+    const first = within(live!).getByTestId('recent-call-duration').textContent
+    await waitFor(() => expect(within(live!).getByTestId('recent-call-duration').textContent).not.toBe(first), { timeout: 3000 })
+    expect(within(done!).getByTestId('recent-call-duration')).toHaveTextContent('1:34')
+    expect(within(done!).getByRole('link', { name: 'Open the call to +15550000001' })).toHaveAttribute('href', '/dashboard/calls/c0')
   })
 })

@@ -1,12 +1,10 @@
 /** Send-call screen (spec sections 2, 4, 5, 8): prompt and voice settings, the live transcript,
  * call settings with the balance, and the 2 latest calls. */
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Eraser, Pause, Phone, PhoneOff, Play, Timer } from 'lucide-react'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { CalendarClock, Eraser, Info, Pause, Phone, PhoneOff, Play, Timer } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form'
-import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Slider } from '@/components/ui/slider'
 import { Card, Skeleton, Spinner } from '@/components/ui/card'
@@ -21,40 +19,48 @@ import { getUser } from '@/lib/session'
 import { applyServerErrors } from '@/lib/forms'
 import { BILLING_PATH } from '@/lib/billing'
 import { usePhoneRegion } from '@/lib/clientConfig'
-import { sendCallPhoneProblem, tidyPhone } from '@/lib/phone'
 import { errorId, fieldAria, hintId } from '@/components/ui/fieldAria'
 import { notify } from '@/lib/toast'
 import { callsApi, statsQuery, voicesQuery, type SendCallBody } from './api'
+import { refreshCallLists } from '@/components/calls/useCallListUpdates'
 import { useLiveCall } from './useLiveCall'
 import { RecentCalls } from '@/components/calls/RecentCalls'
 import { DEFAULT_LANGUAGE, languagesQuery } from '@/components/calls/api'
 import { LanguageField } from '@/components/calls/LanguageField'
 import { voicesOf } from '@/components/calls/languages'
 import { TurnLatencies } from '@/components/calls/TurnLatencies'
+import { useUserTimeZone } from '@/components/account/useTimeZone'
+import { formatInZone } from '@/lib/timezone'
 
-/** The call's settings, checked in the spec's order (the number first, then the prompt); a
- * number without "+" is read in the server's default region. */
-const makeSchema = (region: string) => z.object({
-  phone: z.string().superRefine((value, ctx) => {
-    const problem = sendCallPhoneProblem(value, region)
-    if (problem) ctx.addIssue({ code: 'custom', message: problem })
-  }),
-  prompt: z.string().refine((value) => value.trim().length >= 10, 'The prompt must be at least 10 characters long'),
-  voice: z.string().nullable(),
+/** The phone-number rules (libphonenumber's metadata, about 29 KB gzip), loaded when a number is
+ * first checked or tidied, not with the page (issue 26: Send Call's first load under 200 KB). */
+const loadPhone = () => import('@/lib/phone')
+
+/** The call's settings. They are checked with react-hook-form's own field rules (the sliders and
+ * lists cannot hold a wrong value; the texts' rules are below), not a schema library: that keeps
+ * zod, about 17 KB gzip, out of Send Call's first load. */
+interface SendCallForm {
+  phone: string
+  prompt: string
+  voice: string | null
   /** The call's language (GET languages); the voices offered are the ones that speak it. */
-  language: z.string(),
-  temperature: z.number().min(0).max(1),
-  interruption: z.number().int().min(50).max(200),
-  background: z.enum(BACKGROUND_VALUES),
-  maxDuration: z.number().int().min(1).max(120),
-  waitGreeting: z.boolean(),
+  language: string
+  temperature: number
+  interruption: number
+  background: (typeof BACKGROUND_VALUES)[number]
+  maxDuration: number
+  waitGreeting: boolean
   /** The saved agent the call starts from ('' for none). */
-  agentId: z.string(),
-  firstSentence: z.string().max(1000, 'The first sentence must be 1000 characters or less.'),
-  voicemailAction: z.enum(VOICEMAIL_VALUES),
-  voicemailMessage: z.string().max(1000, 'The voicemail message must be 1000 characters or less.'),
-})
-type SendCallForm = z.infer<ReturnType<typeof makeSchema>>
+  agentId: string
+  firstSentence: string
+  voicemailAction: (typeof VOICEMAIL_VALUES)[number]
+  voicemailMessage: string
+}
+const PROMPT_SHORT = 'The prompt must be at least 10 characters long'
+const TEXT_MAX = 1000
+/** The fields in the spec's order: a refused send names the first problem (the number first,
+ * then the prompt), whatever order the checks finished in. */
+const FIELD_ORDER: (keyof SendCallForm)[] = ['phone', 'prompt', 'voice', 'language', 'temperature', 'interruption', 'background', 'maxDuration', 'waitGreeting', 'agentId', 'firstSentence', 'voicemailAction', 'voicemailMessage']
 /** The server's field names (a 422's `errors`) as the form's. */
 const SERVER_FIELDS: Partial<Record<string, keyof SendCallForm>> = {
   phone: 'phone',
@@ -71,6 +77,15 @@ function usedVariables(form: Pick<SendCallForm, 'prompt' | 'firstSentence' | 'vo
 }
 /** The longest max duration (whole minutes, at most 120) a balance can hold. */
 const coveredMinutes = (balance: number) => Math.min(120, Math.floor((balance + 1e-9) / requiredBalance(1)))
+
+/** A calling-hours refusal (HTTP 400 with `next_open_at`): its message and the next opening. */
+function windowRefusalOf(error: unknown): { message: string; nextOpenAt: string } | null {
+  if (!(error instanceof ApiError) || error.status !== 400) return null
+  const next = error.body.next_open_at
+  return typeof next === 'string' && next ? { message: error.message, nextOpenAt: next } : null
+}
+
+const prefersReducedMotion = () => typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches
 
 const DEFAULTS: SendCallForm = {
   phone: '',
@@ -95,7 +110,8 @@ export function SendCallPage() {
   const stats = useQuery(statsQuery(userId))
 
   const region = usePhoneRegion()
-  const resolver = useMemo(() => zodResolver(makeSchema(region)), [region])
+  /** The number's rule: a number without "+" is read in the server's default region. */
+  const phoneRule = async (value: string) => (await loadPhone()).sendCallPhoneProblem(value, region) ?? true
   const {
     register,
     handleSubmit,
@@ -105,10 +121,10 @@ export function SendCallPage() {
     reset,
     getValues,
     formState: { errors },
-  } = useForm<SendCallForm>({ resolver, defaultValues: DEFAULTS })
+  } = useForm<SendCallForm>({ defaultValues: DEFAULTS })
   /** Show the number as it will be dialled: "(555) 123-0000" becomes "+15551230000". */
-  const tidyShown = (value: string) => {
-    const tidied = tidyPhone(value, region)
+  const tidyShown = async (value: string) => {
+    const tidied = (await loadPhone()).tidyPhone(value, region)
     if (tidied && tidied !== value) setValue('phone', tidied, { shouldValidate: Boolean(errors.phone) })
     return tidied ?? value
   }
@@ -161,6 +177,16 @@ export function SendCallPage() {
   }
   const [balance, setBalance] = useState<number | null>(null)
   const [sending, setSending] = useState(false)
+  const timeZone = useUserTimeZone()
+  /** The transcript panel: brought into view (and focused) when a call starts. */
+  const transcriptPanel = useRef<HTMLDivElement | null>(null)
+  /** What the server said about the call just placed (the sandbox's calling-hours notice). */
+  const [notice, setNotice] = useState<string | null>(null)
+  /** The last request sent, re-sent with `start_at` by "Call when the window opens". */
+  const lastBody = useRef<SendCallBody | null>(null)
+  const [windowRefusal, setWindowRefusal] = useState<{ message: string; nextOpenAt: string } | null>(null)
+  const [scheduling, setScheduling] = useState(false)
+  const [scheduled, setScheduled] = useState<{ callId: string; to: string; at: string } | null>(null)
   const call = useLiveCall(userId, {
     onPickedUp: (live) => {
       // The call is the user's again: its settings show, locked, as when it was placed.
@@ -187,6 +213,21 @@ export function SendCallPage() {
   const chosenVoice = voice ?? speaking?.[0]?.name ?? DEFAULT_VOICE
   const shownBalance = balance ?? stats.data?.balance ?? null
 
+  /** A balance that cannot hold the default 30 minutes starts the max duration at the most it
+   * covers (at least 1), once, unless the field was already set (by an agent or a call picked
+   * up): a starter credit places its first call without touching the form. */
+  const fitDone = useRef(false)
+  const statsBalance = stats.data?.balance
+  useEffect(() => {
+    if (fitDone.current || statsBalance === undefined || active) return
+    fitDone.current = true
+    if (getValues('maxDuration') !== DEFAULTS.maxDuration || statsBalance >= requiredBalance(DEFAULTS.maxDuration)) return
+    setValue('maxDuration', Math.max(1, coveredMinutes(statsBalance)))
+  }, [statsBalance, active, getValues, setValue])
+  /** The max duration is what the balance holds at most, short of the default: the field says so. */
+  const fittedMinutes = shownBalance !== null && shownBalance < requiredBalance(DEFAULTS.maxDuration) ? coveredMinutes(shownBalance) : 0
+  const fitted = !active && fittedMinutes >= 1 && maxDuration === fittedMinutes && shownBalance !== null ? { minutes: fittedMinutes, balance: shownBalance } : null
+
   useEffect(() => {
     if (voices.isError) notify.error(voices.error.message || 'Failed to load voices')
   }, [voices.isError, voices.error])
@@ -204,7 +245,7 @@ export function SendCallPage() {
   })
 
   const refuse = (errors: FieldErrors<SendCallForm>) => {
-    const first = Object.values(errors)[0]
+    const first = FIELD_ORDER.map((name) => errors[name]).find((error) => error?.message)
     if (first?.message) notify.error(first.message, 'Validation Error')
   }
 
@@ -225,8 +266,11 @@ export function SendCallPage() {
       setFundsProblem(problem)
       return notify.error(problem, 'Balance Error')
     }
-    const phone = tidyShown(form.phone)
+    const phone = await tidyShown(form.phone)
     call.clear()
+    setNotice(null)
+    setWindowRefusal(null)
+    setScheduled(null)
     setSending(true)
     try {
       const body: SendCallBody = {
@@ -251,6 +295,7 @@ export function SendCallPage() {
         if (voicemailMessage) body.voicemail_message = voicemailMessage
       }
       if (names.length) body.variables = Object.fromEntries(names.map((name) => [name, (variables[name] ?? '').trim()]))
+      lastBody.current = body
       const result = await callsApi.send(body)
       if (!result.callId) {
         notify.error('Failed to track call status')
@@ -258,15 +303,47 @@ export function SendCallPage() {
       }
       call.started(result.callId)
       setBalance(result.balance)
+      setNotice(result.notice ?? null)
+      showTranscript()
       const projected = available - required
       if (projected < 1) notify.warning(`Your balance is low after this call: $${projected.toFixed(2)}. Consider adding funds.`)
       else notify.info(`Balance sufficient: $${projected.toFixed(2)} available.`)
     } catch (error) {
       applyServerErrors(error, setError, [], SERVER_FIELDS)
       if (error instanceof ApiError && error.status === 402) setFundsProblem(error.message)
+      setWindowRefusal(windowRefusalOf(error))
       notify.error(messageOf(error, 'Failed to initiate call'))
     } finally {
       setSending(false)
+    }
+  }
+
+  /** The call is placed: its transcript comes into view (on a phone it is above the button) and
+   * takes the focus the disabled button gives up, so a keyboard user is where the call is. */
+  const showTranscript = () => {
+    const panel = transcriptPanel.current
+    if (!panel) return
+    panel.scrollIntoView?.({ block: 'start', behavior: prefersReducedMotion() ? 'auto' : 'smooth' })
+    panel.focus({ preventScroll: true })
+  }
+
+  /** "Call when the window opens": the refused request again, scheduled for the next opening. */
+  const scheduleAtOpening = async () => {
+    const body = lastBody.current
+    if (!body || !windowRefusal) return
+    setScheduling(true)
+    try {
+      const result = await callsApi.send({ ...body, start_at: windowRefusal.nextOpenAt })
+      setWindowRefusal(null)
+      if (result.balance !== undefined) setBalance(result.balance)
+      const at = result.scheduled_for ?? windowRefusal.nextOpenAt
+      setScheduled({ callId: result.callId, to: body.phone, at })
+      refreshCallLists(queryClient, userId)
+      notify.success(`Call to ${body.phone} scheduled for ${formatInZone(at, timeZone)} (${timeZone}).`)
+    } catch (error) {
+      notify.error(messageOf(error, 'Failed to initiate call'))
+    } finally {
+      setScheduling(false)
     }
   }
 
@@ -298,7 +375,7 @@ export function SendCallPage() {
             </label>
             <textarea
               id="prompt"
-              {...register('prompt')}
+              {...register('prompt', { validate: (value) => value.trim().length >= 10 || PROMPT_SHORT })}
               {...fieldAria('prompt', errors.prompt?.message)}
               disabled={active}
               rows={7}
@@ -343,7 +420,7 @@ export function SendCallPage() {
             </label>
             <input
               id="first-sentence"
-              {...register('firstSentence')}
+              {...register('firstSentence', { maxLength: { value: TEXT_MAX, message: 'The first sentence must be 1000 characters or less.' } })}
               disabled={active}
               maxLength={1000}
               placeholder="Hi, this is Sarah from Bright Dental."
@@ -364,7 +441,7 @@ export function SendCallPage() {
             {voicemailAction === 'leave_message' && (
               <textarea
                 aria-label="Voicemail message"
-                {...register('voicemailMessage')}
+                {...register('voicemailMessage', { maxLength: { value: TEXT_MAX, message: 'The voicemail message must be 1000 characters or less.' } })}
                 disabled={active}
                 rows={2}
                 maxLength={1000}
@@ -405,9 +482,18 @@ export function SendCallPage() {
           </div>
         </Card>
 
-        <Card className="flex min-h-[28rem] min-w-0 flex-col">
+        <Card
+          ref={transcriptPanel}
+          tabIndex={-1}
+          role="region"
+          aria-labelledby="transcript-heading"
+          data-testid="transcript-panel"
+          className="flex min-h-[28rem] min-w-0 scroll-mt-20 flex-col focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 lg:scroll-mt-6"
+        >
           <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-4">
-            <h2 className="text-lg font-semibold text-slate-900">Transcript</h2>
+            <h2 id="transcript-heading" className="text-lg font-semibold text-slate-900">
+              Transcript
+            </h2>
             <div className="flex flex-wrap items-center gap-2">
               <span className={cn('inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-sm font-semibold tabular-nums', inCall ? 'bg-emerald-50 text-emerald-700' : 'bg-slate-100 text-slate-600')} data-testid="call-timer">
                 <Timer className="h-4 w-4" aria-hidden />
@@ -418,6 +504,12 @@ export function SendCallPage() {
               </Button>
             </div>
           </div>
+          {notice && (
+            <p role="status" data-testid="call-notice" className="mx-5 mt-4 flex gap-2 rounded-lg bg-sky-50 px-3 py-2 text-sm text-sky-900 ring-1 ring-sky-200">
+              <Info className="mt-0.5 h-4 w-4 shrink-0 text-sky-600" aria-hidden />
+              <span>{notice}</span>
+            </p>
+          )}
           <div className="flex-1 space-y-3 overflow-y-auto px-5 py-4" aria-live="polite" data-testid="live-transcript">
             {lines.length === 0 ? (
               <p className="py-10 text-center text-sm text-slate-500">{active ? (inCall ? 'Listening…' : 'Calling…') : 'The conversation appears here during a call.'}</p>
@@ -445,6 +537,14 @@ export function SendCallPage() {
             )}
           </div>
           {call.callId && <TurnLatencies key={call.callId} callId={call.callId} live className="border-t border-slate-200 px-5 py-4" />}
+          {call.callId && !active && (
+            <p className="border-t border-slate-200 px-5 py-3 text-sm">
+              <Link to={`/dashboard/calls/${call.callId}`} className="font-semibold text-indigo-600 hover:underline" data-testid="finished-call-link">
+                Open this call's page
+              </Link>{' '}
+              <span className="text-slate-500">for its recording, analysis and cost.</span>
+            </p>
+          )}
         </Card>
 
         <div className="grid min-w-0 content-start items-start gap-6 lg:col-span-2 lg:grid-cols-2 2xl:col-span-1 2xl:grid-cols-1">
@@ -482,7 +582,8 @@ export function SendCallPage() {
                 type="tel"
                 inputMode="tel"
                 autoComplete="tel"
-                {...register('phone', { onBlur: (e: { target: HTMLInputElement }) => void tidyShown(e.target.value) })}
+                {...register('phone', { validate: phoneRule, onBlur: (e: { target: HTMLInputElement }) => void tidyShown(e.target.value) })}
+                onFocus={() => void loadPhone()}
                 {...fieldAria('phone', errors.phone?.message, true)}
                 disabled={active}
                 placeholder="+15551234567"
@@ -506,9 +607,26 @@ export function SendCallPage() {
                 </Link>
               </div>
             )}
-            <Slider id="max-duration" label="Max duration" min={1} max={120} step={1} field={register('maxDuration', { valueAsNumber: true })} disabled={active} display={`${maxDuration} min`} />
-            <p className="-mt-3 text-xs text-slate-500">Holds {formatCurrency(requiredBalance(maxDuration))} until the call ends; you pay only the minutes used.</p>
-            {shownBalance !== null && shownBalance < requiredBalance(maxDuration) && (
+            <Slider
+              id="max-duration"
+              label="Max duration"
+              min={1}
+              max={120}
+              step={1}
+              field={register('maxDuration', { valueAsNumber: true, min: 1, max: 120 })}
+              disabled={active}
+              display={`${maxDuration} min`}
+              describedBy={fitted && maxDuration === fitted.minutes ? 'max-duration-hold max-duration-fitted' : 'max-duration-hold'}
+            />
+            <p id="max-duration-hold" className="-mt-3 text-xs text-slate-500">
+              Holds {formatCurrency(requiredBalance(maxDuration))} until the call ends; you pay only the minutes used.
+            </p>
+            {fitted && maxDuration === fitted.minutes && (
+              <p id="max-duration-fitted" className="-mt-3 text-xs text-slate-600" data-testid="max-duration-fitted">
+                Set to {fitted.minutes} min, the most your balance of {formatCurrency(fitted.balance)} covers (the usual default is {DEFAULTS.maxDuration} min).
+              </p>
+            )}
+            {!active && shownBalance !== null && shownBalance < requiredBalance(maxDuration) && (
               <p className="-mt-3 text-xs font-medium text-amber-700" data-testid="balance-covers">
                 {coveredMinutes(shownBalance) > 0
                   ? `Your balance covers calls of up to ${coveredMinutes(shownBalance)} min: lower the max duration, or `
@@ -524,14 +642,30 @@ export function SendCallPage() {
               <input type="checkbox" role="switch" {...register('waitGreeting')} disabled={active} className="h-5 w-5 accent-indigo-600" />
             </label>
             <div className="flex gap-3">
-              <Button className="flex-1" onClick={() => void handleSubmit(send, refuse)()} disabled={active || !phone || sending}>
+              <Button className="flex-1" onClick={() => void handleSubmit(send, refuse)()} disabled={active || !phone || sending || scheduling}>
                 {sending ? <Spinner className="h-4 w-4" /> : <Phone className="h-4 w-4" aria-hidden />}
-                {active ? 'Call Start' : 'Send Call'}
+                {active ? (inCall ? 'On call' : 'Calling...') : sending ? 'Calling...' : 'Send Call'}
               </Button>
               <Button variant="danger" className="flex-1" onClick={() => void stop()} disabled={!active}>
                 <PhoneOff className="h-4 w-4" aria-hidden /> Stop Call
               </Button>
             </div>
+            {windowRefusal && !active && (
+              <div role="alert" data-testid="window-refusal" className="space-y-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 ring-1 ring-amber-200">
+                <p>{windowRefusal.message}</p>
+                <Button variant="secondary" size="sm" onClick={() => void scheduleAtOpening()} disabled={scheduling}>
+                  {scheduling ? <Spinner className="h-4 w-4" /> : <CalendarClock className="h-4 w-4" aria-hidden />} Call when the window opens
+                </Button>
+              </div>
+            )}
+            {scheduled && (
+              <p role="status" data-testid="call-scheduled" className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200">
+                Your call to {scheduled.to} is scheduled for {formatInZone(scheduled.at, timeZone)} ({timeZone}).{' '}
+                <Link to={`/dashboard/calls/${scheduled.callId}`} className="font-semibold underline underline-offset-2">
+                  Open its page
+                </Link>
+              </p>
+            )}
           </Card>
           <RecentCalls userId={userId} limit={2} viewAllTo="/dashboard/call-logs" title="Recent Calls" />
         </div>

@@ -206,6 +206,7 @@ function Contacts({ campaign }: { campaign: Campaign }) {
             <td className={TD}>
               {STATUS_LABEL[contact.status]}
               {contact.status === 'pending' && contact.next_attempt_at && <p className="text-xs text-slate-500">from {formatDateTime(contact.next_attempt_at)}</p>}
+              {contact.status === 'pending' && contact.note && <p className="max-w-xs text-xs text-amber-800" data-testid="contact-waiting">{contact.note}</p>}
             </td>
             <td className={`${TD} tabular-nums`}>{contact.attempts}</td>
             <td className={TD} title={contact.note ?? undefined}>

@@ -54,6 +54,20 @@ const CONTACT = {
   fields: null,
 }
 
+/** A contact waiting for its window: it says why and until when. */
+const WAITING = {
+  ...CONTACT,
+  id: 2,
+  row: 3,
+  status: 'pending',
+  outcome: null,
+  attempts: 0,
+  last_call_id: null,
+  disposition: null,
+  next_attempt_at: '2026-11-30T14:00:00Z',
+  note: "Waiting for the campaign's calling window (09:00-17:00 on its days in America/New_York): it opens at Mon 30 Nov 15:00 your time (Europe/Berlin).",
+}
+
 describe('Campaigns', () => {
   beforeEach(() => saveSession('1|x', { id: 1, name: 'grace', email: 'g@example.com', role: 'user' }))
 
@@ -74,7 +88,7 @@ describe('Campaigns', () => {
     let current = makeCampaign()
     server.use(
       http.get(url('campaigns/c1'), () => HttpResponse.json({ success: true, data: current })),
-      http.get(url('campaigns/c1/contacts'), () => HttpResponse.json(page([CONTACT]))),
+      http.get(url('campaigns/c1/contacts'), () => HttpResponse.json(page([CONTACT, WAITING]))),
       http.post(url('campaigns/c1/:action'), ({ params }) => {
         current = makeCampaign({ state: params.action === 'pause' ? 'paused' : 'cancelled' })
         return HttpResponse.json({ success: true, message: params.action === 'pause' ? 'Campaign paused: calls in progress will finish.' : 'Campaign cancelled.', data: current })
@@ -88,6 +102,8 @@ describe('Campaigns', () => {
     expect(row).toHaveTextContent('Ann')
     expect(row).toHaveTextContent('Busy')
     expect(within(row).getByRole('link', { name: 'Open' })).toHaveAttribute('href', '/dashboard/call-logs?call=call-1')
+    const waiting = (await screen.findAllByTestId('contact-row'))[1]
+    expect(within(waiting).getByTestId('contact-waiting')).toHaveTextContent(WAITING.note)
 
     current = makeCampaign({ counters: { ...current.counters, pending: 4, calling: 1, done: 5 } })
     socket.emit('campaign-updated', { campaignId: 'c1', state: 'running' })
@@ -140,7 +156,16 @@ describe('Campaigns', () => {
         draft = { ...draft, counters: { total: 2, pending: 2 } }
         return HttpResponse.json({
           success: true,
-          data: { accepted: 2, refused_count: 1, refused: [{ row: 4, value: '911', reason: 'An emergency number.' }], reasons: { 'An emergency number.': 1 }, variables: ['name'] },
+          data: {
+            accepted: 2,
+            refused_count: 1,
+            refused: [{ row: 4, value: '911', reason: 'An emergency number.' }],
+            reasons: { 'An emergency number.': 1 },
+            variables: ['name'],
+            zone_mismatch_count: 1,
+            zone_mismatches: [{ row: 3, phone_number: '+14155552671', file_zone: 'Europe/London', number_zones: ['America/Los_Angeles'] }],
+            calling_hours: '08:00-21:00',
+          },
         })
       }),
       http.get(url('campaigns/c1/zones'), () => HttpResponse.json({ success: true, data: [{ zones: 'America/New_York', contacts: 2, open_now: false, opens_at: '2026-11-26T14:00:00Z' }] })),
@@ -165,6 +190,10 @@ describe('Campaigns', () => {
     const report = await screen.findByTestId('load-report')
     expect(report).toHaveTextContent('2 contacts accepted, 1 refused.')
     expect(within(report).getByText('An emergency number.')).toBeInTheDocument()
+    const zones = within(report).getByTestId('zone-mismatches')
+    expect(zones).toHaveTextContent('1 row names a time zone its number does not ring in.')
+    expect(zones).toHaveTextContent('the legal calling hours (08:00-21:00) follow the number\'s own zone')
+    expect(zones).toHaveTextContent('Row 3: +14155552671: the file says Europe/London; the legal rule uses America/Los_Angeles.')
     await user.click(screen.getByRole('button', { name: 'Continue' }))
 
     await user.click(await screen.findByText('Sat'))

@@ -276,6 +276,32 @@ function Report({ report }: { report: LoadReport }) {
       </p>
       {report.variables.length > 0 && <p className="text-slate-600">Every row gave the agent's {report.variables.map((v) => `{{${v}}}`).join(', ')}.</p>}
       <RefusedRows rows={report.refused} total={report.refused_count} testId="load-refused" />
+      <ZoneMismatches report={report} />
+    </div>
+  )
+}
+
+/** Rows whose `timezone` column names a zone their number does not ring in: said before Start. */
+function ZoneMismatches({ report }: { report: LoadReport }) {
+  const count = report.zone_mismatch_count ?? 0
+  const rows = report.zone_mismatches ?? []
+  if (count === 0) return null
+  return (
+    <div className="rounded-md border border-amber-200 bg-amber-50 p-3 text-amber-900" data-testid="zone-mismatches">
+      <p className="font-medium">
+        {count} {count === 1 ? 'row names a time zone its number does not' : 'rows name a time zone their number does not'} ring in.
+      </p>
+      <p className="mt-1">
+        The campaign's calling window follows the file's zone; the legal calling hours ({report.calling_hours}) follow the number's own zone, so such a contact is called only while both are open.
+      </p>
+      <ul className="mt-2 space-y-0.5">
+        {rows.map((m) => (
+          <li key={m.row}>
+            Row {m.row}: <span className="font-mono">{m.phone_number}</span>: the file says {m.file_zone}; the legal rule uses {m.number_zones.join(', ')}.
+          </li>
+        ))}
+      </ul>
+      {count > rows.length && <p className="mt-1">…and {count - rows.length} more.</p>}
     </div>
   )
 }

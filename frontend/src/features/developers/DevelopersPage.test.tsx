@@ -158,6 +158,25 @@ describe('Developers page', () => {
     })
   })
 
+  it('says when a saved endpoint URL is on a private address', async () => {
+    fakeApi()
+    const notice = 'This URL is on a private address (127.0.0.1 is a loopback address). Allowed: the server listens on loopback only.'
+    server.use(
+      http.post(url('webhook-endpoints'), async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>
+        return HttpResponse.json({ success: true, data: { ...ENDPOINT, id: 8, ...body }, secret: 'whsec_ENDPOINTSECRET', notice }, { status: 201 })
+      }),
+    )
+    const user = userEvent.setup()
+    renderApp('/dashboard/developers')
+    await user.click(await screen.findByRole('button', { name: /Add endpoint/ }))
+    const dialog = await screen.findByRole('dialog')
+    await user.type(within(dialog).getByLabelText('URL'), 'http://127.0.0.1:9000/hook')
+    await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }))
+    expect(await within(dialog).findByText('whsec_ENDPOINTSECRET')).toBeInTheDocument()
+    expect(within(dialog).getByTestId('endpoint-notice')).toHaveTextContent(notice)
+  })
+
   it('shows the server refusing an endpoint URL', async () => {
     fakeApi()
     server.use(

@@ -55,6 +55,8 @@ export function Endpoints() {
   const [draft, setDraft] = useState<Draft>(EMPTY)
   const [errors, setErrors] = useState<Errors>({})
   const [secret, setSecret] = useState<string | null>(null)
+  // Said when the saved URL is on a private address (and why those are allowed here).
+  const [notice, setNotice] = useState<string | null>(null)
   const [deleting, setDeleting] = useState<Endpoint | null>(null)
   const rows = endpoints.data?.data ?? []
   const refresh = () => client.invalidateQueries({ queryKey: devKeys.endpoints })
@@ -68,15 +70,21 @@ export function Endpoints() {
   const save = useMutation({
     mutationFn: async (d: Draft) => {
       const body = { url: d.url.trim(), description: d.description.trim(), events: d.events, enabled: d.enabled }
-      if (editing === 'new') return { secret: (await developersApi.createEndpoint(body)).secret }
-      if (editing) await developersApi.updateEndpoint(editing.id, body)
-      return { secret: null }
+      if (editing === 'new') {
+        const created = await developersApi.createEndpoint(body)
+        return { secret: created.secret, notice: created.notice ?? null }
+      }
+      const updated = editing ? await developersApi.updateEndpoint(editing.id, body) : null
+      return { secret: null, notice: updated?.notice ?? null }
     },
     onSuccess: (res) => {
       void refresh()
-      if (res.secret) setSecret(res.secret)
-      else {
+      if (res.secret) {
+        setSecret(res.secret)
+        setNotice(res.notice)
+      } else {
         notify.success('Endpoint saved')
+        if (res.notice) notify.warning(res.notice, 'A private address')
         close()
       }
     },
@@ -107,11 +115,13 @@ export function Endpoints() {
     setEditing(endpoint)
     setErrors({})
     setSecret(null)
+    setNotice(null)
     setDraft(endpoint === 'new' ? EMPTY : { url: endpoint.url, description: endpoint.description, events: endpoint.events, enabled: endpoint.enabled })
   }
   const close = () => {
     setEditing(null)
     setSecret(null)
+    setNotice(null)
   }
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -197,7 +207,14 @@ export function Endpoints() {
         }
       >
         {secret ? (
-          <SecretOnce label="Signing secret" secret={secret} />
+          <div className="space-y-4">
+            <SecretOnce label="Signing secret" secret={secret} />
+            {notice && (
+              <p role="status" data-testid="endpoint-notice" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800">
+                {notice}
+              </p>
+            )}
+          </div>
         ) : (
           <form id="endpoint-form" onSubmit={submit} noValidate className="space-y-4">
             {errors.form && (

@@ -72,7 +72,7 @@ export function SandboxNumbersPage() {
         <Link to="/dashboard/send-call" className="font-medium text-indigo-600 hover:underline">
           Send Call
         </Link>
-        . The callee speaks with its own voice, and listens: it answers after each of the agent&apos;s turns.
+        , at any hour: every callee here is simulated, so the legal calling hours (which bind real calls) do not hold a sandbox call back; a call placed outside them says once what a real carrier would have done. The callee speaks with its own voice, and listens: it answers after each of the agent&apos;s turns.
         {plan.data && (
           <>
             {' '}
@@ -92,7 +92,7 @@ export function SandboxNumbersPage() {
           (layout shift) when the first table's rows arrive. */}
       {!plan.isPending && (
         <PlanTable
-          title="Any other number: a person who talks"
+          title="Any other valid number: a person who talks"
           description={`The sum of the number's digits, modulo ${plan.data?.scenarios.length ?? 5}, picks one of these scenarios; each row shows an example number.`}
           rows={plan.data?.scenarios ?? []}
           loading={plan.isPending}

@@ -76,6 +76,7 @@ describe('Sandbox numbers page', () => {
     const scenarios = screen.getByTestId('sandbox-scenarios')
     expect(within(scenarios).getByText('“Yes, speaking. Who is calling?”')).toBeInTheDocument()
     expect(screen.getByText('+18885550100')).toBeInTheDocument()
+    expect(screen.getByText(/at any hour: every callee here is simulated/)).toBeInTheDocument()
   })
 })
 

@@ -88,7 +88,7 @@ export function SystemPage() {
       )}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" aria-busy={report.isPending}>
         {report.isPending
-          ? Array.from({ length: 10 }, (_, i) => <Skeleton key={i} className="h-40" />)
+          ? Array.from({ length: 11 }, (_, i) => <Skeleton key={i} className="h-40" />)
           : data?.components.map((part) => <ComponentCard key={part.key} part={part} />)}
       </div>
     </div>

@@ -1,0 +1,93 @@
+"""What command 1's terminal shows (`kit.logs`): an idle process prints nothing for its routine
+jobs (the due-call sweep, the campaign tick, the reconciler: below INFO), and each call prints
+one line when it starts and one when it ends, with its id, number, outcome and length."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any
+
+import pytest
+
+from callwright.calls.tasks import DIAL_DUE_JOB, RECONCILE_JOB
+from callwright.campaigns.dialler import TICK_JOB
+from callwright.config import Settings
+from callwright.core import Core
+from callwright.kit import logs
+from callwright.kit.db import Database
+from callwright.main import create_app
+from tests.live import Live
+
+ROUTINE = {DIAL_DUE_JOB, TICK_JOB, RECONCILE_JOB}
+
+
+async def _nowhere(room: str, event: str, data: dict[str, Any]) -> None:
+    return None
+
+
+def _runs(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    """Taskiq's "Executing task <name> with ID: <id>" records."""
+    return [r for r in caplog.records if str(r.msg).startswith("Executing task")]
+
+
+async def test_an_idle_minute_of_routine_jobs_prints_no_info_line(
+    migrated: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A minute of the defaults' ticks (about 70: every 1 s to 15 s) in a fraction of a second.
+    settings = migrated.model_copy(
+        update={
+            "dial_due_sweep_seconds": 0.01,
+            "campaign_tick_seconds": 0.01,
+            "reconcile_seconds": 0.02,
+        }
+    )
+    logs.configure()
+    caplog.set_level(logging.INFO)
+    # Only to count the runs: where taskiq's logger is at DEBUG, the routine lines show, as DEBUG.
+    caplog.set_level(logging.DEBUG, logger="taskiq.receiver.receiver")
+    core = Core.build(settings, Database(settings.database_url), publish=_nowhere)
+    await core.start(receive=True)
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 20
+        while len(_runs(caplog)) < 70:
+            assert loop.time() < deadline, "the routine jobs did not run"
+            await asyncio.sleep(0.05)
+    finally:
+        await core.close()
+    runs = _runs(caplog)
+    assert {r.args[0] for r in runs if isinstance(r.args, tuple)} <= ROUTINE
+    assert {r.levelname for r in runs} == {"DEBUG"}
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == []
+
+
+async def test_a_call_prints_one_line_as_it_starts_and_one_as_it_ends(
+    live: Live, caplog: pytest.LogCaptureFixture
+) -> None:
+    logs.configure()
+    caplog.set_level(logging.INFO)
+    call_id = await live.place("+15005550002")  # the sandbox's busy line
+    await live.wait_finalized(call_id, within=30)
+    await asyncio.sleep(0.1)  # the end's line follows its commit
+    about = [r.getMessage() for r in caplog.records if call_id in r.getMessage()]
+    assert about == [
+        f"call {call_id} started: dialling +15005550002",
+        f"call {call_id} to +15005550002 ended: busy, 0:00",
+    ]
+    assert all(
+        re.fullmatch(r"INFO", r.levelname) for r in caplog.records if call_id in r.getMessage()
+    )
+
+
+async def test_the_terminal_says_where_to_sign_in(
+    migrated: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    logs.configure()
+    caplog.set_level(logging.INFO)
+    app = create_app(migrated.model_copy(update={"app_url": "http://127.0.0.1:8000/"}))
+    async with app.router.lifespan_context(app):
+        pass
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert said == ["Callwright is ready: sign in at http://127.0.0.1:8000/login"]
