@@ -86,7 +86,8 @@ test('the demo user sends a sandbox call, watches it live, hears it in Call Logs
   await expect(modal).toBeHidden()
   await row.getByRole('button', { name: 'Report call' }).click()
   const report = page.getByRole('dialog', { name: 'Report Call' })
-  await expect(report.getByRole('button', { name: 'Report' })).toBeDisabled()
+  await report.getByRole('button', { name: 'Report' }).click() // no reason yet: it says so
+  await expect(report.getByRole('alert')).toHaveText('Please give a reason for reporting this call.')
   await report.getByLabel('Reason for Reporting').fill('The agent spoke too fast.')
   await report.getByRole('button', { name: 'Report' }).click()
   await expect(page.getByText('Call reported successfully')).toBeVisible()

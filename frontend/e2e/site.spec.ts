@@ -9,8 +9,8 @@ test.describe('public site', () => {
       await page.setViewportSize(size)
       await page.goto('/')
       await expect(page.getByRole('heading', { level: 1 })).toContainText('AI agents that call your customers to')
-      await expect(page.getByText('$0.49 per minute, prepaid')).toBeVisible()
-      for (const id of ['what', 'how-it-works', 'features', 'pricing', 'testimonials', 'subscribe', 'enterprise']) {
+      await expect(page.getByText('$0.49 per minute connected, rounded up to the minute, from a prepaid balance', { exact: true })).toBeVisible()
+      for (const id of ['what', 'how-it-works', 'features', 'pricing', 'subscribe', 'enterprise']) {
         await expect(page.locator(`#${id}`)).toHaveCount(1)
       }
       await expect(page.locator('dd', { hasText: 'median reply time, measured' })).toBeVisible()
@@ -79,6 +79,8 @@ test.describe('public site', () => {
     const handshakes: string[] = []
     page.on('websocket', (ws) => handshakes.push(ws.url()))
     await page.goto('/')
+    // What the landing promises is the server's limit (CALLWRIGHT_TEST_CALL_MAX_MINUTES, 2).
+    await expect(page.getByTestId('test-call-terms')).toHaveText('Free, up to 2 minutes, no sign-up.')
     const phone = page.getByLabel('Your phone number')
     await phone.fill('0123')
     await page.getByRole('button', { name: 'Try a Free Test Call' }).click()
@@ -110,6 +112,7 @@ test.describe('public site', () => {
     await expect(transcript.locator('[data-in-flight]')).toHaveCount(0)
     // The mockup followed the call on a socket opened for it.
     expect(handshakes.some((u) => u.includes('/socket.io/'))).toBe(true)
+    await expect(mockup.getByRole('link', { name: 'Sign up to place your own calls' })).toHaveAttribute('href', '/register')
     await page.screenshot({ path: 'test-results/landing-test-call-ended.png' })
     await mockup.getByRole('button', { name: 'Start another test call' }).click()
     await expect(phone).toBeFocused()
@@ -120,7 +123,11 @@ test.describe('public site', () => {
     await page.goto('/#subscribe')
     const form = page.getByRole('form', { name: 'Subscribe' })
     const submit = form.getByRole('button', { name: 'Subscribe Now' })
-    await expect(submit).toBeDisabled()
+    // Never disabled to hide what is wrong: submitting an empty form shows every message.
+    await expect(submit).toBeEnabled()
+    await submit.click()
+    await expect(form.getByRole('alert')).toHaveText('Please fill all required fields correctly.')
+    await expect(form.getByText('Email is required')).toBeVisible()
     await form.getByLabel('Email').fill('not-an-email')
     await expect(form.getByText('Invalid email format')).toBeVisible()
     await form.getByLabel('Phone').fill('+1 (555)')
@@ -164,7 +171,7 @@ test.describe('public site', () => {
     await expect(form.getByText('Invalid URL format (must start with http:// or https://)')).toBeVisible()
     await form.getByLabel('Phone calls per month').fill('10')
     await expect(form.getByText('Must be at least 25 calls')).toBeVisible()
-    await expect(form.getByRole('button', { name: 'Submit Application' })).toBeDisabled()
+    await expect(form.getByRole('button', { name: 'Submit Application' })).toBeEnabled()
     await form.getByLabel('Name').fill('Grace Hopper')
     await form.getByLabel('Email').fill('grace@example.com')
     await form.getByLabel('Website').fill('https://example.com')

@@ -135,4 +135,8 @@ async def test_client_config_says_whether_google_sign_in_is_set_up(
         async with make_client(application) as client:
             response = await client.get("/api/v1/client-config")
         assert response.status_code == 200
-        assert response.json() == {"sign_in": {"google": configured}, "phone_region": "US"}
+        assert response.json() == {
+            "sign_in": {"google": configured},
+            "phone_region": "US",
+            "test_call_max_minutes": 2,
+        }

@@ -254,6 +254,21 @@ async def test_test_call_uses_the_admins_prompt_and_is_counted(app: FastAPI) -> 
     assert call.hold_cents == 0  # nobody pays for it
 
 
+async def test_the_landing_is_told_the_test_calls_real_length(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26 item 7: the landing's "up to N minutes" is the limit the call is placed with."""
+    monkeypatch.setattr(app.state.settings, "test_call_max_minutes", 3)
+    async with make_client(app) as client:
+        told = (await client.api("GET", "client-config")).json()["test_call_max_minutes"]
+        placed = await client.api("POST", "test-call", json={"phone_number": "+15551230000"})
+    assert placed.status_code == 200, placed.text
+    async with app.state.db.sessionmaker() as session:
+        call = await session.get(Call, placed.json()["callId"])
+    assert call is not None
+    assert told == call.max_duration == 3
+
+
 @pytest.mark.parametrize("task", ["", "   ", "x" * 1001])
 async def test_test_call_prompt_rules(app: FastAPI, task: str) -> None:
     admin_client, _admin = await signed_in(app, "boss@example.com", role="admin")

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { BILLING_PATH } from '@/lib/billing'
+import { BILLING_PATH, BILLING_RULE } from '@/lib/billing'
 
 /** Under an empty list of calls: how to place the first one and how to pay for it. */
 export function FundsHint() {
@@ -9,7 +9,7 @@ export function FundsHint() {
       <Link to="/dashboard/send-call" className="font-semibold text-indigo-600 hover:underline">
         Send Call
       </Link>
-      . Calls are paid from your balance at $0.49 a minute:{' '}
+      . Calls cost {BILLING_RULE}:{' '}
       <Link to={BILLING_PATH} className="font-semibold text-indigo-600 hover:underline">
         add funds on the Billing page
       </Link>

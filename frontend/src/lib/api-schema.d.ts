@@ -1086,7 +1086,8 @@ export interface paths {
         /**
          * Client Config
          * @description The sign-in providers configured on this server (the Google button shows only when
-         *     Google sign-in is set up) and the region phone numbers without "+" are read in.
+         *     Google sign-in is set up), the region phone numbers without "+" are read in, and the
+         *     free test call's length (the landing page says it).
          */
         get: operations["client_config_api_v1_client_config_get"];
         put?: never;
@@ -3165,6 +3166,8 @@ export interface components {
             /** Phone Region */
             phone_region: string;
             sign_in: components["schemas"]["SignInProviders"];
+            /** Test Call Max Minutes */
+            test_call_max_minutes: number;
         };
         /** ComponentOut */
         ComponentOut: {

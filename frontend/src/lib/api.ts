@@ -18,13 +18,22 @@ export class ApiError extends Error {
   /** The whole error body, for the fields a refusal adds beside `message` and `errors` (a
    * calling-hours refusal's `next_open_at`). */
   body: Record<string, unknown>
+  /** Seconds until the server takes the request again (its Retry-After on a 429 or 503). */
+  retryAfter: number | null
 
-  constructor(message: string, status: number, errors: Record<string, string[]> = {}, body: Record<string, unknown> = {}) {
+  constructor(
+    message: string,
+    status: number,
+    errors: Record<string, string[]> = {},
+    body: Record<string, unknown> = {},
+    retryAfter: number | null = null,
+  ) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.errors = errors
     this.body = body
+    this.retryAfter = retryAfter
   }
 
   /** The first message for a field, if the server gave one. */
@@ -39,6 +48,15 @@ export function readCookie(name: string): string | null {
     if (key === name) return decodeURIComponent(rest.join('='))
   }
   return null
+}
+
+/** Retry-After in seconds: a number of seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterSeconds(value: string | null, now: number = Date.now()): number | null {
+  if (!value) return null
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed)
+  const at = Date.parse(trimmed)
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000))
 }
 
 export async function ensureCsrfCookie(): Promise<string | null> {
@@ -103,7 +121,7 @@ export async function unwrap<T>(
   if (result.response.ok && result.data !== undefined) return result.data
   if (result.response.ok && result.response.status === 204) return undefined as T
   const body = (result.error !== null && typeof result.error === 'object' ? result.error : {}) as ErrorBody & Record<string, unknown>
-  throw new ApiError(body.message || fallback, result.response.status, body.errors ?? {}, body)
+  throw new ApiError(body.message || fallback, result.response.status, body.errors ?? {}, body, retryAfterSeconds(result.response.headers.get('Retry-After')))
 }
 
 export function messageOf(error: unknown, fallback: string): string {

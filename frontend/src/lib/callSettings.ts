@@ -9,6 +9,12 @@ export const BACKGROUNDS = [
 export type Background = (typeof BACKGROUNDS)[number]['value']
 export const BACKGROUND_VALUES = BACKGROUNDS.map((b) => b.value) as [Background, ...Background[]]
 
+/** The ambience a call had, in the words Send Call offers it: "null" is the default quiet phone
+ * static (it plays under the agent), only "none" is silence. */
+export function backgroundLabel(value: string): string {
+  return BACKGROUNDS.find((b) => b.value === value)?.label ?? value
+}
+
 /** What the agent does when voicemail answers. */
 export const VOICEMAIL_ACTIONS = [
   { value: 'leave_message', label: 'Leave a message' },

@@ -1,4 +1,5 @@
 /** Display rules from the spec, in one place. */
+import { PRICE_PER_MINUTE_CENTS } from './billing'
 
 export function formatCurrency(dollars: number): string {
   return `$${(Number.isFinite(dollars) ? dollars : 0).toFixed(2)}`
@@ -11,7 +12,8 @@ export function balanceTone(balance: number): 'green' | 'yellow' | 'red' {
   return 'red'
 }
 
-const BALANCE_TEXT = { green: 'text-emerald-600', yellow: 'text-amber-500', red: 'text-rose-600' } as const
+/** Green, yellow and red dark enough to read on white at any size (WCAG AA, 4.5:1). */
+const BALANCE_TEXT = { green: 'text-emerald-700', yellow: 'text-amber-700', red: 'text-rose-600' } as const
 
 /** The text colour class for a balance, by balanceTone. */
 export function balanceTextClass(balance: number): string {
@@ -30,7 +32,7 @@ export function formatDate(iso: string): string {
   return d.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })
 }
 
-export const COST_PER_MINUTE = 0.49
+export const COST_PER_MINUTE = PRICE_PER_MINUTE_CENTS / 100
 export const LOW_BALANCE = 1
 
 function seconds(value: number | string | null | undefined): number {
@@ -46,6 +48,13 @@ function countedSeconds(duration: number | string | null | undefined): number {
 /** A call's duration as m:ss, from the duration minus 1 second (the spec's rule); 0:00 if none. */
 export function formatCallDuration(duration: number | string | null | undefined): string {
   const d = countedSeconds(duration)
+  return `${Math.floor(d / 60)}:${String(d % 60).padStart(2, '0')}`
+}
+
+/** A call's whole length as m:ss, every second counted (a call's own page, where the same
+ * seconds appear in its cost and its events). */
+export function formatLength(duration: number | string | null | undefined): string {
+  const d = Math.max(0, Math.floor(seconds(duration)))
   return `${Math.floor(d / 60)}:${String(d % 60).padStart(2, '0')}`
 }
 

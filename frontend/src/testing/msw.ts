@@ -15,7 +15,7 @@ export const defaultHandlers = [
   // A server on a real carrier with an LLM brain: no notices (the notices' tests set the mode).
   http.get(url('system/mode'), () => HttpResponse.json({ success: true, data: { carrier: 'twilio', brain: 'llm', llm_model: 'gpt-4o-mini' } })),
   // A server without Google sign-in, reading national numbers as US ones.
-  http.get(url('client-config'), () => HttpResponse.json({ sign_in: { google: false }, phone_region: 'US' })),
+  http.get(url('client-config'), () => HttpResponse.json({ sign_in: { google: false }, phone_region: 'US', test_call_max_minutes: 2 })),
   // A signed-in user with no calls yet (tests override these as they need).
   http.get(url('user/:id/stats'), () => HttpResponse.json({ success: true, data: { name: 'grace', balance: 0, totalCalls: 0, totalMinutesUsed: 0 } })),
   http.get(url('call/:id/latency'), () => HttpResponse.json({ success: true, data: [] })),

@@ -1,5 +1,6 @@
 import { render } from '@testing-library/react'
-import { createMemoryRouter, RouterProvider } from 'react-router'
+import type { ReactNode } from 'react'
+import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router'
 import { Providers } from '@/app/providers'
 import { makeQueryClient } from '@/app/queryClient'
 import { routes } from '@/app/routes'
@@ -15,4 +16,16 @@ export function renderApp(path: string) {
     </Providers>,
   )
   return { ...utils, router }
+}
+
+/** One component as the app holds it: inside the app's providers and a router, without the
+ * route table. */
+export function renderInApp(ui: ReactNode) {
+  const client = makeQueryClient()
+  client.setDefaultOptions({ queries: { retry: false } })
+  return render(
+    <Providers client={client}>
+      <MemoryRouter>{ui}</MemoryRouter>
+    </Providers>,
+  )
 }

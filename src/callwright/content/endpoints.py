@@ -75,10 +75,12 @@ def post_out(post: Post) -> PostOut:
 @router.get("/client-config")
 async def client_config(settings: SettingsDep) -> ClientConfig:
     """The sign-in providers configured on this server (the Google button shows only when
-    Google sign-in is set up) and the region phone numbers without "+" are read in."""
+    Google sign-in is set up), the region phone numbers without "+" are read in, and the
+    free test call's length (the landing page says it)."""
     return ClientConfig(
         sign_in=SignInProviders(google=settings.google_enabled),
         phone_region=settings.default_region,
+        test_call_max_minutes=settings.test_call_max_minutes,
     )
 
 

@@ -99,6 +99,9 @@ class ClientConfig(BaseModel):
     sign_in: SignInProviders
     #: The country a phone number written without "+" is read in (CALLWRIGHT_DEFAULT_REGION).
     phone_region: str
+    #: The longest a free test call lasts, in minutes (CALLWRIGHT_TEST_CALL_MAX_MINUTES): what
+    #: the landing page promises is what the call is given.
+    test_call_max_minutes: int
 
 
 class TestCallIn(BaseModel):

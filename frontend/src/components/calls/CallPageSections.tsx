@@ -1,6 +1,8 @@
 /** The side panels of a call's page: its cost through the billing rule (with the ledger rows),
  * the settings it was placed with, and its events as a timeline. */
 import { useState, type ReactNode } from 'react'
+import { BILLING_RULE } from '@/lib/billing'
+import { backgroundLabel } from '@/lib/callSettings'
 import { cn } from '@/lib/cn'
 import { formatClock, formatCurrency, formatDateTime } from '@/lib/format'
 import type { CallBilling, CallEvent, CallSettings } from './api'
@@ -25,7 +27,9 @@ export function CallCost({ billing }: { billing: CallBilling }) {
       <p className="text-slate-800" data-testid="call-cost-explanation">
         {billing.explanation}
       </p>
-      <p className="text-xs text-slate-500">{billing.rule}</p>
+      <p className="text-xs text-slate-500" data-testid="call-cost-rule">
+        Calls cost {BILLING_RULE}; a call never answered costs nothing.
+      </p>
       {billing.ledger.length > 0 && (
         <table className="w-full text-xs">
           <caption className="sr-only">Balance movements of this call</caption>
@@ -67,8 +71,6 @@ const SOURCES: Record<CallSettings['source'], string> = {
   test: 'The public test call',
 }
 
-const BACKGROUND: Record<string, string> = { null: 'None', none: 'None' }
-
 export function CallSettingsList({ settings }: { settings: CallSettings }) {
   const rows: [string, ReactNode][] = [
     ['Placed from', SOURCES[settings.source]],
@@ -78,7 +80,7 @@ export function CallSettingsList({ settings }: { settings: CallSettings }) {
     ['Max duration', `${settings.max_duration} min`],
     ['Temperature', settings.temperature],
     ['Interruption tolerance', `${settings.interruption_threshold} ms`],
-    ['Background audio', BACKGROUND[settings.background_audio] ?? settings.background_audio],
+    ['Background audio', <span data-testid="call-background">{backgroundLabel(settings.background_audio)}</span>],
     ['Wait for greeting', settings.wait_for_greeting ? 'Yes' : 'No'],
     ['First sentence', settings.first_sentence || null],
     ['On voicemail', settings.voicemail_action === 'hangup' ? 'Hang up' : `Leave a message${settings.voicemail_message ? `: “${settings.voicemail_message}”` : ''}`],

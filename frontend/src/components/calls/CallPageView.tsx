@@ -12,7 +12,7 @@ import { StatusBadge } from '@/components/StatusBadge'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton } from '@/components/ui/card'
 import { ApiError, messageOf } from '@/lib/api'
-import { formatCallDuration, formatDateTime } from '@/lib/format'
+import { formatDateTime, formatLength } from '@/lib/format'
 import { answeredByLabel, outcomeSentence } from '@/lib/outcomes'
 import { callPageQuery, type CallAnalysis, type CallPageData, type CallPageScope } from './api'
 import { CallAnalysisPanel } from './CallAnalysisPanel'
@@ -140,7 +140,10 @@ function CallPageBody({ call, scope, back }: { call: CallPageData; scope: CallPa
             Call to <span className="tabular-nums">{call.to}</span>
           </h1>
           <p className="mt-1 text-sm text-slate-500">
-            From <span className="tabular-nums">{call.from}</span> · {formatDateTime(call.created_at)} · {formatCallDuration(call.corrected_duration)} connected
+            From <span className="tabular-nums">{call.from}</span> · {formatDateTime(call.created_at)} ·{' '}
+            <span data-testid="call-length">
+              {call.outcome === null ? 'still in progress' : `${formatLength(call.corrected_duration)} connected`}
+            </span>
             {call.owner && (
               <>
                 {' '}
@@ -148,7 +151,7 @@ function CallPageBody({ call, scope, back }: { call: CallPageData; scope: CallPa
               </>
             )}
           </p>
-          <p className="mt-0.5 break-all text-xs text-slate-400">Call ID {call.call_id}</p>
+          <p className="mt-0.5 break-all text-xs text-slate-500">Call ID {call.call_id}</p>
         </div>
         <div className="flex flex-col items-end gap-1 text-sm">
           <StatusBadge status={call.status} outcome={call.outcome} />

@@ -121,7 +121,7 @@ export function CallRecording({
             aria-valuemin={0}
             aria-valuemax={Math.round(duration ?? 0)}
             aria-valuenow={Math.round(time)}
-            aria-valuetext={`${formatPosition(time)} of ${formatPosition(duration ?? 0)}`}
+            aria-valuetext={formatPosition(time)}
             onKeyDown={onKey}
             className="min-h-[88px] cursor-pointer rounded-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
             data-testid="waveform"
@@ -133,7 +133,7 @@ export function CallRecording({
           )}
         </div>
         <span className="w-24 shrink-0 text-right text-xs tabular-nums text-slate-600" data-testid="playback-position">
-          {formatPosition(time)} / {formatPosition(duration ?? 0)}
+          {formatPosition(time)}
         </span>
       </div>
       <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-slate-500">

@@ -35,10 +35,10 @@ const shortDate = (d: string) => new Date(`${d}T00:00:00`).toLocaleDateString(un
 function charts(c: Charts): { title: string; chart: ReactNode; table: [string, number | string][] }[] {
   const days = c.daily.map((d) => shortDate(d.date))
   const line = (data: number[], color: string, max?: number) => (
-    <Line data={{ labels: days, datasets: [{ data, borderColor: color, backgroundColor: color, tension: 0.3, pointRadius: 2 }] }} options={axes(max) as ChartOptions<'line'>} />
+    <Line aria-hidden data={{ labels: days, datasets: [{ data, borderColor: color, backgroundColor: color, tension: 0.3, pointRadius: 2 }] }} options={axes(max) as ChartOptions<'line'>} />
   )
   const bar = (labels: string[], data: number[], color: string) => (
-    <Bar data={{ labels, datasets: [{ data, backgroundColor: color, borderRadius: 6 }] }} options={axes() as ChartOptions<'bar'>} />
+    <Bar aria-hidden data={{ labels, datasets: [{ data, backgroundColor: color, borderRadius: 6 }] }} options={axes() as ChartOptions<'bar'>} />
   )
   const statusLabels = c.statuses.map((s) => s.status)
   return [
@@ -53,6 +53,7 @@ function charts(c: Charts): { title: string; chart: ReactNode; table: [string, n
       title: 'Call States',
       chart: (
         <Pie
+          aria-hidden
           data={{ labels: statusLabels, datasets: [{ data: c.statuses.map((s) => s.calls), backgroundColor: statusLabels.map(statusColor) }] }}
           options={pieOptions}
         />
@@ -63,6 +64,7 @@ function charts(c: Charts): { title: string; chart: ReactNode; table: [string, n
       title: 'Call Outcomes',
       chart: (
         <Pie
+          aria-hidden
           data={{
             labels: c.outcomes.map((o) => OUTCOMES[o.outcome].label),
             datasets: [{ data: c.outcomes.map((o) => o.calls), backgroundColor: c.outcomes.map((o) => OUTCOMES[o.outcome].color) }],
@@ -76,6 +78,7 @@ function charts(c: Charts): { title: string; chart: ReactNode; table: [string, n
       title: 'Call Disposition',
       chart: (
         <Pie
+          aria-hidden
           data={{ labels: ['Recorded', 'Not Recorded'], datasets: [{ data: [c.recording.recorded, c.recording.not_recorded], backgroundColor: [CHART_COLORS.recorded, CHART_COLORS.notRecorded] }] }}
           options={pieOptions}
         />
@@ -142,6 +145,8 @@ export function AdminAnalyticsPage() {
               : charts(data.data).map((c) => (
                   <Card key={c.title} className="p-5">
                     <h3 className="text-base font-semibold text-slate-900">{c.title}</h3>
+                    {/* The canvas is hidden from screen readers: the wrapper names the chart, the table under it
+                        reads its figures. */}
                     <div className="mt-4 h-56" role="img" aria-label={c.title}>
                       {c.chart}
                     </div>

@@ -207,7 +207,7 @@ function PostDialog({ post, onClose, onSaved }: { post: AdminPost | null; onClos
           <Button type="button" variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" disabled={!valid || save.isPending}>
+          <Button type="submit" disabled={save.isPending}>
             {save.isPending ? 'Saving...' : post ? 'Update Post' : 'Create Post'}
           </Button>
         </div>

@@ -1,14 +1,17 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { Logo } from '@/components/Logo'
+import { MAIN_ID, SkipLink } from '@/components/SkipLink'
+import { BILLING_RULE } from '@/lib/billing'
 
 export const CONTACT_EMAIL = 'hello@callwright.app'
 
-export function LaunchNotice() {
+/** Under the sign-in card: where to write (the launch's "early birds" note was dated). */
+export function ContactNotice() {
   return (
     <p className="text-xs leading-relaxed text-slate-500">
-      Official launch: <strong className="font-semibold text-slate-700">June 27th, 2025</strong>. Early birds, write to{' '}
-      <a className="font-medium text-indigo-600 hover:underline" href={`mailto:${CONTACT_EMAIL}`}>
+      Questions? Write to{' '}
+      <a className="font-medium text-indigo-600 underline underline-offset-2" href={`mailto:${CONTACT_EMAIL}`}>
         {CONTACT_EMAIL}
       </a>
       .
@@ -19,13 +22,14 @@ export function LaunchNotice() {
 const POINTS = [
   ['Write a prompt, pick a voice', 'Your agent follows your script in natural conversation.'],
   ['Watch every call live', 'Transcripts stream in while the call happens.'],
-  ['Pay per minute', 'A prepaid balance, billed to the second-rounded minute.'],
+  ['Pay per minute', `${BILLING_RULE}.`],
 ] as const
 
 /** Split layout for sign-in screens: brand panel on wide screens, the form card beside it. */
 export function AuthShell({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
   return (
     <div className="flex min-h-dvh bg-slate-50">
+      <SkipLink />
       <aside className="relative hidden w-[44%] overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-600 p-12 text-white lg:flex lg:flex-col lg:justify-between">
         <svg aria-hidden className="absolute -right-24 -top-24 h-96 w-96 opacity-20" viewBox="0 0 200 200">
           <circle cx="100" cy="100" r="60" fill="none" stroke="white" strokeWidth="1" />
@@ -49,9 +53,9 @@ export function AuthShell({ title, subtitle, children }: { title: string; subtit
             ))}
           </ul>
         </div>
-        <p className="relative text-sm text-indigo-100">Calls in English · $0.49 a minute, prepaid · every answered call recorded</p>
+        <p className="relative text-sm text-indigo-100">Every answered call recorded and transcribed</p>
       </aside>
-      <main className="flex flex-1 items-center justify-center px-4 py-10 sm:px-8">
+      <main id={MAIN_ID} tabIndex={-1} className="flex flex-1 items-center justify-center px-4 py-10 sm:px-8">
         <div className="w-full max-w-md">
           <Link to="/" className="mb-8 inline-block lg:hidden">
             <Logo />
@@ -62,7 +66,7 @@ export function AuthShell({ title, subtitle, children }: { title: string; subtit
             <div className="mt-6">{children}</div>
           </div>
           <div className="mt-6 px-1">
-            <LaunchNotice />
+            <ContactNotice />
           </div>
         </div>
       </main>

@@ -25,10 +25,10 @@ async function fill(email: string, password: string) {
 }
 
 describe('Login page', () => {
-  it('shows errors only after a field was touched and keeps Login disabled while invalid', async () => {
+  it('shows errors only after a field was touched, and Login stays enabled to show them', async () => {
     renderApp('/login')
     const button = await screen.findByRole('button', { name: 'Login' })
-    expect(button).toBeDisabled()
+    expect(button).toBeEnabled()
     expect(screen.queryByText('Email is required')).not.toBeInTheDocument()
     const user = userEvent.setup()
     await user.click(screen.getByLabelText('Email'))
@@ -39,7 +39,47 @@ describe('Login page', () => {
     await user.click(screen.getByLabelText('Email'))
     expect(await screen.findByText('Invalid email format')).toBeInTheDocument()
     expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument()
-    expect(button).toBeDisabled()
+    expect(button).toBeEnabled()
+  })
+
+  it('tabs email, password, Login (the skip link first, "Forgot password?" after)', async () => {
+    renderApp('/login')
+    await screen.findByRole('button', { name: 'Login' })
+    const user = userEvent.setup()
+    await user.tab()
+    expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveFocus()
+    // The brand panel's home link comes next on wide screens; then the form in this order.
+    const order: HTMLElement[] = []
+    for (let i = 0; i < 8 && !order.includes(screen.getByRole('button', { name: 'Login' })); i++) {
+      await user.tab()
+      order.push(document.activeElement as HTMLElement)
+    }
+    const form = order.filter((el) => el.closest('form'))
+    expect(form).toEqual([screen.getByLabelText('Email'), screen.getByLabelText('Password'), screen.getByRole('button', { name: 'Login' })])
+    await user.tab()
+    expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveFocus()
+  })
+
+  it('Enter in the password field signs in', async () => {
+    loginAnswers('user')
+    const { router } = renderApp('/login')
+    await screen.findByRole('button', { name: 'Login' })
+    await fill('ada@example.com', 'secret123{Enter}')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'))
+    expect(calls.find((c) => c.path === 'login')!.body).toEqual({ email: 'ada@example.com', password: 'secret123' })
+  })
+
+  it('Enter on an empty form shows every error and focuses the first field, sending nothing', async () => {
+    renderApp('/login')
+    await screen.findByRole('button', { name: 'Login' })
+    const user = userEvent.setup()
+    await user.click(screen.getByLabelText('Email'))
+    await user.keyboard('{Enter}')
+    expect(await screen.findByText('Email is required')).toBeInTheDocument()
+    expect(screen.getByText('Password is required')).toBeInTheDocument()
+    expect(screen.getByText('Please fill in all required fields correctly')).toBeInTheDocument()
+    expect(screen.getByLabelText('Email')).toHaveFocus()
+    expect(calls.find((c) => c.path === 'login')).toBeUndefined()
   })
 
   it('lower-cases the e-mail, stores the session and sends a user to the return URL', async () => {

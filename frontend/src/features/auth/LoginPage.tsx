@@ -43,7 +43,7 @@ export function LoginPage() {
     getValues,
     setError,
     clearErrors,
-    formState: { errors, touchedFields, isValid },
+    formState: { errors, touchedFields, isSubmitted },
   } = useForm<LoginForm>({ resolver: zodResolver(schema), mode: 'all', defaultValues: { email: '', password: '' } })
 
   const goHome = (user: SessionUser) => {
@@ -129,8 +129,10 @@ export function LoginPage() {
     }
   }
 
-  // The spec: client errors only once a field was touched; the server's as soon as they come.
-  const shown = (field: keyof LoginForm) => (touchedFields[field] || errors[field]?.type === 'server' ? errors[field]?.message : undefined)
+  // The spec: client errors once a field was touched (or the form submitted); the server's as
+  // soon as they come.
+  const shown = (field: keyof LoginForm) =>
+    touchedFields[field] || isSubmitted || errors[field]?.type === 'server' ? errors[field]?.message : undefined
   const emailError = shown('email')
   const passwordError = shown('password')
 
@@ -147,16 +149,7 @@ export function LoginPage() {
             {...register('email')}
           />
         </Field>
-        <Field
-          id="password"
-          label="Password"
-          error={passwordError}
-          action={
-            <Link to="/forgot-password" className="text-xs font-medium text-indigo-600 hover:underline">
-              Forgot password?
-            </Link>
-          }
-        >
+        <Field id="password" label="Password" error={passwordError}>
           <Input
             id="password"
             type="password"
@@ -179,10 +172,18 @@ export function LoginPage() {
             </button>
           </div>
         )}
-        <Button type="submit" className="w-full" size="lg" disabled={!isValid || loading}>
+        {/* Never disabled while invalid: a submit (or Enter) shows every field's error and
+            focuses the first; disabled only while the request is out. */}
+        <Button type="submit" className="w-full" size="lg" disabled={loading}>
           {loading && <Spinner />}
           {loading ? 'Logging in...' : 'Login'}
         </Button>
+        {/* After the button, so the keyboard goes email, password, Login. */}
+        <p className="text-center text-sm">
+          <Link to="/forgot-password" className="font-medium text-indigo-600 hover:underline">
+            Forgot password?
+          </Link>
+        </p>
       </form>
       <GoogleButton />
       <p className="mt-6 text-center text-sm text-slate-600">

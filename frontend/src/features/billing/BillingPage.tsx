@@ -8,6 +8,7 @@ import { PageHeader } from '@/components/kit'
 import { Section } from '@/components/panels'
 import { StatCard } from '@/components/StatCard'
 import { Skeleton } from '@/components/ui/card'
+import { BILLING_RULE } from '@/lib/billing'
 import { formatCurrency } from '@/lib/format'
 import { useRealtime } from '@/lib/realtime'
 import { AddFunds } from './AddFunds'
@@ -30,7 +31,7 @@ export function BillingPage() {
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Billing" subtitle="Calls are paid from a prepaid balance at $0.49 per started minute. Add funds by card; the balance rises as soon as the payment is confirmed." />
+      <PageHeader title="Billing" subtitle={`Calls cost ${BILLING_RULE}. Add funds by card; the balance rises as soon as the payment is confirmed.`} />
       {summary.isError && (
         <p role="alert" className="rounded-md bg-rose-50 px-4 py-3 text-sm text-rose-700">
           Failed to load your balance. Reload the page to try again.

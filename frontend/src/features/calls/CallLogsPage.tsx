@@ -224,12 +224,21 @@ function Actions({
 function ReportModal({ callId, onClose }: { callId: string | null; onClose: () => void }) {
   const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
+  /** Shown when Report is pressed without a reason (the button stays enabled to say so). */
+  const [missing, setMissing] = useState(false)
+  const field = useRef<HTMLTextAreaElement>(null)
   const close = () => {
     setReason('')
+    setMissing(false)
     onClose()
   }
   const submit = async () => {
-    if (!callId || !reason.trim()) return
+    if (!callId) return
+    if (!reason.trim()) {
+      setMissing(true)
+      field.current?.focus()
+      return
+    }
     setBusy(true)
     try {
       await callsApi.report(callId, reason.trim())
@@ -251,7 +260,7 @@ function ReportModal({ callId, onClose }: { callId: string | null; onClose: () =
           <Button variant="secondary" onClick={close}>
             Cancel
           </Button>
-          <Button variant="danger" disabled={!reason.trim() || busy} onClick={() => void submit()}>
+          <Button variant="danger" disabled={busy} onClick={() => void submit()}>
             {busy && <Spinner className="h-4 w-4" />} Report
           </Button>
         </>
@@ -262,13 +271,24 @@ function ReportModal({ callId, onClose }: { callId: string | null; onClose: () =
       </label>
       <textarea
         id="report-reason"
+        ref={field}
         value={reason}
-        onChange={(e) => setReason(e.target.value)}
+        onChange={(e) => {
+          setReason(e.target.value)
+          if (e.target.value.trim()) setMissing(false)
+        }}
+        aria-invalid={missing || undefined}
+        aria-describedby={missing ? 'report-reason-error' : undefined}
         placeholder="Enter reason"
         rows={4}
         maxLength={2000}
         className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200"
       />
+      {missing && (
+        <p id="report-reason-error" role="alert" className="mt-1 text-xs font-medium text-rose-600">
+          Please give a reason for reporting this call.
+        </p>
+      )}
     </Modal>
   )
 }

@@ -195,6 +195,26 @@ describe('A call’s page', () => {
     expect(posted?.body).toEqual({ refresh: true })
   })
 
+  it('gives the call one length, the seconds it is billed for, wherever the page shows one', async () => {
+    fakeMedia() // the recording is 20 s long: not a second figure for the call
+    server.use(http.get(url('call/c1/page'), () => HttpResponse.json({ success: true, data: page() })))
+    renderApp('/dashboard/calls/c1')
+    expect(await screen.findByTestId('call-length')).toHaveTextContent('1:15 connected')
+    const text = screen.getByTestId('call-page').textContent ?? ''
+    expect(text).toContain('75 s') // the cost's working, in the same seconds
+    for (const other of ['1:14', '0:20', '0:19']) expect(text).not.toContain(other)
+  })
+
+  it.each([
+    ['null', 'Default (quiet phone static)'],
+    ['office', 'Office'],
+    ['none', 'None'],
+  ])('shows the background audio the call had (%s)', async (value, label) => {
+    server.use(http.get(url('call/c1/page'), () => HttpResponse.json({ success: true, data: page({ settings: { ...page().settings, background_audio: value } }) })))
+    renderApp('/dashboard/calls/c1')
+    expect(await screen.findByTestId('call-background')).toHaveTextContent(new RegExp(`^${label.replace(/[()]/g, '\\$&')}$`))
+  })
+
   it('says when the call is not found (another user’s call answers 404)', async () => {
     server.use(http.get(url('call/theirs/page'), () => HttpResponse.json({ success: false, message: 'Call not found.' }, { status: 404 })))
     renderApp('/dashboard/calls/theirs')

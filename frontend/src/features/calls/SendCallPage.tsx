@@ -746,7 +746,7 @@ function VoicePicker({ voices, loading, value, onChange, disabled }: { voices: {
                 <input type="radio" name="voice" value={v.name} checked={value === v.name} disabled={disabled} onChange={() => onChange(v.name)} className="accent-indigo-600" />
                 <span className="min-w-0">
                   <span className="block text-sm font-semibold text-slate-900">{v.name}</span>
-                  <span className="block truncate text-xs text-slate-500">{v.description || 'No description available'}</span>
+                  <span className="block truncate text-xs text-slate-600">{v.description || 'No description available'}</span>
                 </span>
               </label>
               <Button variant="secondary" size="sm" onClick={() => void toggle(v.name, v.recording_url)} aria-label={`${playing === v.name ? 'Stop' : 'Play'} sample of ${v.name}`}>

@@ -19,6 +19,7 @@ import { formatDateTime } from '@/lib/format'
 import { notify } from '@/lib/toast'
 import { campaignKeys, campaignQuery, campaignsApi, DAYS, RETRY_OUTCOMES, zonesQuery, type Campaign, type CampaignBody, type LoadReport } from './api'
 import { counts, dollars, OUTCOME_LABEL } from './labels'
+import { BILLING_RULE } from '@/lib/billing'
 
 const STEPS = ['Agent', 'Contacts', 'Schedule', 'Limits', 'Review'] as const
 type Errors = Record<string, string | undefined>
@@ -482,7 +483,7 @@ function ReviewStep({ campaignId, busy, onBack, onStart }: { campaignId: string;
             {c.concurrency} at once, {c.pace_per_minute} per minute{c.spend_cap ? `, at most ${dollars(c.spend_cap)}` : ''}
           </Item>
           <Item label="Most it can cost">
-            <span data-testid="max-cost">{dollars(c.max_remaining_cost)}</span> <span className="text-slate-500">(every contact's call at the agent's max duration; calls are billed by the minute they last)</span>
+            <span data-testid="max-cost">{dollars(c.max_remaining_cost)}</span> <span className="text-slate-500">(every contact's call at the agent's max duration; calls cost {BILLING_RULE})</span>
           </Item>
         </dl>
       )}

@@ -7,7 +7,7 @@ import { Skeleton } from '@/components/ui/card'
 import { statsQuery } from '@/components/calls/api'
 import { LiveCallBanner } from '@/components/calls/LiveCallBanner'
 import { RecentCalls } from '@/components/calls/RecentCalls'
-import { BILLING_PATH } from '@/lib/billing'
+import { BILLING_PATH, BILLING_RULE } from '@/lib/billing'
 import { cn } from '@/lib/cn'
 import { balanceTextClass, formatCurrency } from '@/lib/format'
 import { getUser } from '@/lib/session'
@@ -40,7 +40,7 @@ export function DashboardHome() {
             </p>
           )}
           <p className="mt-1 text-xs text-slate-500">
-            Calls are billed at $0.49 per minute.{' '}
+            Calls cost {BILLING_RULE}.{' '}
             <Link to={BILLING_PATH} className="font-semibold text-indigo-600 hover:underline">
               Add funds
             </Link>

@@ -87,7 +87,7 @@ function DeliveryDetails({ id }: { id: string }) {
                   <span className="text-slate-500">{a.response_ms} ms</span>
                 </div>
                 {a.error && <p className="mt-1 text-rose-700">{a.error}</p>}
-                {a.response_excerpt && <pre className="mt-1 max-h-24 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs text-slate-700">{a.response_excerpt}</pre>}
+                {a.response_excerpt && <pre tabIndex={0} aria-label="Response" className="mt-1 max-h-24 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs text-slate-700">{a.response_excerpt}</pre>}
               </li>
             ))}
           </ol>
@@ -95,7 +95,7 @@ function DeliveryDetails({ id }: { id: string }) {
       </div>
       <div>
         <h3 className="mb-2 text-sm font-semibold text-slate-900">Payload</h3>
-        <pre className="max-h-72 overflow-auto rounded-lg bg-slate-900 p-3 text-xs text-slate-100">{pretty(d.payload)}</pre>
+        <pre tabIndex={0} aria-label="Payload" className="max-h-72 overflow-auto rounded-lg bg-slate-900 p-3 text-xs text-slate-100">{pretty(d.payload)}</pre>
       </div>
     </div>
   )

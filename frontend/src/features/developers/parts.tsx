@@ -46,7 +46,8 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
         <p className="text-sm font-medium text-slate-700">{label}</p>
         <CopyButton text={code} label={`Copy ${label.toLowerCase()}`} />
       </div>
-      <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100">
+      {/* Focusable, so a keyboard can scroll a long line into view. */}
+      <pre tabIndex={0} aria-label={label} className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100">
         <code>{code}</code>
       </pre>
     </div>

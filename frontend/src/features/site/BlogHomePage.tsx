@@ -6,6 +6,7 @@ import { formatPostDate } from './dates'
 import { fetchPosts } from './api'
 import { PostArt } from './PostArt'
 import { SubscribeSection } from './SubscribeSection'
+import { MAIN_ID } from '@/components/SkipLink'
 
 export function BlogHomePage() {
   const query = useInfiniteQuery({
@@ -17,7 +18,7 @@ export function BlogHomePage() {
   const posts = query.data?.pages.flatMap((p) => p.posts) ?? []
 
   return (
-    <main>
+    <main id={MAIN_ID} tabIndex={-1}>
       <section className="bg-gradient-to-b from-indigo-50 to-white pb-14 pt-32 text-center sm:pt-40">
         <div className="mx-auto max-w-3xl px-4">
           <p className="text-sm font-semibold uppercase tracking-wider text-indigo-600">The Callwright blog</p>

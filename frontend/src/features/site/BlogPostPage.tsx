@@ -7,6 +7,7 @@ import { notify } from '@/lib/toast'
 import { fetchPost } from './api'
 import { formatPostDate } from './dates'
 import { PostArt } from './PostArt'
+import { MAIN_ID } from '@/components/SkipLink'
 
 const TRACKS = ['office', 'cafe', 'restaurant'] as const
 
@@ -46,7 +47,7 @@ export function BlogPostPage() {
   const post = query.data
 
   return (
-    <main className="mx-auto max-w-3xl px-4 pb-20 pt-28 sm:px-6 sm:pt-32" data-track={track}>
+    <main id={MAIN_ID} tabIndex={-1} className="mx-auto max-w-3xl px-4 pb-20 pt-28 sm:px-6 sm:pt-32" data-track={track}>
       <Link to="/blogs" className="text-sm font-semibold text-indigo-600 hover:text-indigo-800">
         ← Back to Blogs
       </Link>

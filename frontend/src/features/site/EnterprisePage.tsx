@@ -7,6 +7,7 @@ import { submitEnterprise } from './api'
 import { enterpriseProblems, type EnterpriseForm } from './rules'
 import { SALES_PHONE } from './SiteLayout'
 import { usePublicForm } from './usePublicForm'
+import { MAIN_ID } from '@/components/SkipLink'
 
 const EMPTY: EnterpriseForm = { name: '', email: '', website: '', use_case: '', phone_calls_per_month: '', applicant_type: '', message: '' }
 type Key = keyof EnterpriseForm
@@ -19,7 +20,7 @@ const PROMISES = [
 ]
 
 export function EnterprisePage() {
-  const { values, invalid, sending, success, formError, change: set, blur, shown, submit } = usePublicForm({
+  const { values, sending, success, formError, change: set, blur, shown, submit } = usePublicForm({
     empty: EMPTY,
     validate: enterpriseProblems,
     invalidMessage: 'Please fill all required fields correctly, including a valid applicant type.',
@@ -55,7 +56,7 @@ export function EnterprisePage() {
   const err = (key: Key) => shown(key) && <p className="mt-1 text-sm text-rose-600">{shown(key)}</p>
 
   return (
-    <main className="bg-gradient-to-b from-indigo-50 to-white pb-20 pt-28 sm:pt-36">
+    <main id={MAIN_ID} tabIndex={-1} className="bg-gradient-to-b from-indigo-50 to-white pb-20 pt-28 sm:pt-36">
       <div className="mx-auto max-w-6xl px-4 sm:px-6 lg:px-8">
         <div className="max-w-2xl">
           <p className="text-sm font-semibold uppercase tracking-wider text-indigo-600">Enterprise</p>
@@ -110,7 +111,7 @@ export function EnterprisePage() {
             </div>
             {formError && <p role="alert" className="mt-5 text-sm font-medium text-rose-600">{formError}</p>}
             {success && <p role="status" className="mt-5 rounded-lg bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-800">{success}</p>}
-            <Button type="submit" size="lg" className="mt-6 w-full sm:w-auto" disabled={invalid || sending}>
+            <Button type="submit" size="lg" className="mt-6 w-full sm:w-auto" disabled={sending}>
               {sending ? 'Submitting...' : 'Submit Application'}
             </Button>
           </form>

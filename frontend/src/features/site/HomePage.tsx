@@ -13,7 +13,6 @@ import {
   PhoneIncoming,
   ShieldCheck,
   Sparkles,
-  Star,
   TrendingUp,
   Wallet,
 } from 'lucide-react'
@@ -25,11 +24,15 @@ import { SubscribeSection } from './SubscribeSection'
 import { PhoneMockup } from './PhoneMockup'
 import { useSectionLink } from './useSectionLink'
 import { languageClaim } from './offeredLanguages'
+import { BILLING_RULE, BILLING_UNIT, PRICE_PER_MINUTE, PRICE_PER_MINUTE_CENTS } from '@/lib/billing'
 import { cn } from '@/lib/cn'
+import { MAIN_ID } from '@/components/SkipLink'
 
 /** Measured: the languages that passed the offline speech benchmark (docs/voice-engine.md). */
 const LANGUAGES = languageClaim()
 const HEADLINES = ['qualify your leads', 'confirm appointments', 'follow up on quotes', 'win back customers']
+/** What a screen reader reads for the typing headline, once. */
+const HEADLINE_READ = `AI agents that call your customers to ${HEADLINES.slice(0, -1).join(', ')} and ${HEADLINES[HEADLINES.length - 1]}`
 
 /** Types each phrase, holds it, deletes it, then the next (a static phrase for reduced motion). */
 function useTyping(phrases: string[]): string {
@@ -75,10 +78,14 @@ function Hero() {
             <Sparkles className="h-3.5 w-3.5" aria-hidden /> AI voice agents for outbound calling
           </p>
           <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl xl:text-6xl">
-            AI agents that call your customers to{' '}
-            <span className="block min-h-[1.2em] text-indigo-600" aria-live="off">
-              {typed}
-              <span className="ml-0.5 inline-block w-[3px] animate-pulse bg-indigo-600 align-middle" style={{ height: '0.9em' }} aria-hidden />
+            {/* Read once, whole; the typing below is for the eyes only (never re-announced). */}
+            <span className="sr-only">{HEADLINE_READ}</span>
+            <span aria-hidden>
+              AI agents that call your customers to{' '}
+              <span className="block min-h-[1.2em] text-indigo-600" data-testid="typed-headline">
+                {typed}
+                <span className="ml-0.5 inline-block w-[3px] animate-pulse bg-indigo-600 align-middle" style={{ height: '0.9em' }} />
+              </span>
             </span>
           </h1>
           <p className="mx-auto mt-6 max-w-xl text-lg text-slate-600 lg:mx-0">
@@ -97,7 +104,7 @@ function Hero() {
           </div>
           <p className="mt-8 flex flex-wrap items-center justify-center gap-x-5 gap-y-2 text-sm text-slate-500 lg:justify-start">
             <span className="inline-flex items-center gap-1.5">
-              <Wallet className="h-4 w-4 text-indigo-500" aria-hidden /> $0.49 per minute, prepaid
+              <Wallet className="h-4 w-4 text-indigo-500" aria-hidden /> {BILLING_RULE}
             </span>
             <span className="inline-flex items-center gap-1.5">
               <ShieldCheck className="h-4 w-4 text-indigo-500" aria-hidden /> Every answered call recorded and transcribed
@@ -116,14 +123,14 @@ function Hero() {
 const WHAT = [
   { icon: PhoneIncoming, title: 'Calls that sound human', text: 'Natural voices, one-to-two-sentence replies and real turn-taking: the agent stops the moment someone talks over it.' },
   { icon: MessageSquareText, title: 'Every word, live', text: 'Follow the conversation line by line while it happens, then keep the transcript, the stereo recording and an analysis.' },
-  { icon: Wallet, title: 'Pay for minutes, not seats', text: 'A prepaid balance at $0.49 per minute. The maximum cost is reserved before dialling, so you never overspend.' },
+  { icon: Wallet, title: 'Pay for minutes, not seats', text: `${BILLING_RULE}. The maximum cost is reserved before dialling, so you never overspend.` },
 ]
 /** Figures the product can stand behind: measured by the benchmarks that ship with it
  * (docs/performance.md) or set by its billing rule. */
 const IMPACT = [
   { value: '0.9 s', label: 'median reply time, measured' },
   { value: '6%', label: 'word error on phone audio, measured' },
-  { value: '$0.49', label: 'per minute, billed by the minute' },
+  { value: PRICE_PER_MINUTE, label: BILLING_UNIT },
   { value: LANGUAGES.value, label: LANGUAGES.label },
 ]
 
@@ -153,7 +160,7 @@ function WhatIs() {
               </div>
             ))}
           </dl>
-          <p className="mx-auto mt-6 max-w-3xl text-xs text-slate-500" data-testid="impact-source">
+          <p className="mx-auto mt-6 max-w-3xl text-xs text-slate-400" data-testid="impact-source">
             Reply time: from the callee&apos;s last word to the agent&apos;s first sound, as the callee hears it, over sandbox calls on a 2-core server with the offline speech
             engines. Word error: the offline speech-to-text on the sandbox callees' lines through 8 kHz phone audio. Both measured by the benchmarks that ship with Callwright (docs/performance.md).
           </p>
@@ -237,7 +244,6 @@ function Features() {
 /** A plan is a top-up of the prepaid balance: every account has every feature, and every minute
  * costs the same. Buying one opens the billing page with the amount filled in (signed-out
  * visitors sign in or register first). */
-const PRICE_PER_MINUTE_CENTS = 49
 const TOP_UPS = [
   { name: 'Try it', amount: 10, text: 'Enough to test an agent on your own numbers.' },
   { name: 'Regular', amount: 25, text: 'For a first campaign or a few days of calls.', featured: true },
@@ -254,7 +260,7 @@ function Pricing() {
         <SectionHead
           kicker="Pricing"
           title="Prepaid minutes, no subscription"
-          text="Add funds to your balance and pay $0.49 per minute of call, rounded up to the minute. Every top-up gets every feature."
+          text={`Add funds to your balance: ${BILLING_RULE}. Every top-up gets every feature.`}
         />
         <div className="mt-12 grid gap-6 lg:grid-cols-4">
           {TOP_UPS.map((p) => (
@@ -309,43 +315,6 @@ function Pricing() {
   )
 }
 
-const QUOTES = [
-  { name: 'Maria Alvarez', role: 'Practice manager, Bright Dental', text: 'Reminder calls used to take two people every afternoon. Now the agent calls and we read the transcripts.', hue: 'bg-rose-500' },
-  { name: 'David Chen', role: 'Head of sales, Northwind Solar', text: 'It qualifies inbound leads within minutes of the form, day or night. Our reps only talk to people who want to talk.', hue: 'bg-amber-500' },
-  { name: 'Priya Natarajan', role: 'Operations, Swift Logistics', text: 'Delivery confirmations, and every call recorded. The per-minute billing made the business case easy.', hue: 'bg-emerald-600' },
-]
-
-function Testimonials() {
-  return (
-    <section id="testimonials" className="scroll-mt-24 py-20">
-      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <SectionHead kicker="Customers" title="Teams that let the agent dial" />
-        <div className="mt-12 grid gap-6 md:grid-cols-3">
-          {QUOTES.map((q) => (
-            <figure key={q.name} className="flex flex-col rounded-2xl border border-slate-200 p-7">
-              <div className="flex gap-0.5 text-amber-400" aria-label="5 out of 5 stars">
-                {[0, 1, 2, 3, 4].map((i) => (
-                  <Star key={i} className="h-4 w-4 fill-current" aria-hidden />
-                ))}
-              </div>
-              <blockquote className="mt-4 flex-1 text-slate-700">“{q.text}”</blockquote>
-              <figcaption className="mt-6 flex items-center gap-3">
-                <span className={cn('flex h-10 w-10 items-center justify-center rounded-full font-semibold text-white', q.hue)} aria-hidden>
-                  {q.name.charAt(0)}
-                </span>
-                <span>
-                  <span className="block font-semibold text-slate-900">{q.name}</span>
-                  <span className="block text-sm text-slate-500">{q.role}</span>
-                </span>
-              </figcaption>
-            </figure>
-          ))}
-        </div>
-      </div>
-    </section>
-  )
-}
-
 function EnterpriseCta() {
   return (
     <section id="enterprise" className="scroll-mt-24 py-20">
@@ -368,13 +337,12 @@ function EnterpriseCta() {
 /** The public landing page (/). */
 export function HomePage() {
   return (
-    <main>
+    <main id={MAIN_ID} tabIndex={-1}>
       <Hero />
       <WhatIs />
       <HowItWorks />
       <Features />
       <Pricing />
-      <Testimonials />
       <SubscribeSection />
       <EnterpriseCta />
     </main>

@@ -1,9 +1,13 @@
-import { act, render, screen, within } from '@testing-library/react'
+import { act, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { server, url } from '@/testing/msw'
+import { renderInApp } from '@/testing/render'
 import { PhoneMockup } from './PhoneMockup'
+
+/** The mockup as the landing holds it: inside the app's providers and a router. */
+const renderMockup = () => renderInApp(<PhoneMockup />)
 
 /** A stand-in for socket.io's client: the mockup opens a visitor socket, the test plays the server. */
 const sockets = vi.hoisted(() => {
@@ -67,7 +71,7 @@ const caption = (key: string, speaker: 'assistant' | 'user', text: string, at: s
 
 async function placeCall() {
   const user = userEvent.setup()
-  render(<PhoneMockup />)
+  renderMockup()
   await user.type(screen.getByLabelText('Your phone number'), '+15551230001')
   await user.click(screen.getByRole('button', { name: 'Try a Free Test Call' }))
   await screen.findByText('Ringing...')
@@ -120,6 +124,8 @@ describe('the landing phone mockup', () => {
     expect(socket.disconnected).toBe(true)
     expect(bubbles()).toHaveLength(2) // the transcript stays to read
 
+    // After the call: sign up to place one's own.
+    expect(phone().getByRole('link', { name: 'Sign up to place your own calls' })).toHaveAttribute('href', '/register')
     await user.click(phone().getByRole('button', { name: 'Start another test call' }))
     expect(phone().getByLabelText('Your phone number')).toHaveFocus()
     expect(phone().getByLabelText('Your phone number')).toHaveValue('')
@@ -146,6 +152,34 @@ describe('the landing phone mockup', () => {
       ['assistant', 'Agent: Hello, this is Sarah.'],
       ['user', 'You: Yes, speaking.'],
     ])
+  })
+
+  it("promises the length the server gives a test call", async () => {
+    renderMockup()
+    expect(await screen.findByText('Free, up to 2 minutes, no sign-up.')).toBeInTheDocument()
+  })
+
+  it('promises another length when the server is set to another', async () => {
+    server.use(http.get(url('client-config'), () => HttpResponse.json({ sign_in: { google: false }, phone_region: 'US', test_call_max_minutes: 5 })))
+    renderMockup()
+    expect(await screen.findByText('Free, up to 5 minutes, no sign-up.')).toBeInTheDocument()
+  })
+
+  it('a refused test call (429) says when the visitor may try again', async () => {
+    server.use(
+      http.post(url('test-call'), () =>
+        HttpResponse.json(
+          { success: false, message: 'Too many test call requests. Please try again later.', errors: {} },
+          { status: 429, headers: { 'Retry-After': '2520' } },
+        ),
+      ),
+    )
+    const user = userEvent.setup()
+    renderMockup()
+    await user.type(screen.getByLabelText('Your phone number'), '+15551230001')
+    await user.click(screen.getByRole('button', { name: 'Try a Free Test Call' }))
+    expect(await screen.findByTestId('test-call-retry')).toHaveTextContent(/^Try again in 42 minutes, at \d{1,2}:\d\d( [AP]M)?( tomorrow)?\.$/)
+    expect(screen.getByText('Too many test call requests. Please try again later.')).toBeInTheDocument() // the spec's toast
   })
 
   it('says how a call ended without an answer', async () => {

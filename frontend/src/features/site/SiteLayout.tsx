@@ -2,6 +2,7 @@ import { ArrowUp, Menu, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link, NavLink, Outlet, useLocation } from 'react-router'
 import { Logo } from '@/components/Logo'
+import { SkipLink } from '@/components/SkipLink'
 import { Button } from '@/components/ui/button'
 import { cn } from '@/lib/cn'
 import { useSectionLink } from './useSectionLink'
@@ -143,7 +144,7 @@ function Footer() {
           <p className="font-semibold text-white">Official launch</p>
           <p className="mt-3">
             Callwright officially launched on June 27th, 2025. Questions? Write to{' '}
-            <a className="text-indigo-300 hover:text-white" href={`mailto:${CONTACT_EMAIL}`}>
+            <a className="text-indigo-300 underline underline-offset-2 hover:text-white" href={`mailto:${CONTACT_EMAIL}`}>
               {CONTACT_EMAIL}
             </a>
             .
@@ -181,6 +182,7 @@ function ScrollToTop() {
 export function SiteLayout() {
   return (
     <div className="min-h-dvh bg-white">
+      <SkipLink />
       <Navbar />
       <Outlet />
       <Footer />

@@ -16,7 +16,7 @@ function problems(v: Record<Field, string>): Record<Field, string> {
 
 /** "Stay in the know": the subscribe / contact form of the landing page and the blog home. */
 export function SubscribeSection() {
-  const { values, invalid, sending, success, formError, change, blur, shown, submit } = usePublicForm({
+  const { values, sending, success, formError, change, blur, shown, submit } = usePublicForm({
     empty: EMPTY,
     validate: problems,
     invalidMessage: 'Please fill all required fields correctly.',
@@ -68,7 +68,7 @@ export function SubscribeSection() {
             </div>
             {formError && <p role="alert" className="text-sm font-medium text-rose-200">{formError}</p>}
             {success && <p role="status" className="rounded-lg bg-emerald-500/20 px-3 py-2 text-sm font-medium text-emerald-50">{success}</p>}
-            <Button type="submit" size="lg" variant="secondary" disabled={invalid || sending} className="w-full">
+            <Button type="submit" size="lg" variant="secondary" disabled={sending} className="w-full">
               {sending ? 'Submitting...' : 'Subscribe Now'}
             </Button>
           </div>

@@ -1,9 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { PhoneCall } from 'lucide-react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ApiError, messageOf } from '@/lib/api'
 import { notify } from '@/lib/toast'
 import { placeTestCall } from './api'
-import { landingPhoneProblem } from './rules'
+import { landingPhoneProblem, retryWhen } from './rules'
 
 interface Props {
   /** Called as the request goes out (the mockup starts loading what it will need). */
@@ -33,6 +34,23 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
   const [phone, setPhone] = useState('')
   const [error, setError] = useState('')
   const [sending, setSending] = useState(false)
+  /** After a 429: when the visitor may try again (stays on the phone, unlike the toast). */
+  const [refused, setRefused] = useState('')
+  /** The call's real limit, as the server places it (shown once the server has said). Read
+   * through the query cache, and the config's module loaded apart: the landing's first load
+   * carries neither it nor useQuery. */
+  const queryClient = useQueryClient()
+  const [maxMinutes, setMaxMinutes] = useState<number | null>(null)
+  useEffect(() => {
+    let live = true
+    import('@/lib/clientConfig')
+      .then(({ clientConfigQuery }) => queryClient.fetchQuery(clientConfigQuery))
+      .then((config) => live && setMaxMinutes(config.test_call_max_minutes))
+      .catch(() => undefined) // the line then promises no length rather than a wrong one
+    return () => {
+      live = false
+    }
+  }, [queryClient])
   const input = useRef<HTMLInputElement>(null)
   useEffect(() => {
     if (focusOnMount) input.current?.focus()
@@ -47,6 +65,7 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
       return
     }
     setSending(true)
+    setRefused('')
     onSending?.()
     try {
       const number = await tidied(phone)
@@ -59,6 +78,7 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
     } catch (err) {
       if (err instanceof ApiError && err.status === 429) {
         notify.error('Too many test call requests. Please try again later.', 'Rate Limit Exceeded')
+        setRefused(err.retryAfter !== null ? retryWhen(err.retryAfter) : 'Too many test call requests. Please try again later.')
       } else if (err instanceof ApiError && err.field('phone_number')) {
         setError(err.field('phone_number')!)
         notify.error(err.field('phone_number')!, 'Invalid Phone Number')
@@ -108,7 +128,15 @@ export function TestCallForm({ onSending, onPlaced, focusOnMount = false }: Prop
         <PhoneCall className="h-5 w-5" aria-hidden />
         {sending ? 'Starting Test Call...' : 'Try a Free Test Call'}
       </button>
-      <p className="text-center text-xs text-indigo-200/80">Free, about two minutes, no sign-up.</p>
+      {refused && (
+        <p role="alert" className="text-center text-sm font-medium text-rose-100" data-testid="test-call-retry">
+          {refused}
+        </p>
+      )}
+      {/* One line, kept while the server's answer is awaited, so nothing moves when it comes. */}
+      <p className="min-h-4 text-center text-xs text-indigo-200/80" data-testid="test-call-terms">
+        {maxMinutes ? `Free, up to ${maxMinutes} minute${maxMinutes === 1 ? '' : 's'}, no sign-up.` : 'Free, no sign-up.'}
+      </p>
     </form>
   )
 }

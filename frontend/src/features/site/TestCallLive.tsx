@@ -2,6 +2,7 @@
  * with a timer, the transcript as chat bubbles, ended with how. Loaded (with socket.io) only when
  * a test call starts, so the landing page's first load carries none of it. */
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { Link } from 'react-router'
 import { orderedLines } from '@/components/calls/liveTranscript'
 import { cn } from '@/lib/cn'
 import { formatTimer } from '@/lib/format'
@@ -110,6 +111,14 @@ export function TestCallLive({ callId, secret, onPhase, onAgain }: Props) {
         </p>
       )}
       <Transcript view={view} />
+      {view.phase === 'ended' && (
+        <Link
+          to="/register"
+          className="mt-4 block w-full rounded-xl bg-emerald-400 px-4 py-3 text-center text-sm font-semibold text-emerald-950 shadow-lg transition hover:bg-emerald-300"
+        >
+          Sign up to place your own calls
+        </Link>
+      )}
       {view.phase === 'ended' && (
         <button
           type="button"

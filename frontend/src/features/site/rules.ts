@@ -16,6 +16,17 @@ export function landingPhoneProblem(value: string): string {
   return ''
 }
 
+/** When a refused visitor may try again (the server's Retry-After), in their own time:
+ * "Try again in 42 minutes, at 11:35." (or "at 09:10 tomorrow"). */
+export function retryWhen(seconds: number, now: Date = new Date()): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60))
+  const at = new Date(now.getTime() + Math.max(0, seconds) * 1000)
+  const clock = at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+  const day = at.toDateString() === now.toDateString() ? '' : ' tomorrow'
+  const span = minutes < 60 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`
+  return `Try again in ${span}, at ${clock}${day}.`
+}
+
 export function emailProblem(value: string): string {
   const v = value.trim()
   if (!v) return 'Email is required'

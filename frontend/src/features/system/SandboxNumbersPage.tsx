@@ -18,7 +18,7 @@ function Rows({ rows }: { rows: SandboxNumber[] }) {
           <td className={TD}>{row.label}</td>
           <td className={TD}>
             {row.lines.length === 0 ? (
-              <span className="text-slate-400">(says nothing)</span>
+              <span className="text-slate-500">(says nothing)</span>
             ) : (
               <ol className="space-y-0.5">
                 {row.lines.map((line, i) => (
@@ -88,14 +88,18 @@ export function SandboxNumbersPage() {
         error={error}
         testId="sandbox-special"
       />
-      <PlanTable
-        title="Any other valid number: a person who talks"
-        description={`The sum of the number's digits, modulo ${plan.data?.scenarios.length ?? 5}, picks one of these scenarios; each row shows an example number.`}
-        rows={plan.data?.scenarios ?? []}
-        loading={plan.isPending}
-        error={error}
-        testId="sandbox-scenarios"
-      />
+      {/* Drawn once the plan is here: below a table still loading it would be pushed down
+          (layout shift) when the first table's rows arrive. */}
+      {!plan.isPending && (
+        <PlanTable
+          title="Any other valid number: a person who talks"
+          description={`The sum of the number's digits, modulo ${plan.data?.scenarios.length ?? 5}, picks one of these scenarios; each row shows an example number.`}
+          rows={plan.data?.scenarios ?? []}
+          loading={plan.isPending}
+          error={error}
+          testId="sandbox-scenarios"
+        />
+      )}
     </div>
   )
 }

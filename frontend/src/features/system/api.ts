@@ -15,10 +15,34 @@ export const systemKeys = {
   all: ['system'] as const,
 }
 
+/** The mode as this browser last read it: the notices it decides are drawn with the page's
+ * first frame instead of pushing the page down when the answer comes (layout shift). */
+export const MODE_KEY = 'callwright.mode'
+
+function rememberedMode(): Mode | undefined {
+  try {
+    const raw = localStorage.getItem(MODE_KEY)
+    return raw ? (JSON.parse(raw) as Mode) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 export const modeQuery = () =>
   queryOptions({
     queryKey: [...systemKeys.all, 'mode'],
-    queryFn: async () => (await unwrap(api.GET('/api/v1/system/mode'), 'Failed to load the system mode')).data,
+    queryFn: async () => {
+      const mode = (await unwrap(api.GET('/api/v1/system/mode'), 'Failed to load the system mode')).data
+      try {
+        localStorage.setItem(MODE_KEY, JSON.stringify(mode))
+      } catch {
+        // storage refused: the next load asks again first
+      }
+      return mode
+    },
+    // Shown at once, and read again (it is stale from the start) in case the server changed.
+    initialData: rememberedMode,
+    initialDataUpdatedAt: 0,
     // The mode changes only when the operator restarts the server with other settings.
     staleTime: 10 * 60_000,
   })
