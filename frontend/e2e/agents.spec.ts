@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { DEMO, signIn } from './helpers'
+import { DEMO, openFromSidebar, signIn } from './helpers'
 
 const NUMBER = '+15551230042'
 
@@ -30,7 +30,7 @@ test('an agent with a {{name}} variable is saved, a call starts from it with the
   await expect(row).toContainText('{{name}}')
 
   // Send Call starts from it: the form is filled, the variable is asked for.
-  await page.getByRole('link', { name: 'Send Call' }).click()
+  await openFromSidebar(page, 'Send Call')
   await expect(page.getByTestId('send-balance')).toBeVisible()
   await page.getByLabel('Start from agent').selectOption({ label: 'E2E reminder' })
   await expect(page.getByLabel('What should the agent do?')).toHaveValue(/Remind \{\{name\}\} about the cleaning/)

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { DEMO, signIn } from './helpers'
+import { DEMO, openFromSidebar, signIn } from './helpers'
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
 
@@ -24,7 +24,7 @@ test('the demo user sends a sandbox call, watches it live, hears it in Call Logs
   await expect(page).toHaveURL(/\/dashboard$/)
   const userId = await page.evaluate(() => Number(localStorage.getItem('userId')))
 
-  await page.getByRole('link', { name: 'Send Call' }).click()
+  await openFromSidebar(page, 'Send Call')
   await expect(page).toHaveURL(/\/dashboard\/send-call$/)
   const balance = page.getByTestId('send-balance')
   await expect(balance).toBeVisible()

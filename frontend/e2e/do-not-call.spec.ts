@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test } from '@playwright/test'
-import { DEMO, signIn } from './helpers'
+import { DEMO, openFromSidebar, signIn } from './helpers'
 
 test('a number is listed by hand and from a CSV file, the report shows refused rows, Send Call refuses it, the export has it, it is removed', async ({ page }, info) => {
   await signIn(page, DEMO.email, DEMO.password)
@@ -37,7 +37,7 @@ test('a number is listed by hand and from a CSV file, the report shows refused r
   expect(csv).toContain('+14155550189,import')
 
   // Send Call refuses a listed number with the reason.
-  await page.getByRole('link', { name: 'Send Call' }).click()
+  await openFromSidebar(page, 'Send Call')
   await page.getByLabel('What should the agent do?').fill('You are Sarah from Bright Dental. Remind the customer about their cleaning tomorrow at 3 pm.')
   await page.getByLabel('Phone number').fill('+14155550188')
   await page.getByRole('button', { name: 'Send Call' }).click()

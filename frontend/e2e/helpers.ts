@@ -14,3 +14,11 @@ export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Logout' }).click()
   await expect(page).toHaveURL(/\/login$/)
 }
+
+/** Follows one of the sidebar's links, then moves the pointer onto the page, as a person does
+ * on the way to what they came for: the sidebar widens while hovered, over the page's left
+ * column, and a pointer left on it would keep it wide. */
+export async function openFromSidebar(page: Page, name: string): Promise<void> {
+  await page.locator('#sidebar').getByRole('link', { name, exact: true }).click()
+  await page.mouse.move(900, 420)
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { DEMO, signIn } from './helpers'
+import { DEMO, openFromSidebar, signIn } from './helpers'
 
 const PROMPT = 'You are Sarah from Bright Dental. Remind the customer about their cleaning tomorrow at 3 pm and ask if the time still works.'
 
@@ -28,7 +28,7 @@ function recordCaptions(page: Page): Caption[] {
 }
 
 async function placeCall(page: Page, number: string): Promise<void> {
-  await page.getByRole('link', { name: 'Send Call' }).click()
+  await openFromSidebar(page, 'Send Call')
   await expect(page.getByTestId('send-balance')).toBeVisible()
   await page.getByLabel('What should the agent do?').fill(PROMPT)
   await page.getByLabel('Phone number').fill(number)
