@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { ADMIN, DEMO, signIn } from './helpers'
+import { ADMIN, DEMO, openFromSidebar, signIn } from './helpers'
 
 const PROMPT = 'You are Sarah from Bright Dental. Remind the customer about their cleaning tomorrow at 3 pm and ask if the time still works.'
 
@@ -48,7 +48,7 @@ test('a newly registered user with only the starter credit completes a first cal
   await registerAndSignIn(page, 'Fay First', `first-call-${Date.now()}@example.com`, 'a first-call password')
   await expect(page.getByTestId('balance')).toHaveText('$1.00')
 
-  await page.getByRole('link', { name: 'Send Call', exact: true }).first().click()
+  await openFromSidebar(page, 'Send Call')
   // $1.00 holds 2 minutes at $0.49, not the default 30: the field starts there and says so.
   await expect(page.getByLabel('Max duration')).toHaveValue('2')
   await expect(page.getByTestId('max-duration-fitted')).toHaveText('Set to 2 min, the most your balance of $1.00 covers (the usual default is 30 min).')

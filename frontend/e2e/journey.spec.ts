@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { ADMIN, signIn, signOut } from './helpers'
+import { ADMIN, openFromSidebar, signIn, signOut } from './helpers'
 
 /** "m:ss" as seconds. */
 function seconds(position: string): number {
@@ -53,7 +53,7 @@ test('a new user registers, verifies, adds $25 by card, places a call, opens its
   await expect(page.getByTestId('balance-available')).toHaveText('$26.00')
 
   // A call from Send Call, to its end.
-  await page.getByRole('link', { name: 'Send Call', exact: true }).first().click()
+  await openFromSidebar(page, 'Send Call')
   await page.getByLabel('What should the agent do?').fill('You are Sarah from Bright Dental. Remind the customer about their cleaning tomorrow at 3 pm and ask if the time still works.')
   await page.getByLabel('Phone number').fill('(555) 123-0000')
   const maxDuration = page.getByLabel('Max duration')
