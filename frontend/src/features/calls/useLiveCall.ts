@@ -53,7 +53,9 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
     if (userId <= 0) return
     let cancelled = false
     queryClient
-      .fetchQuery(liveCallsQuery(userId))
+      // Fresh, never the cache: Recent Calls or the dashboard's banner may hold a copy from
+      // before the lines said since (the call's first agent line went missing that way).
+      .fetchQuery({ ...liveCallsQuery(userId), staleTime: 0 })
       .then((calls) => {
         const call = calls[calls.length - 1]
         if (cancelled || !call) return
