@@ -80,6 +80,78 @@ class _Playback:
     marks: list[tuple[int, str]] = field(default_factory=list)  # (bytes still ahead, name)
 
 
+#: The personas that hold a conversation and are done once their lines are said.
+TALKERS = ("person", "interrupts", "opts-out")
+
+
+@dataclass
+class _Conversation:
+    """One call as the callee lives it: what it heard and said (the report's material), what it
+    still has to say, and where the turn-taking stands (times in seconds of call time)."""
+
+    lines: list[str]
+    heard: list[PCM] = field(default_factory=list)
+    spoken: list[PCM] = field(default_factory=list)
+    segments: list[Segment] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    yield_delays: list[float] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=lambda: {"marks": 0, "clears": 0, "late": 0})
+    vad: EnergyVAD = field(default_factory=EnergyVAD)
+    mic: list[bytes] = field(default_factory=list)  # frames still to say
+    saying: str = ""
+    said_from: float = 0.0
+    agent_turns: int = 0
+    agent_from: float | None = None
+    last_loud: float = 0.0
+    listen_since: float = 0.0  # when the callee last finished talking (latency origin)
+    pending_latency: bool = False
+    reply_at: float | None = None
+    done_at: float | None = None
+    interrupt_started: float | None = None
+    said_hello: bool = False
+    beep_sent: bool = False
+    heard_audio: bool = False
+
+    def listen(self, frame: PCM, now: float) -> None:
+        """A frame of the agent's audio heard: when the agent starts and stops talking."""
+        self.heard.append(frame)
+        change = self.vad.feed(frame)
+        loud = float(np.abs(frame.astype(np.int32)).mean()) > 150
+        if (self.vad.speaking or change == "start") and loud:
+            self.last_loud = now
+        if change == "start":
+            self.agent_from = now - self.vad.start_frames * FRAME
+            if self.pending_latency:
+                self.latencies.append(max(0.0, self.agent_from - self.listen_since))
+                self.pending_latency = False
+        elif change == "stop" and self.agent_from is not None:
+            self.segments.append(Segment("agent", self.agent_from, self.last_loud + FRAME))
+            self.agent_turns += 1
+            self.agent_from = None
+            if self.interrupt_started is not None:
+                self.yield_delays.append(max(0.0, self.last_loud + FRAME - self.interrupt_started))
+                self.interrupt_started = None
+            self.reply_at = now + THINKING_PAUSE
+
+    def done_saying(self, now: float, *, ends_after_lines: bool) -> None:
+        """The callee's words ran out: the line is a segment and the agent's reply is awaited."""
+        if not self.saying:
+            return
+        self.segments.append(Segment("callee", self.said_from, now, self.saying))
+        self.listen_since = now
+        self.pending_latency = True
+        self.saying = ""
+        if not self.lines and ends_after_lines:
+            self.done_at = now
+
+    def finish(self, now: float) -> None:
+        """The call ended: what either side was saying is a segment too."""
+        if self.saying:
+            self.segments.append(Segment("callee", self.said_from, now, self.saying))
+        if self.agent_from is not None:
+            self.segments.append(Segment("agent", self.agent_from, self.last_loud + FRAME))
+
+
 class SimulatedCallee:
     def __init__(
         self,
@@ -118,13 +190,8 @@ class SimulatedCallee:
         return _frames(pcm)
 
     async def run(self) -> CalleeReport:
-        heard: list[PCM] = []
-        spoken: list[PCM] = []
-        segments: list[Segment] = []
-        latencies: list[float] = []
-        yield_delays: list[float] = []
         playback = _Playback()
-        counters = {"marks": 0, "clears": 0, "late": 0}
+        talk = _Conversation(lines=list(self.persona.lines))
         async with websockets.connect(
             self.stream_url, max_size=2**20, additional_headers=self.headers
         ) as ws:
@@ -132,37 +199,29 @@ class SimulatedCallee:
                 json.dumps({"event": "connected", "protocol": "Call", "version": "1.0.0"})
             )
             await ws.send(json.dumps(self._start_message()))
-            reader = asyncio.create_task(self._read(ws, playback, counters))
+            reader = asyncio.create_task(self._read(ws, playback, talk.counters))
             try:
-                await self._converse(
-                    ws, playback, heard, spoken, segments, latencies, yield_delays, counters
-                )
+                await self._converse(ws, playback, talk)
             finally:
                 reader.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await reader
                 with contextlib.suppress(websockets.ConnectionClosed):
-                    await ws.send(
-                        json.dumps(
-                            {
-                                "event": "stop",
-                                "streamSid": self.stream_sid,
-                                "stop": {"accountSid": self.account_sid, "callSid": self.call_sid},
-                            }
-                        )
-                    )
-        duration = len(heard) * FRAME
+                    await ws.send(json.dumps(self._stop_message()))
+        return self._report(talk)
+
+    def _report(self, talk: _Conversation) -> CalleeReport:
         return CalleeReport(
-            heard=np.concatenate(heard) if heard else np.zeros(0, np.int16),
-            spoken=np.concatenate(spoken) if spoken else np.zeros(0, np.int16),
-            segments=segments,
-            latencies=latencies,
-            yield_delays=yield_delays,
+            heard=np.concatenate(talk.heard) if talk.heard else np.zeros(0, np.int16),
+            spoken=np.concatenate(talk.spoken) if talk.spoken else np.zeros(0, np.int16),
+            segments=talk.segments,
+            latencies=talk.latencies,
+            yield_delays=talk.yield_delays,
             hung_up_by="agent" if self._closed_by_agent else "callee",
-            duration=duration,
-            marks_echoed=counters["marks"],
-            clears=counters["clears"],
-            late_frames=counters["late"],
+            duration=len(talk.heard) * FRAME,
+            marks_echoed=talk.counters["marks"],
+            clears=talk.counters["clears"],
+            late_frames=talk.counters["late"],
             started_at=self.started_at,
         )
 
@@ -181,6 +240,19 @@ class SimulatedCallee:
             },
         }
 
+    def _stop_message(self) -> dict[str, Any]:
+        return {
+            "event": "stop",
+            "streamSid": self.stream_sid,
+            "stop": {"accountSid": self.account_sid, "callSid": self.call_sid},
+        }
+
+    async def _send_mark(self, ws: Any, name: str, counters: dict[str, int]) -> None:
+        await ws.send(
+            json.dumps({"event": "mark", "streamSid": self.stream_sid, "mark": {"name": name}})
+        )
+        counters["marks"] += 1
+
     async def _read(self, ws: Any, playback: _Playback, counters: dict[str, int]) -> None:
         try:
             async for raw in ws:
@@ -194,16 +266,7 @@ class SimulatedCallee:
                     counters["clears"] += 1
                     playback.audio.clear()
                     for _, name in playback.marks:  # Twilio echoes the marks it dropped
-                        await ws.send(
-                            json.dumps(
-                                {
-                                    "event": "mark",
-                                    "streamSid": self.stream_sid,
-                                    "mark": {"name": name},
-                                }
-                            )
-                        )
-                        counters["marks"] += 1
+                        await self._send_mark(ws, name, counters)
                     playback.marks.clear()
         except websockets.ConnectionClosed:
             pass
@@ -211,194 +274,126 @@ class SimulatedCallee:
         self._closed_by_agent = True
         self._hangup.set()
 
-    async def _converse(
-        self,
-        ws: Any,
-        playback: _Playback,
-        heard: list[PCM],
-        spoken: list[PCM],
-        segments: list[Segment],
-        latencies: list[float],
-        yield_delays: list[float],
-        counters: dict[str, int],
-    ) -> None:
-        persona = self.persona
-        vad = EnergyVAD()
+    async def _converse(self, ws: Any, playback: _Playback, talk: _Conversation) -> None:
+        """The call's clock, a 20 ms frame a tick: the callee hears a frame of the agent, decides
+        (when it is not saying something already), and sends a frame of its own voice."""
         loop = asyncio.get_running_loop()
         started = loop.time()
         self.started_at = time.time()
         tick = 0
-        mic: list[bytes] = []  # frames still to say
-        saying = ""
-        said_from = 0.0
-        lines = list(persona.lines)
-        agent_turns = 0
-        agent_from: float | None = None
-        last_loud = 0.0
-        listen_since = 0.0  # when the callee last finished talking (latency origin)
-        pending_latency = False
-        reply_at: float | None = None
-        done_at: float | None = None
-        interrupt_started: float | None = None
-        said_hello = False
-        beep_sent = False
-        heard_audio = False
-        seq = 2
-
         while not self._hangup.is_set():
             now = tick * FRAME
-            # 1. play one frame of the agent's audio (or the line's silence)
-            chunk = bytes(playback.audio[:FRAME_SAMPLES]) if playback.audio else b""
-            del playback.audio[: len(chunk)]
-            if len(chunk) < FRAME_SAMPLES and heard_audio:
-                counters["late"] += 1
-            heard_audio = heard_audio or bool(chunk)
-            for i in range(len(playback.marks)):
-                ahead, name = playback.marks[i]
-                playback.marks[i] = (ahead - len(chunk), name)
-            while playback.marks and playback.marks[0][0] <= 0:
-                _, name = playback.marks.pop(0)
-                await ws.send(
-                    json.dumps(
-                        {"event": "mark", "streamSid": self.stream_sid, "mark": {"name": name}}
-                    )
-                )
-                counters["marks"] += 1
-            frame = ulaw_decode(chunk.ljust(FRAME_SAMPLES, b"\xff"))
-            heard.append(frame)
-            change = vad.feed(frame)
-            if (vad.speaking or change == "start") and float(
-                np.abs(frame.astype(np.int32)).mean()
-            ) > 150:
-                last_loud = now
-            if change == "start":
-                agent_from = now - vad.start_frames * FRAME
-                if pending_latency:
-                    latencies.append(max(0.0, agent_from - listen_since))
-                    pending_latency = False
-            elif change == "stop" and agent_from is not None:
-                segments.append(Segment("agent", agent_from, last_loud + FRAME))
-                agent_turns += 1
-                agent_from = None
-                if interrupt_started is not None:
-                    yield_delays.append(max(0.0, last_loud + FRAME - interrupt_started))
-                    interrupt_started = None
-                reply_at = now + THINKING_PAUSE
-
-            # 2. the persona decides
-            if not mic:
-                if saying:
-                    segments.append(Segment("callee", said_from, now, saying))
-                    listen_since = now
-                    pending_latency = True
-                    saying = ""
-                    if not lines and persona.kind in ("person", "interrupts", "opts-out"):
-                        done_at = now
-                action = self._decide(
-                    now,
-                    persona,
-                    vad.speaking,
-                    agent_turns,
-                    agent_from,
-                    lines,
-                    said_hello,
-                    reply_at,
-                    done_at,
-                )
-                if action == "hangup":
-                    break
-                if action == "beep" and not beep_sent:
-                    beep_sent = True
-                    mic = _frames(tone(1000, 0.5))
-                    listen_since = now
-                elif action in ("hello", "line", "interrupt"):
-                    if action == "hello":
-                        said_hello = True
-                        text = persona.hello
-                    elif action == "interrupt":
-                        interrupt_started = now
-                        text = persona.interruption
-                    else:
-                        text = lines.pop(0)
-                    reply_at = None
-                    mic = await self._say(text)
-                    saying, said_from = text, now
-                    pending_latency = False
-
-            # 3. send one frame of the callee's voice (or silence)
-            out = mic.pop(0) if mic else SILENCE_ULAW
-            spoken.append(ulaw_decode(out))
-            seq += 1
-            await ws.send(
-                json.dumps(
-                    {
-                        "event": "media",
-                        "sequenceNumber": str(seq),
-                        "streamSid": self.stream_sid,
-                        "media": {
-                            "track": "inbound",
-                            "timestamp": str(int(now * 1000)),
-                            "payload": base64.b64encode(out).decode(),
-                        },
-                    }
-                )
-            )
-
+            await self._hear(ws, playback, talk, now)
+            if not talk.mic and not await self._turn(talk, now):
+                break
+            await self._speak(ws, talk, now, seq=tick + 3)
             tick += 1
             delay = started + tick * FRAME / self.speed - loop.time()
             if delay > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._hangup.wait(), timeout=delay)
-        if saying:
-            segments.append(Segment("callee", said_from, tick * FRAME, saying))
-        if agent_from is not None:
-            segments.append(Segment("agent", agent_from, last_loud + FRAME))
+        talk.finish(tick * FRAME)
+
+    async def _hear(self, ws: Any, playback: _Playback, talk: _Conversation, now: float) -> None:
+        """Play one frame of the agent's audio (or the line's silence), echo the marks it
+        passed, and listen to it."""
+        chunk = bytes(playback.audio[:FRAME_SAMPLES]) if playback.audio else b""
+        del playback.audio[: len(chunk)]
+        if len(chunk) < FRAME_SAMPLES and talk.heard_audio:
+            talk.counters["late"] += 1
+        talk.heard_audio = talk.heard_audio or bool(chunk)
+        for i in range(len(playback.marks)):
+            ahead, name = playback.marks[i]
+            playback.marks[i] = (ahead - len(chunk), name)
+        while playback.marks and playback.marks[0][0] <= 0:
+            _, name = playback.marks.pop(0)
+            await self._send_mark(ws, name, talk.counters)
+        talk.listen(ulaw_decode(chunk.ljust(FRAME_SAMPLES, b"\xff")), now)
+
+    async def _turn(self, talk: _Conversation, now: float) -> bool:
+        """The persona, done saying its last words, decides; False when it hangs up."""
+        talk.done_saying(now, ends_after_lines=self.persona.kind in TALKERS)
+        action = self._decide(now, self.persona, talk)
+        if action == "hangup":
+            return False
+        if action == "beep" and not talk.beep_sent:
+            talk.beep_sent = True
+            talk.mic = _frames(tone(1000, 0.5))
+            talk.listen_since = now
+        elif action in ("hello", "line", "interrupt"):
+            if action == "hello":
+                talk.said_hello = True
+                text = self.persona.hello
+            elif action == "interrupt":
+                talk.interrupt_started = now
+                text = self.persona.interruption
+            else:
+                text = talk.lines.pop(0)
+            talk.reply_at = None
+            talk.mic = await self._say(text)
+            talk.saying, talk.said_from = text, now
+            talk.pending_latency = False
+        return True
+
+    async def _speak(self, ws: Any, talk: _Conversation, now: float, *, seq: int) -> None:
+        """Send one frame of the callee's voice (or silence)."""
+        out = talk.mic.pop(0) if talk.mic else SILENCE_ULAW
+        talk.spoken.append(ulaw_decode(out))
+        media = {
+            "track": "inbound",
+            "timestamp": str(int(now * 1000)),
+            "payload": base64.b64encode(out).decode(),
+        }
+        message = {
+            "event": "media",
+            "sequenceNumber": str(seq),
+            "streamSid": self.stream_sid,
+            "media": media,
+        }
+        await ws.send(json.dumps(message))
 
     def _decide(
-        self,
-        now: float,
-        p: Persona,
-        agent_speaking: bool,
-        agent_turns: int,
-        agent_from: float | None,
-        lines: list[str],
-        said_hello: bool,
-        reply_at: float | None,
-        done_at: float | None,
+        self, now: float, p: Persona, talk: _Conversation
     ) -> Literal["hello", "line", "interrupt", "beep", "hangup"] | None:
         """What to do now, or None to keep listening."""
+        agent_speaking = talk.vad.speaking
         if p.kind == "voicemail":
-            if not said_hello and now >= 0.3:
+            if not talk.said_hello and now >= 0.3:
                 return "hello"
-            if said_hello and not agent_speaking:
+            if talk.said_hello and not agent_speaking:
                 return "beep" if now < VOICEMAIL_LISTENS else "hangup"
             return None
         if p.kind == "silent":
             return "hangup" if now >= SILENT_HANGS_UP_AT else None
         if p.kind == "hangs-up":
-            if not said_hello and now >= 0.5:
+            if not talk.said_hello and now >= 0.5:
                 return "hello"
             return "hangup" if now >= HANGS_UP_AT else None
         # person / interrupts / opts-out
         if (
-            done_at is not None
+            talk.done_at is not None
             and not agent_speaking
-            and now - max(done_at, reply_at or 0) > GIVE_UP_AFTER
+            and now - max(talk.done_at, talk.reply_at or 0) > GIVE_UP_AFTER
         ):
             return "hangup"
-        if not said_hello and agent_turns == 0 and agent_from is None and now >= PICKUP_PATIENCE:
+        if (
+            not talk.said_hello
+            and talk.agent_turns == 0
+            and talk.agent_from is None
+            and now >= PICKUP_PATIENCE
+        ):
             return "hello"
         if (
             p.kind == "interrupts"
             and p.interruption
-            and agent_turns == 1
-            and agent_from is not None
-            and now - agent_from >= INTERRUPT_AFTER
+            and talk.agent_turns == 1
+            and talk.agent_from is not None
+            and now - talk.agent_from >= INTERRUPT_AFTER
             and not self._interrupted
         ):
             self._interrupted = True
             return "interrupt"
-        if lines and reply_at is not None and now >= reply_at and not agent_speaking:
+        if talk.lines and talk.reply_at is not None and now >= talk.reply_at and not agent_speaking:
             return "line"
         return None
 

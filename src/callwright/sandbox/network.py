@@ -27,6 +27,7 @@ from typing import Any
 import httpx
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
+from starlette.datastructures import FormData
 
 from callwright.kit.time import utcnow
 from callwright.sandbox.callee import CalleeReport, SimulatedCallee, callee_voice_for
@@ -117,71 +118,74 @@ class SandboxNetwork:
             prefix=f"/sandbox/twilio/{API_VERSION}/Accounts/{{account_sid}}",
             include_in_schema=False,
         )
+        authenticated = [Depends(self._authenticate)]
 
-        def authenticate(request: Request, account_sid: str) -> None:
-            # A local network: only this machine's processes (the app's carrier) may use it.
-            if not _is_loopback(request.client.host if request.client else ""):
-                raise _TwilioError(20003, "The sandbox network answers this machine only.", 403)
-            header = request.headers.get("authorization", "")
-            expected = (
-                "Basic "
-                + base64.b64encode(f"{self.account_sid}:{self.auth_token}".encode()).decode()
-            )
-            if account_sid != self.account_sid or not hmac.compare_digest(header, expected):
-                raise _TwilioError(20003, "Authenticate", 401)
-
-        @router.post("/Calls.json")
-        async def create(request: Request, _auth: None = Depends(authenticate)) -> JSONResponse:
-            form = await request.form()
-            to, from_ = str(form.get("To", "")), str(form.get("From", ""))
-            if not to or not from_:
-                raise _TwilioError(
-                    21201 if not to else 21603,
-                    "A 'To' and a 'From' phone number are required.",
-                    400,
-                )
-            twiml = str(form.get("Twiml", ""))
-            if not twiml:
-                raise _TwilioError(
-                    21205, "Url or Twiml is required (this sandbox supports Twiml).", 400
-                )
-            try:
-                _stream_of(twiml)
-            except ValueError as exc:
-                raise _TwilioError(12100, f"Document parse failure: {exc}", 400) from exc
-            events = {str(v) for v in form.getlist("StatusCallbackEvent")} or {"completed"}
-            call = SandboxCall(
-                sid="CA" + secrets.token_hex(16),
-                to=to,
-                from_=from_,
-                twiml=twiml,
-                status_callback=str(form.get("StatusCallback", "")),
-                events=events,
-                persona=persona_for(to),
-            )
-            self.calls[call.sid] = call
-            call.task = asyncio.create_task(self._run(call), name=f"sandbox-{call.sid}")
+        @router.post("/Calls.json", dependencies=authenticated)
+        async def create(request: Request) -> JSONResponse:
+            call = self._place(await request.form())
             return JSONResponse(call.resource(self.account_sid), status_code=201)
 
-        @router.get("/Calls/{call_sid}.json")
-        async def read(call_sid: str, _auth: None = Depends(authenticate)) -> JSONResponse:
+        @router.get("/Calls/{call_sid}.json", dependencies=authenticated)
+        async def read(call_sid: str) -> JSONResponse:
             return JSONResponse(self._call(call_sid).resource(self.account_sid))
 
-        @router.post("/Calls/{call_sid}.json")
-        async def update(
-            call_sid: str, request: Request, _auth: None = Depends(authenticate)
-        ) -> JSONResponse:
-            call = self._call(call_sid)
+        @router.post("/Calls/{call_sid}.json", dependencies=authenticated)
+        async def update(call_sid: str, request: Request) -> JSONResponse:
             status = str((await request.form()).get("Status", ""))
-            if status not in ("completed", "canceled"):
-                raise _TwilioError(21218, "Status must be completed or canceled.", 400)
-            if call.ended is None:
-                call.hangup_requested.set()
-                if call.callee:
-                    call.callee.hang_up_from_network()
-            return JSONResponse(call.resource(self.account_sid))
+            return JSONResponse(self._hang_up(call_sid, status).resource(self.account_sid))
 
         return router
+
+    def _authenticate(self, request: Request, account_sid: str) -> None:
+        # A local network: only this machine's processes (the app's carrier) may use it.
+        if not _is_loopback(request.client.host if request.client else ""):
+            raise _TwilioError(20003, "The sandbox network answers this machine only.", 403)
+        header = request.headers.get("authorization", "")
+        expected = (
+            "Basic " + base64.b64encode(f"{self.account_sid}:{self.auth_token}".encode()).decode()
+        )
+        if account_sid != self.account_sid or not hmac.compare_digest(header, expected):
+            raise _TwilioError(20003, "Authenticate", 401)
+
+    def _place(self, form: FormData) -> SandboxCall:
+        """Twilio's Calls.json create: the call starts ringing in the background."""
+        to, from_ = str(form.get("To", "")), str(form.get("From", ""))
+        if not to or not from_:
+            raise _TwilioError(
+                21201 if not to else 21603, "A 'To' and a 'From' phone number are required.", 400
+            )
+        twiml = str(form.get("Twiml", ""))
+        if not twiml:
+            raise _TwilioError(
+                21205, "Url or Twiml is required (this sandbox supports Twiml).", 400
+            )
+        try:
+            _stream_of(twiml)
+        except ValueError as exc:
+            raise _TwilioError(12100, f"Document parse failure: {exc}", 400) from exc
+        call = SandboxCall(
+            sid="CA" + secrets.token_hex(16),
+            to=to,
+            from_=from_,
+            twiml=twiml,
+            status_callback=str(form.get("StatusCallback", "")),
+            events={str(v) for v in form.getlist("StatusCallbackEvent")} or {"completed"},
+            persona=persona_for(to),
+        )
+        self.calls[call.sid] = call
+        call.task = asyncio.create_task(self._run(call), name=f"sandbox-{call.sid}")
+        return call
+
+    def _hang_up(self, call_sid: str, status: str) -> SandboxCall:
+        """Twilio's Calls/{sid}.json update with Status=completed|canceled: hang up."""
+        call = self._call(call_sid)
+        if status not in ("completed", "canceled"):
+            raise _TwilioError(21218, "Status must be completed or canceled.", 400)
+        if call.ended is None:
+            call.hangup_requested.set()
+            if call.callee:
+                call.callee.hang_up_from_network()
+        return call
 
     def _call(self, sid: str) -> SandboxCall:
         call = self.calls.get(sid)
