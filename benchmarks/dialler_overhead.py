@@ -67,6 +67,7 @@ from callwright.kit.db import Database
 from callwright.kit.security import hash_password
 from callwright.kit.time import utcnow
 from callwright.models import Call, Campaign, CampaignContact, User
+from callwright.realtime.events import LiveEvent
 
 PROMPT = (
     "You are Sarah from Bright Dental. You are calling {{name}} to remind them about their "
@@ -78,7 +79,7 @@ PACE = 120
 CLOSED_TICKS = 5
 
 
-async def _nowhere(room: str, event: str, data: dict[str, object]) -> None:
+async def _nowhere(room: str, event: LiveEvent) -> None:
     """Realtime events reach no socket here."""
 
 

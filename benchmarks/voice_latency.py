@@ -32,6 +32,7 @@ from callwright.cli import _alembic_config
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
+from callwright.realtime.events import LiveEvent
 from callwright.sandbox.network import SandboxCall
 from callwright.speech import tts
 from callwright.speech.scoring import edits
@@ -70,7 +71,7 @@ async def main(n_calls: int, speed: float, settings: Settings) -> None:
     async def remember(call: SandboxCall) -> None:
         done[call.sid] = call
 
-    async def quiet(room: str, event: str, data: dict[str, Any]) -> None:
+    async def quiet(room: str, event: LiveEvent) -> None:
         return None
 
     app.state.sandbox.listeners.append(remember)

@@ -35,9 +35,10 @@ from callwright.kit.db import Database
 from callwright.kit.security import hash_password
 from callwright.kit.serving import free_port, serving
 from callwright.models import User, WebhookDelivery, WebhookEndpoint
+from callwright.realtime.events import LiveEvent
 
 
-async def _nowhere(room: str, event: str, data: dict[str, object]) -> None:
+async def _nowhere(room: str, event: LiveEvent) -> None:
     """Realtime events reach no socket here."""
 
 

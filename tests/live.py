@@ -15,13 +15,13 @@ import pytest
 from fastapi import FastAPI
 
 from callwright.calls.domain import Calls
-from callwright.calls.events import LIVE_CAPTION
 from callwright.calls.flows import CallFlows
 from callwright.calls.service import CallOrder
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.models import Call
+from callwright.realtime.events import TRANSCRIPT_LIVE, LiveEvent, wire
 from callwright.realtime.server import ADMIN_ROOM
 from callwright.sandbox.network import SandboxCall
 from callwright.speech import tts
@@ -113,11 +113,12 @@ async def live(migrated: Settings) -> AsyncIterator[Live]:
     live = Live(app=app, url=settings.app_url)
     real_publish = app.state.realtime.publish
 
-    async def publish(room: str, event: str, data: dict[str, Any]) -> None:
-        live.published.append((room, event, data))
-        if event == LIVE_CAPTION and room == ADMIN_ROOM:
+    async def publish(room: str, event: LiveEvent) -> None:
+        name, data = wire(event)
+        live.published.append((room, name, data))
+        if name == TRANSCRIPT_LIVE and room == ADMIN_ROOM:
             live.captions.append((time.time(), data))
-        await real_publish(room, event, data)
+        await real_publish(room, event)
 
     app.state.calls.events.publish = publish
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import Any
 
 import pytest
 
@@ -18,12 +17,13 @@ from callwright.core import Core
 from callwright.kit import logs
 from callwright.kit.db import Database
 from callwright.main import create_app
+from callwright.realtime.events import LiveEvent
 from tests.live import Live
 
 ROUTINE = {DIAL_DUE_JOB, TICK_JOB, RECONCILE_JOB}
 
 
-async def _nowhere(room: str, event: str, data: dict[str, Any]) -> None:
+async def _nowhere(room: str, event: LiveEvent) -> None:
     return None
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, replace
-from typing import Any
 
 import typer
 
@@ -53,6 +52,8 @@ async def _run(options: CallOptions) -> int:
     from callwright.calls.domain import Calls
     from callwright.calls.service import CallOrder
     from callwright.main import create_app
+    from callwright.realtime.events import LiveEvent, WebhookEvent
+    from callwright.realtime.server import ADMIN_ROOM
 
     port = free_port()
     settings = get_settings().model_copy(
@@ -66,10 +67,10 @@ async def _run(options: CallOptions) -> int:
     app = create_app(settings)
     started = [time.perf_counter()]
 
-    async def publish(room: str, event: str, data: dict[str, Any]) -> None:
-        if room == "admin" and event == "webhook-event":
+    async def publish(room: str, event: LiveEvent) -> None:
+        if room == ADMIN_ROOM and isinstance(event, WebhookEvent):
             elapsed = time.perf_counter() - started[0]
-            typer.echo(f"[{elapsed:6.1f}s] {data['category']:6}  {data['message']}")
+            typer.echo(f"[{elapsed:6.1f}s] {event.category:6}  {event.message}")
 
     domain: Calls = app.state.calls
     domain.events.publish = publish

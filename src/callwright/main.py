@@ -52,6 +52,7 @@ from callwright.public_api.analyze import router as analyze_router
 from callwright.public_api.batches import router as batches_router
 from callwright.public_api.endpoints import router as public_api_router
 from callwright.public_api.errors import install_v1_error_handlers
+from callwright.realtime.schema import document_events
 from callwright.realtime.server import Realtime
 from callwright.roles import build_engines, warm_up
 from callwright.sandbox.network import SandboxNetwork
@@ -169,6 +170,7 @@ def create_app(
     app.state.oauth = build_oauth(settings, google_transport)
     install_error_handlers(app)
     install_v1_error_handlers(app)  # Bland's error shape under /v1 only
+    document_events(app)  # the socket.io events' models beside the REST shapes
 
     # Each router straight on the app, the busiest first. FastAPI matches a request by walking
     # the included routers in order, every route of each, and a router nested in another is

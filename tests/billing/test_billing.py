@@ -14,6 +14,7 @@ from callwright.billing.service import cost_for, hold_for
 from callwright.calls.domain import Calls
 from callwright.kit.time import utcnow
 from callwright.models import Call, LedgerEntry, User
+from callwright.realtime.events import LiveEvent, wire
 from callwright.telephony.base import CarrierError
 from tests.calls.test_calls_api import balance_of, payload
 from tests.conftest import make_client
@@ -104,8 +105,8 @@ async def test_a_replayed_end_charges_once(app: FastAPI, monkeypatch: pytest.Mon
     published: list[tuple[str, str, dict[str, Any]]] = []
     domain: Calls = app.state.calls
 
-    async def capture(room: str, event: str, data: dict[str, Any]) -> None:
-        published.append((room, event, data))
+    async def capture(room: str, event: LiveEvent) -> None:
+        published.append((room, *wire(event)))
 
     monkeypatch.setattr(domain.events, "publish", capture)
     monkeypatch.setattr(domain.billing, "publish", capture)

@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI
 
 from callwright.calls.events import CallEvents
-from callwright.calls.latency import TURN_LATENCY
+from callwright.realtime.events import TURN_LATENCY, LiveEvent, wire
 from callwright.realtime.server import ADMIN_ROOM, user_room, visitor_room
 from callwright.voice_agent.contract import TurnTiming
 from tests.calls.test_calls_api import add_call
@@ -24,8 +24,8 @@ SECOND = TurnTiming(turn=2, end_of_speech_ms=300, stt_ms=None, llm_ms=15, tts_ms
 async def _report(app: FastAPI, call_id: str, *timings: TurnTiming) -> list[tuple[str, str, Any]]:
     published: list[tuple[str, str, Any]] = []
 
-    async def publish(room: str, event: str, data: dict[str, Any]) -> None:
-        published.append((room, event, data))
+    async def publish(room: str, event: LiveEvent) -> None:
+        published.append((room, *wire(event)))
 
     hooks = app.state.calls.media.hooks(call_id)
     hooks.events = CallEvents(publish)

@@ -13,10 +13,10 @@ from sqlalchemy import select
 
 from callwright.calls import repository as calls
 from callwright.calls.events import CLOSING, CONNECTED
-from callwright.calls.latency import TURN_LATENCY
 from callwright.calls.media_hooks import OPTED_OUT
 from callwright.compliance.do_not_call import OnDoNotCallList
 from callwright.models.compliance import DoNotCall
+from callwright.realtime.events import TURN_LATENCY
 from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.policy import OPT_OUT_REPLY
 from tests.factories import add_user

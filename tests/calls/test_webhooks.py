@@ -13,6 +13,7 @@ from callwright.calls import repository as calls
 from callwright.calls.events import CLOSING
 from callwright.kit.time import utcnow
 from callwright.models import Call, User
+from callwright.realtime.events import LiveEvent
 from callwright.telephony import signature
 from callwright.telephony.state import AnsweredBy, CallOutcome
 from tests.factories import ApiClient
@@ -71,9 +72,9 @@ async def test_replays_and_late_callbacks_change_nothing(
 ) -> None:
     published: list[dict[str, Any]] = []
 
-    async def publish(room: str, event: str, data: dict[str, Any]) -> None:
+    async def publish(room: str, event: LiveEvent) -> None:
         if room == "admin":
-            published.append(data)
+            published.append(event.payload())
 
     monkeypatch.setattr(app.state.calls.events, "publish", publish)
     call_id = await _call(app)
@@ -192,9 +193,9 @@ class Closing:
         self.published: list[dict[str, Any]] = []
         monkeypatch.setattr(app.state.calls.events, "publish", self.keep)
 
-    async def keep(self, room: str, event: str, data: dict[str, Any]) -> None:
+    async def keep(self, room: str, event: LiveEvent) -> None:
         if room == "admin":
-            self.published.append(data)
+            self.published.append(event.payload())
 
     @property
     def event(self) -> dict[str, Any]:

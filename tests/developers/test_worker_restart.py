@@ -28,6 +28,7 @@ from callwright.developers.service import new_signing_secret
 from callwright.kit.db import Database
 from callwright.kit.serving import free_port, serving
 from callwright.models import WebhookDelivery, WebhookEndpoint
+from callwright.realtime.events import LiveEvent
 from tests.factories import add_user
 from tests.workers import REDIS_URL, worker_process
 
@@ -158,5 +159,5 @@ async def test_a_killed_worker_loses_no_delivery(
     assert sum(r.attempts for r in rows if r is not None) >= DELIVERIES
 
 
-async def _nowhere(room: str, event: str, data: dict[str, object]) -> None:
+async def _nowhere(room: str, event: LiveEvent) -> None:
     """Realtime events of the sending side reach no socket here."""

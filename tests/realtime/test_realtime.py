@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 import socketio
 
+from callwright.realtime.events import WebhookEvent
 from callwright.realtime.server import user_room
 from tests.conftest import make_client
 from tests.factories import add_user
@@ -55,16 +56,11 @@ async def test_events_reach_only_their_owner_and_admins(live: Live) -> None:
     b, b_got = await _connect(live, tokens["bob@example.com"])
     r, r_got = await _connect(live, tokens["root@example.com"])
     try:
-        await live.app.state.realtime.publish(
-            user_room(alice.id),
-            "webhook-event",
-            {"callId": "x", "message": "Call connected", "category": "call", "completed": False},
+        event = WebhookEvent(
+            call_id="x", message="Call connected", category="call", completed=False
         )
-        await live.app.state.realtime.publish(
-            "admin",
-            "webhook-event",
-            {"callId": "x", "message": "Call connected", "category": "call", "completed": False},
-        )
+        await live.app.state.realtime.publish(user_room(alice.id), event)
+        await live.app.state.realtime.publish("admin", event)
         await asyncio.sleep(0.5)
         assert [e["message"] for e in a_got] == ["Call connected"]
         assert b_got == [], f"bob ({bob.id}) must not see alice's events"

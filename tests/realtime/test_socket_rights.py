@@ -15,6 +15,7 @@ from sqlalchemy import delete, update
 from callwright.config import Settings
 from callwright.kit.time import utcnow
 from callwright.models import ApiToken
+from callwright.realtime.events import WebhookEvent
 from callwright.realtime.server import ADMIN_ROOM, user_room
 from tests.factories import add_user, outbox, query_of
 from tests.realtime.conftest import Server, Socket, close, open_socket, serve
@@ -22,7 +23,7 @@ from tests.realtime.conftest import Server, Socket, close, open_socket, serve
 pytestmark = pytest.mark.asyncio
 
 REDIS_URL = os.environ.get("CALLWRIGHT_TEST_REDIS_URL", "")
-EVENT = {"callId": "x", "message": "Call connected", "category": "call", "completed": False}
+EVENT = WebhookEvent(call_id="x", message="Call connected", category="call", completed=False)
 
 
 async def _socket(server: Server, token: str) -> Socket:
@@ -124,8 +125,8 @@ async def test_a_demoted_admin_reconnects_without_the_admin_room(server: Server)
         await s.ends()
         again = await _socket(server, token)  # the token stays valid, with the user's rights
         try:
-            await server.realtime.publish(ADMIN_ROOM, "webhook-event", EVENT)
-            await server.realtime.publish(user_room(demoted.id), "webhook-event", EVENT)
+            await server.realtime.publish(ADMIN_ROOM, EVENT)
+            await server.realtime.publish(user_room(demoted.id), EVENT)
             await asyncio.sleep(0.3)
             assert len(again.got) == 1
         finally:

@@ -18,6 +18,7 @@ from callwright.calls.viewers import issue_secret
 from callwright.kit.security import sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import Call
+from callwright.realtime.events import BalanceUpdate, WebhookEvent
 from callwright.realtime.server import ADMIN_ROOM, MAX_STATE_REQUESTS, user_room
 from tests.factories import add_user, queued_call
 from tests.realtime.conftest import Server, Socket, close, open_socket
@@ -54,7 +55,10 @@ async def _record(server: Server, call: Call, message: str, **extra: Any) -> Non
     async for session in server.app.state.db.session():
         row = await calls.get(session, call.id)
         assert row is not None
-        await domain.events.record(session, row, message, "call", **extra)
+        event = WebhookEvent(
+            call_id=row.id, message=message, category="call", completed=False, **extra
+        )
+        await domain.events.keep(session, row, event)
 
 
 async def _state(socket: Socket) -> Any:
@@ -73,9 +77,12 @@ async def test_a_visitor_sees_its_own_test_call_and_nothing_else(server: Server)
         await _record(server, theirs, "Assistant: Hello from the other call.")
         await _record(server, users_call, "Assistant: Ada's call.")
         await server.realtime.publish(
-            user_room(ada.id), "balance-update", {"userId": ada.id, "newBalance": 1.0}
+            user_room(ada.id), BalanceUpdate(user_id=ada.id, new_balance=1.0)
         )
-        await server.realtime.publish(ADMIN_ROOM, "webhook-event", {"callId": "x"})
+        await server.realtime.publish(
+            ADMIN_ROOM,
+            WebhookEvent(call_id="x", message="Call connected", category="call", completed=False),
+        )
         await asyncio.sleep(0.4)
         assert me.events == [
             (

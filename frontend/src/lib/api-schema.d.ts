@@ -2665,6 +2665,16 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * BalanceUpdate
+         * @description `balance-update`: the user's balance in dollars, after every change.
+         */
+        BalanceUpdate: {
+            /** New Balance */
+            newBalance: number;
+            /** User Id */
+            userId: number;
+        };
         /** BillingOut */
         BillingOut: {
             data: components["schemas"]["BillingSummary"];
@@ -2970,6 +2980,30 @@ export interface components {
             /** Wait For Greeting */
             wait_for_greeting: boolean;
         };
+        /**
+         * CallState
+         * @description The answer to a visitor's `call-state`: the test call so far, for a socket that joined
+         *     after it started.
+         */
+        CallState: {
+            /** Answered */
+            answered: boolean;
+            /** Call Id */
+            callId: string;
+            /** Connected Seconds */
+            connectedSeconds: number | null;
+            /** Finalized */
+            finalized: boolean;
+            /** Lines */
+            lines: components["schemas"]["TranscriptLine"][];
+            /** Status */
+            status: components["schemas"]["CallStatus"];
+        };
+        /**
+         * CallStatus
+         * @enum {string}
+         */
+        CallStatus: "queued" | "ringing" | "in-progress" | "completed" | "no-answer" | "busy" | "failed" | "canceled";
         /** CallTimes */
         CallTimes: {
             /** Answered At */
@@ -3104,6 +3138,17 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * CampaignUpdated
+         * @description `campaign-updated`: a campaign's progress or state changed (the screens fetch its
+         *     counters again).
+         */
+        CampaignUpdated: {
+            /** Campaign Id */
+            campaignId: string;
+            /** State */
+            state: string;
+        };
         /** CampaignsPage */
         CampaignsPage: {
             /** Data */
@@ -3114,6 +3159,32 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /**
+         * CaptionEvent
+         * @description `transcript-live`: a line being spoken right now, its words so far (the agent's as they
+         *     are heard, the callee's as soon as transcribed). Its kept form follows as a `webhook-event`
+         *     with the same key.
+         */
+        CaptionEvent: {
+            /** At */
+            at: string;
+            /** Call Id */
+            callId: string;
+            /**
+             * Final
+             * @constant
+             */
+            final: false;
+            /** Key */
+            key: string;
+            /**
+             * Speaker
+             * @enum {string}
+             */
+            speaker: "assistant" | "user";
+            /** Text */
+            text: string;
         };
         /** CardSetupIn */
         CardSetupIn: {
@@ -3772,6 +3843,17 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /**
+         * LiveEvents
+         * @description What each socket.io event that the server emits carries, by its name.
+         */
+        LiveEvents: {
+            "balance-update": components["schemas"]["BalanceUpdate"];
+            "campaign-updated": components["schemas"]["CampaignUpdated"];
+            "transcript-live": components["schemas"]["CaptionEvent"];
+            "turn-latency": components["schemas"]["TurnLatencyEvent"];
+            "webhook-event": components["schemas"]["WebhookEvent"];
         };
         /** LoadOut */
         LoadOut: {
@@ -4610,6 +4692,27 @@ export interface components {
             success?: boolean;
         };
         /**
+         * TurnLatencyEvent
+         * @description `turn-latency`: a reply's latency as it is measured, to the call's owner and the admins
+         *     (the API's `TurnLatencyOut` and the call's id).
+         */
+        TurnLatencyEvent: {
+            /** Call Id */
+            callId: string;
+            /** End Of Speech Ms */
+            end_of_speech_ms: number | null;
+            /** Llm Ms */
+            llm_ms: number | null;
+            /** Stt Ms */
+            stt_ms: number | null;
+            /** Total Ms */
+            total_ms: number | null;
+            /** Tts Ms */
+            tts_ms: number | null;
+            /** Turn */
+            turn: number;
+        };
+        /**
          * TurnLatencyOut
          * @description One agent reply's latency in milliseconds (null: the stage was not measured): the
          *     end-of-speech window, STT, the brain (LLM or policy) to its first text, TTS to the first
@@ -5323,6 +5426,52 @@ export interface components {
             /** Voices */
             voices: components["schemas"]["VoiceOut"][];
         };
+        /**
+         * WebhookEvent
+         * @description `webhook-event`: one of the call's events (stored in its log), to its owner and the admins
+         *     (the visitor, for the public test call). A kept transcript line ("Assistant: ..." / "User:
+         *     ...") carries the line itself; "Closing call stream" carries how the call ended.
+         */
+        WebhookEvent: {
+            /**
+             * Answered By
+             * @default null
+             */
+            answeredBy?: components["schemas"]["AnsweredBy"] | null;
+            /** At */
+            at?: string;
+            /** Call Id */
+            callId: string;
+            /**
+             * Category
+             * @enum {string}
+             */
+            category: "call" | "status" | "error";
+            /** Completed */
+            completed: boolean;
+            /** Final */
+            final?: boolean;
+            /** Key */
+            key?: string;
+            /** Message */
+            message: string;
+            /**
+             * Outcome
+             * @default null
+             */
+            outcome?: components["schemas"]["CallOutcome"] | null;
+            /** Outcome Text */
+            outcomeText?: string;
+            /** Seq */
+            seq?: number;
+            /**
+             * Speaker
+             * @enum {string}
+             */
+            speaker?: "assistant" | "user";
+            /** Text */
+            text?: string;
+        };
         /** WeekCount */
         WeekCount: {
             /** Test Calls This Week */
@@ -5446,6 +5595,7 @@ export type SchemaAutoRechargeResponse = components['schemas']['AutoRechargeResp
 export type SchemaBalanceData = components['schemas']['BalanceData'];
 export type SchemaBalanceIn = components['schemas']['BalanceIn'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
+export type SchemaBalanceUpdate = components['schemas']['BalanceUpdate'];
 export type SchemaBillingOut = components['schemas']['BillingOut'];
 export type SchemaBillingSummary = components['schemas']['BillingSummary'];
 export type SchemaBodyImportDoNotCallApiV1DoNotCallImportPost = components['schemas']['Body_import_do_not_call_api_v1_do_not_call_import_post'];
@@ -5462,13 +5612,17 @@ export type SchemaCallPage = components['schemas']['CallPage'];
 export type SchemaCallPageOut = components['schemas']['CallPageOut'];
 export type SchemaCallRecord = components['schemas']['CallRecord'];
 export type SchemaCallSettingsOut = components['schemas']['CallSettingsOut'];
+export type SchemaCallState = components['schemas']['CallState'];
+export type SchemaCallStatus = components['schemas']['CallStatus'];
 export type SchemaCallTimes = components['schemas']['CallTimes'];
 export type SchemaCallUser = components['schemas']['CallUser'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
 export type SchemaCampaignIn = components['schemas']['CampaignIn'];
 export type SchemaCampaignOut = components['schemas']['CampaignOut'];
 export type SchemaCampaignResponse = components['schemas']['CampaignResponse'];
+export type SchemaCampaignUpdated = components['schemas']['CampaignUpdated'];
 export type SchemaCampaignsPage = components['schemas']['CampaignsPage'];
+export type SchemaCaptionEvent = components['schemas']['CaptionEvent'];
 export type SchemaCardSetupIn = components['schemas']['CardSetupIn'];
 export type SchemaCardSetupOut = components['schemas']['CardSetupOut'];
 export type SchemaCharts = components['schemas']['Charts'];
@@ -5513,6 +5667,7 @@ export type SchemaLatencyOut = components['schemas']['LatencyOut'];
 export type SchemaLedgerLineOut = components['schemas']['LedgerLineOut'];
 export type SchemaLiveCall = components['schemas']['LiveCall'];
 export type SchemaLiveCallsOut = components['schemas']['LiveCallsOut'];
+export type SchemaLiveEvents = components['schemas']['LiveEvents'];
 export type SchemaLoadOut = components['schemas']['LoadOut'];
 export type SchemaLoadReport = components['schemas']['LoadReport'];
 export type SchemaLoginIn = components['schemas']['LoginIn'];
@@ -5579,6 +5734,7 @@ export type SchemaTopUser = components['schemas']['TopUser'];
 export type SchemaTopUsersOut = components['schemas']['TopUsersOut'];
 export type SchemaTranscriptLine = components['schemas']['TranscriptLine'];
 export type SchemaTranscriptOut = components['schemas']['TranscriptOut'];
+export type SchemaTurnLatencyEvent = components['schemas']['TurnLatencyEvent'];
 export type SchemaTurnLatencyOut = components['schemas']['TurnLatencyOut'];
 export type SchemaUnreadCount = components['schemas']['UnreadCount'];
 export type SchemaUnreadOut = components['schemas']['UnreadOut'];
@@ -5607,6 +5763,7 @@ export type SchemaV1VoicesList = components['schemas']['V1VoicesList'];
 export type SchemaValidationError = components['schemas']['ValidationError'];
 export type SchemaVoiceOut = components['schemas']['VoiceOut'];
 export type SchemaVoicesOut = components['schemas']['VoicesOut'];
+export type SchemaWebhookEvent = components['schemas']['WebhookEvent'];
 export type SchemaWeekCount = components['schemas']['WeekCount'];
 export type SchemaWeekOut = components['schemas']['WeekOut'];
 export type SchemaWeekdayPoint = components['schemas']['WeekdayPoint'];

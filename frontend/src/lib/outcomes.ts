@@ -1,10 +1,12 @@
 /** How a call ended and who answered, in words and colours: the one place the web app says it.
- * The backend's twin is `src/callwright/calls/outcomes.py` (the live closing event's sentence);
- * keep the two in step. */
+ * The names are the backend's (`CallOutcome`, `AnsweredBy`, `CallStatus` in the generated API
+ * types): a name added or dropped there fails to compile here. The sentences' backend twin is
+ * `src/callwright/calls/outcomes.py` (the live closing event's `outcomeText`); keep them in step. */
 import type { components } from './api-schema'
 
 export type Outcome = components['schemas']['CallOutcome']
 export type AnsweredBy = components['schemas']['AnsweredBy']
+export type CallStatus = components['schemas']['CallStatus']
 /** The badge colours: the spec's green, yellow and red for the values it names, others their own. */
 export type Tone = 'green' | 'yellow' | 'red' | 'blue' | 'slate' | 'violet' | 'orange' | 'cyan' | 'teal' | 'lime' | 'fuchsia'
 
@@ -65,7 +67,7 @@ export const STATUS_COLORS: Record<string, string> = {
   ringing: '#93c5fd',
   'in-progress': '#2563eb',
   unknown: '#94a3b8',
-}
+} satisfies Record<CallStatus | 'unknown', string>
 
 /** A status's chart colour; a value outside the vocabulary gets the unknown grey. */
 export function statusColor(status: string): string {

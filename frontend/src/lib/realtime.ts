@@ -9,47 +9,31 @@
  *
  * socket.io's client (about 13 KB gzip) is itself loaded when the first subscriber mounts, not
  * with the page that subscribes: nothing on a first paint needs it, and Send Call's first load
- * stays under its budget (issue 26). */
+ * stays under its budget (issue 26).
+ *
+ * The events' payloads are generated from the server's models (`realtime/events.py`, published in
+ * the OpenAPI document as `LiveEvents`): `npm run gen:api`, never written here by hand. */
 import { useEffect, useRef } from 'react'
 import type { Socket } from 'socket.io-client'
 import type { components } from './api-schema'
 import { getToken } from './session'
 
-export interface WebhookEvent {
-  callId: string
-  message: string
-  category: string
-  completed: boolean
-  /** A kept transcript line ("Assistant: …" / "User: …") carries the line itself. */
-  speaker?: 'assistant' | 'user'
-  text?: string
-  seq?: number
-  /** The line's key: its captions in flight (transcript-live) came under the same key. */
-  key?: string
-  /** When the line began (ISO 8601). */
-  at?: string
-  final?: boolean
-  /** On "Closing call stream": how the call ended (lib/outcomes), who answered, in words. */
-  outcome?: string | null
-  answeredBy?: string | null
-  outcomeText?: string
-}
-
+/** What each event the server emits carries, by the event's name. */
+export type LiveEvents = components['schemas']['LiveEvents']
+export type LiveEventName = keyof LiveEvents
+/** One of a call's events: a kept transcript line carries the line itself, "Closing call stream"
+ * how the call ended (lib/outcomes), who answered, in words. */
+export type WebhookEvent = LiveEvents['webhook-event']
 /** A line being spoken right now: its words so far (the agent's as they are heard, the
  * callee's as soon as transcribed). Its kept form follows as a webhook-event with the same key. */
-export interface CaptionEvent {
-  callId: string
-  speaker: 'assistant' | 'user'
-  key: string
-  text: string
-  at: string
-  final: false
-}
+export type CaptionEvent = LiveEvents['transcript-live']
+export type BalanceUpdate = LiveEvents['balance-update']
+/** A test call so far, for a socket that joined after it started (the answer to `call-state`). */
+export type CallState = components['schemas']['CallState']
 
-export interface BalanceUpdate {
-  userId: number
-  newBalance: number
-}
+/** The socket, typed by the server's events (an unknown event name or payload fails to compile). */
+type Listeners = { [E in LiveEventName]: (data: LiveEvents[E]) => void }
+type LiveSocket = Socket<Listeners, { 'call-state': (answer: (state: CallState | null) => void) => void }>
 
 interface Handlers {
   onWebhookEvent?: (event: WebhookEvent) => void
@@ -71,12 +55,12 @@ const OPTIONS = {
 
 const loadClient = () => import('socket.io-client')
 
-let shared: Promise<Socket> | null = null
+let shared: Promise<LiveSocket> | null = null
 let users = 0
 
-function connect(): Promise<Socket> {
+function connect(): Promise<LiveSocket> {
   if (!shared) {
-    const opening = loadClient().then(({ io }) => io({ ...OPTIONS, auth: (cb) => cb({ token: getToken() ?? '' }) }))
+    const opening = loadClient().then(({ io }): LiveSocket => io({ ...OPTIONS, auth: (cb) => cb({ token: getToken() ?? '' }) }))
     // A client that could not be loaded is tried again by the next subscriber.
     opening.catch(() => {
       if (shared === opening) shared = null
@@ -99,7 +83,7 @@ function release(): void {
 /** Use the shared socket for as long as the caller holds it: `attach` runs once it is open
  * (unless released before) and returns its detach. The returned function releases it. A client
  * that cannot be loaded (the network dropped) is reported through `failed`. */
-function hold(attach: (socket: Socket) => () => void, failed?: () => void): () => void {
+function hold(attach: (socket: LiveSocket) => () => void, failed?: () => void): () => void {
   let held = true
   let detach: (() => void) | null = null
   connect().then(
@@ -124,7 +108,7 @@ export function useRealtime(handlers: Handlers): void {
     ref.current = handlers
   })
   useEffect(() => {
-    const attach = (socket: Socket) => {
+    const attach = (socket: LiveSocket) => {
       const onWebhook = (event: WebhookEvent) => {
         try {
           ref.current.onWebhookEvent?.(event)
@@ -165,20 +149,8 @@ export function useRealtime(handlers: Handlers): void {
   }, [])
 }
 
-/** A test call so far, for a socket that joined after it started (the server's `call-state`). */
-export interface CallState {
-  callId: string
-  status: string
-  answered: boolean
-  /** Seconds since it was answered, by the server's clock; null before. */
-  connectedSeconds: number | null
-  finalized: boolean
-  /** The transcript so far, as `GET call/{id}/transcript` gives it. */
-  lines: components['schemas']['TranscriptLine'][]
-}
-
 interface VisitorHandlers {
-  onWebhookEvent: (event: WebhookEvent & Record<string, unknown>) => void
+  onWebhookEvent: (event: WebhookEvent) => void
   onCaption: (event: CaptionEvent) => void
   onState: (state: CallState) => void
   /** The socket could not be opened (refused, or the server unreachable after the retries). */
@@ -190,19 +162,19 @@ interface VisitorHandlers {
  * unsubscribe. */
 export function watchTestCall(callId: string, secret: string, handlers: VisitorHandlers): () => void {
   let closed = false
-  let opened: Socket | null = null
-  const follow = (socket: Socket) => {
-    socket.on('webhook-event', (event: WebhookEvent & Record<string, unknown>) => {
+  let opened: LiveSocket | null = null
+  const follow = (socket: LiveSocket) => {
+    socket.on('webhook-event', (event) => {
       if (event.callId === callId) handlers.onWebhookEvent(event)
     })
-    socket.on('transcript-live', (event: CaptionEvent) => {
+    socket.on('transcript-live', (event) => {
       if (event.callId === callId) handlers.onCaption(event)
     })
     socket.on('connect', () => {
       socket
         .timeout(OPTIONS.timeout)
         .emitWithAck('call-state')
-        .then((state: CallState | null) => {
+        .then((state) => {
           if (state) handlers.onState(state)
         })
         .catch(() => undefined) // the live events still come
@@ -216,8 +188,9 @@ export function watchTestCall(callId: string, secret: string, handlers: VisitorH
   loadClient().then(
     ({ io }) => {
       if (closed) return
-      opened = io({ ...OPTIONS, auth: { visitor: secret, callId } })
-      follow(opened)
+      const socket: LiveSocket = io({ ...OPTIONS, auth: { visitor: secret, callId } })
+      opened = socket
+      follow(socket)
     },
     () => {
       if (!closed) handlers.onError()
@@ -231,17 +204,20 @@ export function watchTestCall(callId: string, secret: string, handlers: VisitorH
 
 /** Listen to one socket event (`turn-latency`, ...) for the component's lifetime, on the shared
  * socket (none is opened while `event` is null); the handler may change between renders. */
-export function useSocketEvent<T>(event: string | null, handler: (data: T) => void): void {
+export function useSocketEvent<E extends LiveEventName>(event: E | null, handler: (data: LiveEvents[E]) => void): void {
   const ref = useRef(handler)
   useEffect(() => {
     ref.current = handler
   })
   useEffect(() => {
     if (event === null) return
-    const listener = (data: T) => ref.current(data)
-    return hold((socket) => {
-      socket.on(event, listener)
-      return () => socket.off(event, listener)
+    const listener = (data: LiveEvents[E]) => ref.current(data)
+    // The signature ties the event to its payload; socket.io's types cannot follow a generic name.
+    const name: string = event
+    return hold((typed) => {
+      const socket = typed as Socket
+      socket.on(name, listener)
+      return () => socket.off(name, listener)
     })
   }, [event])
 }

@@ -19,6 +19,7 @@ from callwright.kit.db import on_commit
 from callwright.kit.errors import AppError, ValidationFailed
 from callwright.kit.money import dollars, money
 from callwright.models import Call, LedgerEntry, User
+from callwright.realtime.events import BalanceUpdate
 from callwright.realtime.server import Publisher, user_room
 
 #: The most a balance may hold: $1,000,000 (a typo guard, not a business limit; far inside the
@@ -101,8 +102,7 @@ class Billing:
         async def publish() -> None:
             await self.publish(
                 user_room(user_id),
-                "balance-update",
-                {"userId": user_id, "newBalance": dollars(balance_cents)},
+                BalanceUpdate(user_id=user_id, new_balance=dollars(balance_cents)),
             )
 
         on_commit(session, publish)

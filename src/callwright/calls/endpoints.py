@@ -42,9 +42,7 @@ from callwright.calls.schemas import (
     SendCallOut,
     StatsData,
     StatsOut,
-    TranscriptLine,
     TranscriptOut,
-    TurnLatencyOut,
     WeekdayStats,
     play_url,
 )
@@ -57,6 +55,7 @@ from callwright.kit.money import dollars
 from callwright.kit.sqltime import WEEKDAYS, TzOffset
 from callwright.kit.storage import StoreError
 from callwright.models import Call, CallReport, TranscriptEntry, User
+from callwright.realtime.events import TranscriptLine, TurnLatencyOut
 from callwright.telephony.state import TERMINAL, CallOutcome
 
 log = logging.getLogger(__name__)

@@ -4,20 +4,17 @@ for the public test call, to the socket of the visitor who placed it)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.calls import repository as calls
 from callwright.kit.db import on_commit
 from callwright.kit.time import utcnow
 from callwright.models import Call
+from callwright.realtime.events import CaptionEvent, EventCategory, LiveEvent, WebhookEvent
 from callwright.realtime.server import ADMIN_ROOM, Publisher, user_room, visitor_room
 
 CONNECTED = "Call connected"
 CLOSING = "Closing call stream"
-#: The socket event for a line in flight (see CallEvents.caption).
-LIVE_CAPTION = "transcript-live"
 
 
 class CallEvents:
@@ -29,29 +26,29 @@ class CallEvents:
         session: AsyncSession,
         call: Call,
         message: str,
-        category: str,
+        category: EventCategory,
         *,
         completed: bool = False,
-        **extra: Any,
     ) -> None:
         """Write the event in `session`; publish it after the commit (never a rolled-back one)."""
-        await calls.add_event(session, call.id, category, message, utcnow())
-        data = {
-            "callId": call.id,
-            "message": message,
-            "category": category,
-            "completed": completed,
-            **extra,
-        }
-        self.announce(session, call, "webhook-event", data)
+        event = WebhookEvent(
+            call_id=call.id, message=message, category=category, completed=completed
+        )
+        await self.keep(session, call, event)
 
-    def announce(self, session: AsyncSession, call: Call, event: str, data: dict[str, Any]) -> None:
+    async def keep(self, session: AsyncSession, call: Call, event: WebhookEvent) -> None:
+        """`record` for an event that carries more than its message (a transcript line, the
+        closing)."""
+        await calls.add_event(session, call.id, event.category, event.message, utcnow())
+        self.announce(session, call, event)
+
+    def announce(self, session: AsyncSession, call: Call, event: LiveEvent) -> None:
         """Publish `event` to the call's watchers (`rooms`) after the commit."""
         rooms = self.rooms(call.id, call.user_id)
 
         async def send() -> None:
             for room in rooms:
-                await self.publish(room, event, data)
+                await self.publish(room, event)
 
         on_commit(session, send)
 
@@ -62,8 +59,8 @@ class CallEvents:
         owner = user_room(user_id) if user_id is not None else visitor_room(call_id)
         return [ADMIN_ROOM, owner]
 
-    async def caption(self, call_id: str, user_id: int | None, data: dict[str, Any]) -> None:
+    async def caption(self, user_id: int | None, event: CaptionEvent) -> None:
         """Words being spoken on a call (`transcript-live`): published at once, not stored
         (the line's final form is a stored event)."""
-        for room in self.rooms(call_id, user_id):
-            await self.publish(room, LIVE_CAPTION, {"callId": call_id, **data})
+        for room in self.rooms(event.call_id, user_id):
+            await self.publish(room, event)

@@ -28,6 +28,7 @@ from callwright.kit.security import random_token, sha256_hex
 from callwright.kit.storage import Store, StoreError, build_store
 from callwright.kit.time import utcnow
 from callwright.models import Call
+from callwright.realtime.events import WebhookEvent
 from callwright.telephony.base import Carrier, CarrierError, DialRequest, StatusUpdate
 from callwright.telephony.state import TERMINAL, CallOutcome, CallStatus
 
@@ -283,15 +284,18 @@ class CallFlows:
             seconds = call.duration_seconds or 0
             await self.billing.settle(session, call)
             await self.events.record(session, call, f"Call duration & price: {seconds}s", "call")
-            await self.events.record(
+            await self.events.keep(
                 session,
                 call,
-                CLOSING,
-                "call",
-                completed=True,
-                outcome=outcome,
-                answeredBy=call.answered_by,
-                outcomeText=sentence(outcome, call.error),
+                WebhookEvent(
+                    call_id=call.id,
+                    message=CLOSING,
+                    category="call",
+                    completed=True,
+                    outcome=outcome,
+                    answered_by=call.answered_by,
+                    outcome_text=sentence(outcome, call.error),
+                ),
             )
             await self.reporter.ended(session, call)
             if call.user_id is not None and self.jobs is not None:

@@ -8,15 +8,11 @@ row and, once it commits, publishes it to the call's owner's and the admins' roo
 
 from __future__ import annotations
 
-from typing import Any
-
-from callwright.calls.schemas import TurnLatencyOut
 from callwright.models import TurnLatency
+from callwright.realtime.events import TurnLatencyEvent
 
-TURN_LATENCY = "turn-latency"
 
-
-def live_latency(row: TurnLatency) -> dict[str, Any]:
-    """The event's data: the API's `TurnLatencyOut` fields and the call's id (`callId`, as in
+def live_latency(row: TurnLatency) -> TurnLatencyEvent:
+    """The event: the API's `TurnLatencyOut` fields and the call's id (`callId`, as in
     `webhook-event`)."""
-    return {"callId": row.call_id, **TurnLatencyOut.model_validate(row).model_dump()}
+    return TurnLatencyEvent.model_validate(row)

@@ -8,14 +8,14 @@ import logging
 from collections.abc import Mapping
 from dataclasses import asdict
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
 from callwright.calls.flows import CallFlows
-from callwright.calls.latency import TURN_LATENCY, live_latency
+from callwright.calls.latency import live_latency
 from callwright.calls.recordings import Track, drop_spool, save_recording, spool_path
 from callwright.compliance import disclosure, do_not_call
 from callwright.config import Settings
@@ -24,6 +24,7 @@ from callwright.kit.security import sha256_hex
 from callwright.kit.storage import Store, StoreError
 from callwright.kit.time import utcnow
 from callwright.models import TurnLatency
+from callwright.realtime.events import CaptionEvent, WebhookEvent
 from callwright.telephony.base import CarrierError
 from callwright.telephony.state import TERMINAL, AnsweredBy, CallOutcome, CallStatus
 from callwright.voice_agent.contract import (
@@ -170,9 +171,15 @@ class MediaHooks(CallHooks):
     async def caption(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
         async with self._lines:
             await self.events.caption(
-                self.call_id,
                 await self._owner(),
-                {"speaker": speaker, "key": key, "text": text, "at": _iso(at), "final": False},
+                CaptionEvent(
+                    call_id=self.call_id,
+                    speaker=speaker,
+                    key=key,
+                    text=text,
+                    at=_iso(at),
+                    final=False,
+                ),
             )
 
     async def answered_by(self, who: Answerer) -> None:
@@ -223,23 +230,22 @@ class MediaHooks(CallHooks):
                 return  # an earlier try's COMMIT landed before its connection was cut
             entry = await calls.add_line(session, self.call_id, speaker, text, started)
             label = "Assistant" if speaker == "assistant" else "User"
-            # A voicemail's greeting stays the callee's line, marked as the voicemail's.
-            marked: dict[str, Any] = {}
-            if speaker == "user" and self._answerer == "voicemail":
-                marked["answeredBy"] = "voicemail"
-            await self.events.record(
-                session,
-                call,
-                f"{label}: {text}",
-                "call",
+            event = WebhookEvent(
+                call_id=call.id,
+                message=f"{label}: {text}",
+                category="call",
+                completed=False,
                 speaker=speaker,
                 text=text,
                 seq=entry.seq,
                 key=key,
                 at=_iso(at),
                 final=True,
-                **marked,
             )
+            # A voicemail's greeting stays the callee's line, marked as the voicemail's.
+            if speaker == "user" and self._answerer == "voicemail":
+                event.answered_by = AnsweredBy.VOICEMAIL
+            await self.events.keep(session, call, event)
 
         async with self._lines:
             await self.db.persist(write, what=f"call {self.call_id} transcript line")
@@ -253,7 +259,7 @@ class MediaHooks(CallHooks):
                     return
                 row = TurnLatency(call_id=self.call_id, **asdict(timing))
                 await calls.add_latency(session, row)
-                self.events.announce(session, call, TURN_LATENCY, live_latency(row))
+                self.events.announce(session, call, live_latency(row))
         except Exception as exc:
             if not unreachable(exc):
                 raise

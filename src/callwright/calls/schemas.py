@@ -13,6 +13,7 @@ from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import BodyId, Minutes, TextMap
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
+from callwright.realtime.events import TranscriptLine, TurnLatencyOut
 from callwright.speech import languages
 from callwright.telephony.state import AnsweredBy, CallOutcome
 
@@ -99,15 +100,6 @@ class SendCallOut(Envelope):
     notice: str | None = None
 
 
-class TranscriptLine(BaseModel):
-    user: Literal["assistant", "user"]
-    text: str
-    #: When the line began to be spoken; lines come in that order.
-    created_at: datetime
-    #: The line's number in the call (the order it was kept in; the live events carry it too).
-    seq: int
-
-
 class HasRecording(Protocol):
     id: str
     recording_path: str | None
@@ -141,22 +133,6 @@ class CallRecord(BaseModel):
     max_duration: int
     voice: str
     completed: bool
-
-
-class TurnLatencyOut(BaseModel):
-    """One agent reply's latency in milliseconds (null: the stage was not measured): the
-    end-of-speech window, STT, the brain (LLM or policy) to its first text, TTS to the first
-    audio, and the total from the callee's last word to the agent's first audio sent. The same
-    fields go live as the `turn-latency` socket event, with `callId`."""
-
-    model_config = ConfigDict(from_attributes=True)
-
-    turn: int
-    end_of_speech_ms: int | None
-    stt_ms: int | None
-    llm_ms: int | None
-    tts_ms: int | None
-    total_ms: int | None
 
 
 class CallDetails(CallRecord):

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime, timedelta
-from typing import Any
 
 from callwright.calls import repository as calls
 from callwright.calls.flows import RECONCILE_GRACE
-from callwright.calls.schemas import TranscriptLine
 from callwright.kit.db import Database
 from callwright.kit.security import constant_time_equals, random_token, sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import Call
+from callwright.realtime.events import CallState, TranscriptLine
+from callwright.telephony.state import CallStatus
 
 #: After the call is finalised, how long its visitor's socket is kept (for the closing events).
 LINGER = timedelta(seconds=10)
@@ -60,7 +60,7 @@ class CallViewers:
         now = utcnow()
         return {call.id: until for call in rows if (until := _until(call)) > now}
 
-    async def state(self, call_id: str) -> dict[str, Any] | None:
+    async def state(self, call_id: str) -> CallState | None:
         """The call so far, for a socket that joined late: its status, whether (and how long
         ago) it was answered, and its transcript as `GET call/{id}/transcript` gives it."""
         async with self.db.sessionmaker() as session:
@@ -68,21 +68,21 @@ class CallViewers:
             if call is None:
                 return None
             lines = await calls.transcript_lines(session, call_id)
-        return {
-            "callId": call.id,
-            "status": call.status,
-            "answered": call.answered_at is not None,
+        return CallState(
+            call_id=call.id,
+            status=CallStatus(call.status),
+            answered=call.answered_at is not None,
             # By the server's clock, so the browser's timer needs no agreement between clocks.
-            "connectedSeconds": (
+            connected_seconds=(
                 None
                 if call.answered_at is None
                 else max(0, int((utcnow() - call.answered_at).total_seconds()))
             ),
-            "finalized": call.finalized_at is not None,
-            "lines": [
+            finalized=call.finalized_at is not None,
+            lines=[
                 TranscriptLine(
                     user=row.speaker, text=row.text, created_at=row.created_at, seq=row.seq
-                ).model_dump(mode="json")
+                )
                 for row in lines
             ],
-        }
+        )

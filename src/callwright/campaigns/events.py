@@ -12,9 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from callwright.developers.outbox import Outbox
 from callwright.kit.db import on_commit
 from callwright.models import Campaign
+from callwright.realtime.events import CampaignUpdated
 from callwright.realtime.server import Publisher, user_room
-
-UPDATED = "campaign-updated"
 
 
 def summary(campaign: Campaign) -> dict[str, Any]:
@@ -54,9 +53,9 @@ class CampaignEvents:
         if self.publish is None:
             return
         publish, room = self.publish, user_room(campaign.user_id)
-        data = {"campaignId": campaign.id, "state": campaign.state}
+        event = CampaignUpdated(campaign_id=campaign.id, state=campaign.state)
 
         async def send() -> None:
-            await publish(room, UPDATED, data)
+            await publish(room, event)
 
         on_commit(session, send)

@@ -40,11 +40,12 @@ from starlette.types import ASGIApp
 from callwright.config import Settings
 from callwright.kit.db import on_commit
 from callwright.kit.time import utcnow
+from callwright.realtime.events import CALL_STATE, CallState, LiveEvent, wire
 
 log = logging.getLogger(__name__)
 
-#: realtime.publish's shape: (room, event, data). Workers get one from redis_publisher().
-Publisher = Callable[[str, str, dict[str, Any]], Awaitable[None]]
+#: realtime.publish's shape: (room, event). Workers get one from redis_publisher().
+Publisher = Callable[[str, LiveEvent], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class Visitors(Protocol):
         """The calls still watchable, with their deadlines."""
         ...
 
-    async def state(self, call_id: str) -> dict[str, Any] | None:
+    async def state(self, call_id: str) -> CallState | None:
         """The call so far, for a socket that joined after it started."""
         ...
 
@@ -174,7 +175,7 @@ class Realtime:
         self._redis: aioredis.Redis | None = None
         self.sio.on("connect", self._connect)
         self.sio.on("disconnect", self._disconnected)
-        self.sio.on("call-state", self._call_state)
+        self.sio.on(CALL_STATE, self._call_state)
 
     # -- connections -------------------------------------------------------------------------
 
@@ -215,7 +216,8 @@ class Realtime:
         self._state_requests[sid] = asked
         if asked > MAX_STATE_REQUESTS:
             return None
-        return await self._visitors.state(call_id)
+        state = await self._visitors.state(call_id)
+        return None if state is None else state.payload()
 
     def _expire_at(self, sid: str, at: datetime) -> None:
         delay = max(0.0, (at - utcnow()).total_seconds())
@@ -351,8 +353,9 @@ class Realtime:
 
     # -- emitting ----------------------------------------------------------------------------
 
-    async def publish(self, room: str, event: str, data: dict[str, Any]) -> None:
-        await self.sio.emit(event, data, room=room)
+    async def publish(self, room: str, event: LiveEvent) -> None:
+        name, data = wire(event)
+        await self.sio.emit(name, data, room=room)
 
     def wrap(self, app: ASGIApp) -> ASGIApp:
         wrapped: ASGIApp = socketio.ASGIApp(self.sio, other_asgi_app=app, socketio_path="socket.io")
@@ -365,14 +368,16 @@ def redis_publisher(settings: Settings) -> Publisher:
     if not settings.redis_url:
         log.warning("no CALLWRIGHT_REDIS_URL: this process's realtime events reach no socket")
 
-        async def drop(room: str, event: str, data: dict[str, Any]) -> None:
-            log.debug("realtime %s to %s dropped: %s", event, room, data)
+        async def drop(room: str, event: LiveEvent) -> None:
+            name, data = wire(event)
+            log.debug("realtime %s to %s dropped: %s", name, room, data)
 
         return drop
     manager = socketio.AsyncRedisManager(settings.redis_url, write_only=True)
 
-    async def publish(room: str, event: str, data: dict[str, Any]) -> None:
-        await manager.emit(event, data, room=room, namespace="/")
+    async def publish(room: str, event: LiveEvent) -> None:
+        name, data = wire(event)
+        await manager.emit(name, data, room=room, namespace="/")
 
     return publish
 

@@ -2,15 +2,10 @@
  * that arrive while the call is live (so a page that joins mid-call shows the earlier replies). */
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { useSocketEvent } from '@/lib/realtime'
+import { useSocketEvent, type LiveEvents } from '@/lib/realtime'
 import { latencyQuery, type TurnLatency } from './api'
 
-export const TURN_LATENCY_EVENT = 'turn-latency'
-
-/** The socket event's data: a stored row's fields and the call's id. */
-export interface TurnLatencyEvent extends TurnLatency {
-  callId: string
-}
+export const TURN_LATENCY_EVENT = 'turn-latency' satisfies keyof LiveEvents
 
 /** The stages in the order a reply goes through them, with their column labels. */
 export const STAGES = [
@@ -51,7 +46,7 @@ export function mergeTurns(...lists: readonly (readonly TurnLatency[])[]): TurnL
 export function useTurnLatencies(callId: string, { live = false }: { live?: boolean } = {}) {
   const stored = useQuery({ ...latencyQuery(callId), enabled: callId !== '' })
   const [heard, setHeard] = useState<{ callId: string; turns: TurnLatency[] }>({ callId, turns: [] })
-  useSocketEvent<TurnLatencyEvent>(live && callId ? TURN_LATENCY_EVENT : null, ({ callId: from, ...turn }) => {
+  useSocketEvent(live && callId ? TURN_LATENCY_EVENT : null, ({ callId: from, ...turn }) => {
     if (from !== callId) return
     setHeard((current) => ({ callId, turns: mergeTurns(current.callId === callId ? current.turns : [], [turn]) }))
   })

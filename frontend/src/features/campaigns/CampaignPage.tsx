@@ -23,7 +23,7 @@ export function CampaignPage() {
   const { campaignId = '' } = useParams()
   const campaign = useQuery(campaignQuery(campaignId))
   const client = useQueryClient()
-  useSocketEvent<{ campaignId: string }>('campaign-updated', (data) => {
+  useSocketEvent('campaign-updated', (data) => {
     if (data.campaignId === campaignId) void client.invalidateQueries({ queryKey: campaignKeys.one(campaignId) })
   })
   if (campaign.isPending) return <Spinner />
@@ -148,7 +148,7 @@ function Contacts({ campaign }: { campaign: Campaign }) {
   const client = useQueryClient()
   const contacts = useQuery(contactsQuery(campaign.id, filters, page))
   // The list follows the counters: a contact moves when its call starts or ends.
-  useSocketEvent<{ campaignId: string }>('campaign-updated', (data) => {
+  useSocketEvent('campaign-updated', (data) => {
     if (data.campaignId === campaign.id) void client.invalidateQueries({ queryKey: campaignKeys.contacts(campaign.id) })
   })
   const onSearch = useCallback((search: string) => {

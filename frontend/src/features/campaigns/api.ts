@@ -4,6 +4,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { api, ApiError, fileBody, unwrap } from '@/lib/api'
 import type { components } from '@/lib/api-schema'
+import type { Outcome } from '@/lib/outcomes'
 
 type S = components['schemas']
 export type Campaign = S['CampaignOut']
@@ -17,7 +18,7 @@ export type Action = 'start' | 'pause' | 'resume' | 'cancel'
 
 export const CAMPAIGNS_PAGE_SIZE = 20
 export const CONTACTS_PAGE_SIZE = 25
-export const RETRY_OUTCOMES = ['no-answer', 'busy', 'voicemail', 'failed'] as const
+export const RETRY_OUTCOMES = ['no-answer', 'busy', 'voicemail', 'failed'] as const satisfies readonly Outcome[]
 export const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const
 
 export const campaignKeys = {

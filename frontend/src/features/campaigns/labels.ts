@@ -1,6 +1,10 @@
 /** The campaign screens' words and small helpers: state, status and outcome labels, the
  * counters with every number present, dollars. */
+import type { Outcome } from '@/lib/outcomes'
 import type { Campaign, CampaignState, ContactStatus } from './api'
+
+/** A contact's outcome: its call's (`CallOutcome`), or why it was never called or not again. */
+type ContactOutcome = Outcome | 'do-not-call' | 'cancelled' | 'end-passed' | 'invalid'
 
 export const STATE_LABEL: Record<CampaignState, string> = {
   draft: 'Draft',
@@ -33,7 +37,7 @@ export const OUTCOME_LABEL: Record<string, string> = {
   cancelled: 'Cancelled',
   'end-passed': 'End time passed',
   invalid: 'Could not be placed',
-}
+} satisfies Record<ContactOutcome, string>
 
 /** The counters with every number present (the API leaves zeros out of its schema's required). */
 export function counts(campaign: Campaign) {

@@ -23,7 +23,7 @@ export interface CallView {
 }
 
 export type CallAction =
-  | { type: 'event'; event: WebhookEvent & Record<string, unknown>; now: number }
+  | { type: 'event'; event: WebhookEvent; now: number }
   | { type: 'caption'; event: CaptionEvent; now: number }
   | { type: 'state'; state: CallState; now: number }
   | { type: 'lost' }
@@ -43,7 +43,7 @@ function connect(view: CallView, at: number): CallView {
   return { ...view, phase: 'connected', connectedAt: view.connectedAt ?? at }
 }
 
-function onEvent(view: CallView, event: WebhookEvent & Record<string, unknown>, now: number): CallView {
+function onEvent(view: CallView, event: WebhookEvent, now: number): CallView {
   let next = view
   const told = typeof event.outcomeText === 'string' && event.outcomeText ? event.outcomeText : isOutcome(event.outcome) ? outcomeSentence(event.outcome) : null
   if (told) next = { ...next, outcome: told }
