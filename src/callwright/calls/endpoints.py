@@ -238,6 +238,7 @@ async def _page(session: SessionDep, call_id: str, viewer: User) -> CallPage:
     return CallPage.model_validate(
         details.model_dump(by_alias=True)
         | {
+            "kind": call.kind,
             "settings": pages.settings_of(call, agent_name, campaign_name),
             "events": pages.events_of(events),
             "times": pages.times_of(call, events),

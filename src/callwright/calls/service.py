@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.billing.service import Billing
 from callwright.calls import repository as calls
-from callwright.calls.lifecycle import CallReporter, Silent
+from callwright.calls.lifecycle import CallLife
 from callwright.calls.tasks import DIAL_JOB
 from callwright.compliance import calling_hours, do_not_call, frequency
 from callwright.config import Settings
@@ -96,7 +96,7 @@ class CallService:
         billing: Billing,
         carrier: str,
         jobs: JobQueue,
-        reporter: CallReporter | None = None,
+        life: CallLife,
         clock: Callable[[], datetime] = utcnow,
         test_numbers: phone.TestNumbers | None = None,
     ) -> None:
@@ -106,8 +106,8 @@ class CallService:
         self.billing = billing
         self.carrier = carrier
         self.jobs = jobs
-        #: Told of every placed call (`call.queued`), in the placing transaction.
-        self.reporter: CallReporter = reporter or Silent()
+        #: Told of every placed call, in the placing transaction (calls.lifecycle).
+        self.life = life
         #: What time it is (the rules that depend on it read this; tests set it).
         self.clock = clock
 
@@ -156,7 +156,7 @@ class CallService:
         await calls.add(session, call)
         if notice is not None:
             await calls.add_event(session, call.id, COMPLIANCE, notice, utcnow())
-        await self.reporter.queued(session, call)
+        await self.life.queued(session, call)
         call_id = call.id
         if order.start_at is not None and order.start_at > utcnow():
             return call  # dialled by the due-call sweep when its time comes
