@@ -79,7 +79,6 @@ class CallRequest:
     campaign_id: str | None = None
     campaign_contact_id: int | None = None
     viewer_token_hash: str | None = None
-    from_number: str | None = None
 
 
 #: CallRequest's fields copied onto the order as they are.
