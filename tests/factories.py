@@ -130,7 +130,7 @@ async def queued_call(app: FastAPI, user_id: int | None, **overrides: Any) -> Ca
     `user_id=None`) and committed in a session without after-commit work: it stays queued,
     nothing dials it."""
     fields: dict[str, Any] = {
-        "kind": "user",
+        "kind": "dashboard",
         "user_id": user_id,
         "to_number": "+15551230000",
         "from_number": "+18885550100",

@@ -38,7 +38,7 @@ async def place_call(app: FastAPI, to: str, **overrides: Any) -> str:
     """Place a sandbox call through `app`'s calls service (a short call from the test prompt,
     `overrides` on top); answers its id."""
     values: dict[str, Any] = {
-        "kind": "user",
+        "kind": "dashboard",
         "to_number": to,
         "from_number": "+18885550100",
         "prompt": PROMPT,

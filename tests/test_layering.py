@@ -124,3 +124,19 @@ def test_the_call_lifecycle_has_no_long_functions(unit: str) -> None:
         and (length := (node.end_lineno or node.lineno) - node.lineno + 1) > 60
     ]
     assert long == []
+
+
+def test_only_the_call_builder_builds_a_call_order() -> None:
+    """Every call's order comes from `calls.builder`, with its checks (the agent's owner, the
+    voice, the language, the variables, the disclosure)."""
+    builders = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id == "CallOrder")
+            or (isinstance(node.func, ast.Attribute) and node.func.attr == "CallOrder")
+        )
+    )
+    assert builders == ["calls/builder.py"]

@@ -16,13 +16,13 @@ from callwright.calls import tasks
 from callwright.calls.domain import Calls
 from callwright.calls.events import CallEvents
 from callwright.calls.flows import CallFlows
-from callwright.calls.lifecycle import CallReporter
+from callwright.calls.lifecycle import CallLife
 from callwright.calls.media_hooks import CallMedia
 from callwright.calls.post_call import PostCallAnalysis
 from callwright.calls.service import CallService
 from callwright.campaigns.dialler import TICK_JOB, Dialler
 from callwright.campaigns.events import CampaignEvents
-from callwright.campaigns.progress import CampaignProgress, Reporters
+from callwright.campaigns.progress import CampaignProgress
 from callwright.config import Settings
 from callwright.developers import tasks as webhook_tasks
 from callwright.developers.delivery import Deliverer
@@ -62,36 +62,24 @@ def build_carrier(
 
 
 def build_calls(
-    settings: Settings,
-    db: Database,
-    carrier: Carrier,
-    publish: Publisher,
-    jobs: JobQueue,
-    outbox: Outbox | None = None,
-    *others: CallReporter,
+    settings: Settings, db: Database, carrier: Carrier, publish: Publisher, jobs: JobQueue
 ) -> Calls:
-    """The calls domain, its jobs registered on `jobs`; with `outbox`, each user's call
-    reports `call.queued`, `call.started` and `call.ended` to their webhooks (and to `others`:
-    the campaigns' progress)."""
+    """The calls domain, its jobs registered on `jobs`. Who else hears of a call's life
+    subscribes to `Calls.life` (see `Core.build`)."""
     events = CallEvents(publish)
     billing = Billing(publish)
-    webhooks = [CallWebhooks(settings, outbox)] if outbox is not None else []
-    reporter = Reporters(*webhooks, *others)
-    flows = CallFlows(settings, db, carrier, events, billing, reporter, jobs)
+    life = CallLife(billing, events)
+    flows = CallFlows(settings, db, carrier, events, life, jobs)
     tasks.register(jobs, flows)
     return Calls(
         service=CallService(
-            settings,
-            billing,
-            carrier.name,
-            jobs,
-            reporter,
-            test_numbers=own_numbers_on(carrier.name),
+            settings, billing, carrier.name, jobs, life, test_numbers=own_numbers_on(carrier.name)
         ),
         flows=flows,
         media=CallMedia(settings, db, flows, events),
         events=events,
         billing=billing,
+        life=life,
     )
 
 
@@ -129,11 +117,14 @@ class Core:
         async def nudge() -> None:
             await jobs.send(TICK_JOB)
 
-        progress = CampaignProgress(campaign_events, nudge)
-        calls = build_calls(settings, db, carrier, publish, jobs, outbox, progress)
+        calls = build_calls(settings, db, carrier, publish, jobs)
+        # Who hears of a call's life, in this order (calls.lifecycle): the user's webhooks,
+        # the campaign it is an attempt for, the post-call analysis.
+        CallWebhooks(settings, outbox).subscribe(calls.life)
+        CampaignProgress(campaign_events, nudge).subscribe(calls.life)
+        PostCallAnalysis(settings, db, outbox, jobs).subscribe(calls.life)
         dialler = Dialler(settings, db, calls.service, campaign_events)
         jobs.register(TICK_JOB, dialler.tick)
-        tasks.register_analysis(jobs, PostCallAnalysis(settings, db, outbox))
         mailer = Mailer(settings, db, jobs)
         deliverer = Deliverer(settings, db, jobs, mailer)
         webhook_tasks.register(jobs, deliverer)

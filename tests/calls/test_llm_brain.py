@@ -43,7 +43,7 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
             call = await app.state.calls.service.place(
                 session,
                 CallOrder(
-                    kind="user",
+                    kind="dashboard",
                     to_number="+15551230003",  # the interested person
                     from_number="+18885550100",
                     prompt="You are Nova from Acme Travel. You are calling to confirm a trip.",

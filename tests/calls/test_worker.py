@@ -76,7 +76,7 @@ async def test_a_worker_process_dials_queued_calls(migrated: Settings) -> None:
             call = await app.state.calls.service.place(
                 session,
                 CallOrder(
-                    kind="user",
+                    kind="dashboard",
                     to_number="+15005550002",  # busy
                     from_number="+18885550100",
                     prompt="Remind the customer about their appointment tomorrow.",

@@ -2153,8 +2153,11 @@ export interface components {
             created_at: string;
             /** From */
             from: string;
-            /** Kind */
-            kind: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "dashboard" | "api" | "batch" | "campaign" | "test" | "cli";
             outcome: components["schemas"]["CallOutcome"] | null;
             /** Record Url */
             record_url: string | null;
@@ -2863,6 +2866,11 @@ export interface components {
             events: components["schemas"]["CallEventOut"][];
             /** From */
             from: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "dashboard" | "api" | "batch" | "campaign" | "test" | "cli";
             /** Latencies */
             latencies: components["schemas"]["TurnLatencyOut"][];
             /** Max Duration */

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from callwright.billing.service import MAX_BALANCE_CENTS
+from callwright.calls.service import CallKind
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.money import dollars
 from callwright.kit.pagination import Pagination
@@ -225,7 +226,7 @@ class CallUser(BaseModel):
 
 class AdminCall(BaseModel):
     call_id: str
-    kind: str
+    kind: CallKind
     user: CallUser | None
     from_: str = Field(alias="from")
     to: str

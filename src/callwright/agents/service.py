@@ -1,4 +1,5 @@
-"""Saved agents: the rules (owner only, a cap per user) and a call's settings from one."""
+"""Saved agents: the rules (owner only, a cap per user). A call's order from one is built by
+`calls.builder`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents import repository as agents
-from callwright.agents.settings import CALL_SETTINGS, filled, merged
 from callwright.kit.errors import AppError, NotFound
 from callwright.models import Agent
 
@@ -50,23 +50,3 @@ async def update(session: AsyncSession, agent: Agent, fields: Mapping[str, Any])
 
 async def delete(session: AsyncSession, agent: Agent) -> None:
     await agents.delete(session, agent)
-
-
-async def call_settings(
-    session: AsyncSession,
-    user_id: int,
-    agent_id: str | None,
-    given: Mapping[str, Any],
-    variables: Mapping[str, Any] | None,
-) -> tuple[Agent | None, dict[str, Any]]:
-    """A call's settings (CallOrder's names): the user's agent's, if any, under what the
-    caller `given` (None: not given), with every `{{variable}}` filled; ValidationFailed on
-    `variables` naming each placeholder without a value. Empty texts become None."""
-    agent = await owned(session, user_id, agent_id) if agent_id else None
-    settings = filled(merged(agent, given), variables or {})
-    settings = {
-        name: None if value == "" else value
-        for name, value in settings.items()
-        if name in CALL_SETTINGS
-    }
-    return agent, {name: value for name, value in settings.items() if value is not None}

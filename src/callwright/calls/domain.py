@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from callwright.billing.service import Billing
 from callwright.calls.events import CallEvents
 from callwright.calls.flows import CallFlows
+from callwright.calls.lifecycle import CallLife
 from callwright.calls.media_hooks import CallMedia
 from callwright.calls.service import CallService
 from callwright.kit.errors import AppError
@@ -33,6 +34,8 @@ class Calls:
     events: CallEvents
     #: The prepaid balance the calls are held against and settled to.
     billing: Billing
+    #: A call's life: what its end sets off, and who else hears of it (subscribers).
+    life: CallLife
 
     async def stop(self, session: AsyncSession, call: Call, *, ended_status: int = 409) -> None:
         """Stop `call` for the one who asked (its owner's check done): hang it up, or cancel it

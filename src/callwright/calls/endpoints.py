@@ -13,13 +13,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 from sqlalchemy import Row
 
-from callwright.agents import service as agents
-from callwright.agents.settings import voice_and_language
 from callwright.auth.deps import AdminUser, CurrentUser
 from callwright.auth.schemas import Message
 from callwright.calls import analysis as analysing
 from callwright.calls import page as pages
 from callwright.calls import repository as calls
+from callwright.calls.builder import CallRequest, build_order
 from callwright.calls.domain import Calls
 from callwright.calls.outcomes import outcome_of
 from callwright.calls.schemas import (
@@ -46,7 +45,6 @@ from callwright.calls.schemas import (
     WeekdayStats,
     play_url,
 )
-from callwright.calls.service import CallOrder
 from callwright.kit.bounds import PageRequest, PathId, page_params
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import SettingsDep
@@ -150,32 +148,24 @@ async def send_call(
         raise Forbidden("You can only place calls from your own account.")
     # From an agent only the fields the client sent override it (the others have defaults).
     sent = body.model_fields_set if body.agentId else set(_SEND_CALL_SETTINGS)
-    given = {
-        setting: getattr(body, field)
-        for field, setting in _SEND_CALL_SETTINGS.items()
-        if field in sent and not (field == "voice" and not body.voice)
-    }
-    agent, settings = await agents.call_settings(
-        session, user.id, body.agentId, given, body.variables
-    )
-    if "prompt" not in settings:
-        raise ValidationFailed({"prompt": ["The prompt field is required."]})
-    voice, language = voice_and_language(settings)
     service = _calls(request).service
-    call = await service.place(
+    order = await build_order(
         session,
-        CallOrder(
-            kind="user",
-            user_id=user.id,
+        CallRequest(
+            kind="dashboard",
             to_number=body.phone,
-            voice=voice.name,
-            language=language,
-            agent_id=agent.id if agent else None,
-            variables=dict(body.variables) if body.variables else None,
+            user_id=user.id,
+            agent_id=body.agentId,
+            settings={
+                setting: getattr(body, field)
+                for field, setting in _SEND_CALL_SETTINGS.items()
+                if field in sent
+            },
+            variables=body.variables,
             start_at=_scheduled(body.start_at, service.clock()),
-            **settings,
         ),
     )
+    call = await service.place(session, order)
     return SendCallOut(
         callId=call.id,
         from_=call.from_number,
@@ -247,6 +237,7 @@ async def _page(session: SessionDep, call_id: str, viewer: User) -> CallPage:
     return CallPage.model_validate(
         details.model_dump(by_alias=True)
         | {
+            "kind": call.kind,
             "settings": pages.settings_of(call, agent_name, campaign_name),
             "events": pages.events_of(events),
             "times": pages.times_of(call, events),

@@ -1,6 +1,6 @@
 """The call's state machine: dial after the commit, follow the carrier's status callbacks, stop
-on request, and finish each call exactly once (closing events, settling through the injected
-`Billing`), including the calls a fault cut short (the reconciler)."""
+on request, and finish each call exactly once (what its end sets off is `calls.lifecycle`'s),
+including the calls a fault cut short (the reconciler)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.billing.service import Billing
 from callwright.calls import repository as calls
-from callwright.calls.events import CLOSING, CallEvents
-from callwright.calls.lifecycle import CallReporter, Silent
-from callwright.calls.outcomes import outcome_of, sentence, settled
+from callwright.calls.events import CallEvents
+from callwright.calls.lifecycle import CallLife
+from callwright.calls.outcomes import outcome_of, settled
 from callwright.calls.recordings import salvage_recording, spooled
-from callwright.calls.tasks import ANALYZE_JOB, DIAL_JOB
+from callwright.calls.tasks import DIAL_JOB
 from callwright.compliance import do_not_call
 from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
@@ -28,7 +27,6 @@ from callwright.kit.security import random_token, sha256_hex
 from callwright.kit.storage import Store, StoreError, build_store
 from callwright.kit.time import utcnow
 from callwright.models import Call
-from callwright.realtime.events import WebhookEvent
 from callwright.telephony.base import Carrier, CarrierError, DialRequest, StatusUpdate
 from callwright.telephony.state import TERMINAL, CallOutcome, CallStatus
 
@@ -65,19 +63,17 @@ class CallFlows:
         db: Database,
         carrier: Carrier,
         events: CallEvents,
-        billing: Billing,
-        reporter: CallReporter | None = None,
+        life: CallLife,
         jobs: JobQueue | None = None,
     ) -> None:
-        #: Sends the jobs that follow a call's end (its analysis); None: none are sent.
+        #: Sends the scheduled calls' dial jobs; None: they are dialled here.
         self.jobs = jobs
         self.settings = settings
         self.db = db
         self.carrier = carrier
         self.events = events
-        self.billing = billing
-        #: Told when a call is answered (`call.started`) and finalised (`call.ended`).
-        self.reporter: CallReporter = reporter or Silent()
+        #: Told when a call is answered and when it is finalised (calls.lifecycle).
+        self.life = life
         #: The local folder of live calls' recording spools (and of the recordings themselves
         #: when no S3 bucket is set).
         self.recordings_folder = settings.data_dir / "recordings"
@@ -244,7 +240,7 @@ class CallFlows:
             if message:
                 await self.events.record(session, call, message, "status", completed=False)
             if update.status is CallStatus.IN_PROGRESS:
-                await self.reporter.started(session, call)
+                await self.life.started(session, call)
         if update.status in TERMINAL:
             await self.finalize(call_id)
 
@@ -268,8 +264,9 @@ class CallFlows:
             await asyncio.sleep(poll)
 
     async def finalize(self, call_id: str) -> None:
-        """Once the call has ended and its media (if any) has stopped: the closing events.
-        Runs once per call whatever calls it (status webhook, media end, reconciler)."""
+        """Once the call has ended and its media (if any) has stopped: its end told
+        (`CallLife.ended`). Runs once per call whatever calls it (status webhook, media end,
+        reconciler)."""
         async for session in self.db.session():
             call = await calls.get(session, call_id)
             if call is None or call.status not in TERMINAL:
@@ -281,27 +278,17 @@ class CallFlows:
             # Who answered is known by now (the media's lines are all written).
             outcome = settled(outcome_of(call.end_reason), call.answered_by)
             call.end_reason = outcome.value if outcome else call.end_reason
-            seconds = call.duration_seconds or 0
-            await self.billing.settle(session, call)
-            await self.events.record(session, call, f"Call duration & price: {seconds}s", "call")
-            await self.events.keep(
-                session,
-                call,
-                WebhookEvent(
-                    call_id=call.id,
-                    message=CLOSING,
-                    category="call",
-                    completed=True,
-                    outcome=outcome,
-                    answered_by=call.answered_by,
-                    outcome_text=sentence(outcome, call.error),
-                ),
-            )
-            await self.reporter.ended(session, call)
-            if call.user_id is not None and self.jobs is not None:
-                on_commit(session, partial(self.jobs.send, ANALYZE_JOB, call_id))
+            await self.life.ended(session, call, outcome)
             on_commit(
-                session, partial(_log_end, call.id, call.to_number, outcome, seconds, call.error)
+                session,
+                partial(
+                    _log_end,
+                    call.id,
+                    call.to_number,
+                    outcome,
+                    call.duration_seconds or 0,
+                    call.error,
+                ),
             )
 
     async def dial_due(self) -> int:

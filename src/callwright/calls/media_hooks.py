@@ -156,7 +156,7 @@ class MediaHooks(CallHooks):
             await self.events.record(session, call, CONNECTED, "call")
             if started:
                 await session.refresh(call)
-                await self.flows.reporter.started(session, call)
+                await self.flows.life.started(session, call)
 
         await self.db.persist(write, what=f"call {self.call_id} answered")
 

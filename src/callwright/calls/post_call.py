@@ -7,13 +7,19 @@ seconds)."""
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.calls import repository as calls
 from callwright.calls.analysis import Analysis, AnalysisLLM, analyze
+from callwright.calls.lifecycle import CallLife, owned
+from callwright.calls.tasks import ANALYZE_JOB
 from callwright.config import Settings
 from callwright.developers.outbox import Outbox
-from callwright.kit.db import Database
+from callwright.kit.db import Database, on_commit
+from callwright.kit.jobs import JobQueue
 from callwright.models import Call
 
 log = logging.getLogger(__name__)
@@ -36,10 +42,19 @@ def analyzed_event(call: Call, analysis: Analysis) -> dict[str, Any]:
 
 
 class PostCallAnalysis:
-    def __init__(self, settings: Settings, db: Database, outbox: Outbox) -> None:
+    def __init__(self, settings: Settings, db: Database, outbox: Outbox, jobs: JobQueue) -> None:
         self.settings = settings
         self.db = db
         self.outbox = outbox
+        self.jobs = jobs
+
+    def subscribe(self, life: CallLife) -> None:
+        """Analyse every owned call once its end has committed (`ANALYZE_JOB`)."""
+        self.jobs.register(ANALYZE_JOB, self.run)
+        life.subscribe("ended", self._after_end, only=owned)
+
+    async def _after_end(self, session: AsyncSession, call: Call) -> None:
+        on_commit(session, partial(self.jobs.send, ANALYZE_JOB, call.id))
 
     async def run(self, call_id: str) -> None:
         """Analyse the finished call (reusing an analysis already stored, say by the

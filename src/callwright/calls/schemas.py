@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from callwright.agents.settings import BackgroundAudio, checked_prompt
+from callwright.calls.service import CallKind
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import BodyId, Minutes, TextMap
 from callwright.kit.envelope import Envelope, Ok, Paged
@@ -239,6 +240,8 @@ class CallPage(CallDetails):
     """Everything a call's page shows: the details, the settings it was placed with, its events,
     its times (to place the transcript on the recording) and its cost with the rule."""
 
+    #: Where it came from: the Send Call page, the API, a batch, a campaign, the test call, the CLI.
+    kind: CallKind
     settings: CallSettingsOut
     events: list[CallEventOut]
     times: CallTimes

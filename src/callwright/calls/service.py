@@ -1,5 +1,5 @@
-"""Placing a call: one way in for every kind of call (a user's, the public test call, the CLI's;
-later the API's and campaigns'), holding the rules that apply to all of them."""
+"""Placing a call: one way in for every kind of call (`CallKind`), holding the rules that apply
+to all of them. Its order comes from `calls.builder`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.billing.service import Billing
 from callwright.calls import repository as calls
-from callwright.calls.lifecycle import CallReporter, Silent
+from callwright.calls.lifecycle import CallLife
 from callwright.calls.tasks import DIAL_JOB
 from callwright.compliance import calling_hours, do_not_call, frequency
 from callwright.config import Settings
@@ -25,7 +25,12 @@ from callwright.models import Call, User
 from callwright.models.call import new_call_id
 from callwright.telephony.state import CallStatus
 
-CallKind = Literal["user", "test", "cli"]
+#: Where a call came from: the Send Call page, `POST /v1/calls`, a `/v1` batch, a campaign,
+#: the landing page's free test call, `callwright call`.
+CallKind = Literal["dashboard", "api", "batch", "campaign", "test", "cli"]
+#: The users' own calls (the others: the free test call, the operator's CLI), which the rules
+#: for calling people apply to.
+USERS_KINDS: tuple[CallKind, ...] = ("dashboard", "api", "batch", "campaign")
 #: The carrier whose callees are all simulated (telephony: the built-in network).
 SANDBOX = "sandbox"
 #: The category of a call's event that says what the rules for calling people did.
@@ -35,7 +40,8 @@ VoicemailAction = Literal["leave_message", "hangup"]
 
 @dataclass(frozen=True)
 class CallOrder:
-    """What a caller asks for. The defaults are the product's (and the spec's)."""
+    """A call as it is placed, every check done (built by `calls.builder` alone). The defaults
+    are the product's (and the spec's)."""
 
     kind: CallKind
     to_number: str
@@ -90,7 +96,7 @@ class CallService:
         billing: Billing,
         carrier: str,
         jobs: JobQueue,
-        reporter: CallReporter | None = None,
+        life: CallLife,
         clock: Callable[[], datetime] = utcnow,
         test_numbers: phone.TestNumbers | None = None,
     ) -> None:
@@ -100,8 +106,8 @@ class CallService:
         self.billing = billing
         self.carrier = carrier
         self.jobs = jobs
-        #: Told of every placed call (`call.queued`), in the placing transaction.
-        self.reporter: CallReporter = reporter or Silent()
+        #: Told of every placed call, in the placing transaction (calls.lifecycle).
+        self.life = life
         #: What time it is (the rules that depend on it read this; tests set it).
         self.clock = clock
 
@@ -121,7 +127,7 @@ class CallService:
         if reason is not None:
             raise ValidationFailed({"phone_number": [reason]})
         notice = None
-        if order.kind == "user" and order.user_id is not None:
+        if order.kind in USERS_KINDS and order.user_id is not None:
             # The free test call rings the visitor who asked for it, and the CLI is the
             # operator's own tool: the rules for calling people are for users' calls.
             now = self.clock()
@@ -150,7 +156,7 @@ class CallService:
         await calls.add(session, call)
         if notice is not None:
             await calls.add_event(session, call.id, COMPLIANCE, notice, utcnow())
-        await self.reporter.queued(session, call)
+        await self.life.queued(session, call)
         call_id = call.id
         if order.start_at is not None and order.start_at > utcnow():
             return call  # dialled by the due-call sweep when its time comes

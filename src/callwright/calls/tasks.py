@@ -9,7 +9,6 @@ from callwright.kit.jobs import JobQueue
 
 if TYPE_CHECKING:
     from callwright.calls.flows import CallFlows
-    from callwright.calls.post_call import PostCallAnalysis
 
 #: Dial a queued call (sent after the commit that stored it).
 DIAL_JOB = "calls.dial"
@@ -18,7 +17,7 @@ RECONCILE_JOB = "calls.reconcile"
 #: Dial the scheduled calls whose time has come (sent every few seconds by a receiving role).
 DIAL_DUE_JOB = "calls.dial_due"
 #: Analyse a finished call with its settings and report `call.analyzed` (sent after the
-#: commit that finalised it, for calls with an owner).
+#: commit that finalised it, for calls with an owner: calls.post_call).
 ANALYZE_JOB = "calls.analyze"
 
 
@@ -26,7 +25,3 @@ def register(jobs: JobQueue, flows: CallFlows) -> None:
     jobs.register(DIAL_JOB, flows.dial)
     jobs.register(RECONCILE_JOB, flows.reconcile)
     jobs.register(DIAL_DUE_JOB, flows.dial_due)
-
-
-def register_analysis(jobs: JobQueue, analysis: PostCallAnalysis) -> None:
-    jobs.register(ANALYZE_JOB, analysis.run)

@@ -23,9 +23,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.agents import service as agents
-from callwright.agents.settings import voice_and_language
 from callwright.billing.service import InsufficientBalance, hold_for
+from callwright.calls.builder import CallRequest, build_order
 from callwright.calls.service import CallOrder, CallService
 from callwright.campaigns import rules
 from callwright.campaigns import service as campaigns
@@ -228,26 +227,19 @@ class Dialler:
         due-call sweep of the next receiving role (the dial's claim makes a repeat harmless)."""
         if campaign.agent_id is None and not campaign.call_settings:
             raise ValidationFailed({"agent": [campaigns.NO_AGENT]})
-        agent, settings = await agents.call_settings(
+        return await build_order(
             session,
-            campaign.user_id,
-            campaign.agent_id,
-            campaign.call_settings or {},
-            contact.variables,
-        )
-        voice, language = voice_and_language(settings, fallback=True)
-        return CallOrder(
-            kind="user",
-            user_id=campaign.user_id,
-            to_number=contact.phone,
-            voice=voice.name,
-            language=language,
-            agent_id=agent.id if agent else None,
-            variables=dict(contact.variables),
-            campaign_id=campaign.id,
-            campaign_contact_id=contact.id,
-            start_at=utcnow(),
-            **settings,
+            CallRequest(
+                kind="batch" if campaign.batch else "campaign",
+                to_number=contact.phone,
+                user_id=campaign.user_id,
+                agent_id=campaign.agent_id,
+                settings=campaign.call_settings or {},
+                variables=contact.variables,
+                campaign_id=campaign.id,
+                campaign_contact_id=contact.id,
+                start_at=utcnow(),
+            ),
         )
 
     async def _within_cap(self, session: AsyncSession, campaign: Campaign, minutes: int) -> bool:

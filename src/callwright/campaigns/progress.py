@@ -1,7 +1,7 @@
 """A campaign hears about its calls: when one ends, its contact is done, opted out, or due
 again after its retry policy's wait; the campaign completes when no contact is left; and the
-dialler is asked to fill the freed slot at once. Implements `calls.lifecycle.CallReporter`
-(beside the webhooks'), called in the transaction that finalised the call."""
+dialler is asked to fill the freed slot at once. Subscribed to a campaign call's end
+(`calls.lifecycle`), told in the transaction that finalised the call."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.calls.lifecycle import CallReporter
+from callwright.calls.lifecycle import CallLife
 from callwright.campaigns import rules
 from callwright.campaigns.dialler import finish_if_done
 from callwright.campaigns.events import CampaignEvents
@@ -25,15 +25,11 @@ class CampaignProgress:
         #: Queues a dialler tick (after the commit).
         self.nudge = nudge
 
-    async def queued(self, session: AsyncSession, call: Call) -> None:
-        return None
-
-    async def started(self, session: AsyncSession, call: Call) -> None:
-        return None
+    def subscribe(self, life: CallLife) -> None:
+        """Every campaign call's end."""
+        life.subscribe("ended", self.ended, only=lambda call: call.campaign_contact_id is not None)
 
     async def ended(self, session: AsyncSession, call: Call) -> None:
-        if call.campaign_contact_id is None:
-            return
         contact = await session.get(CampaignContact, call.campaign_contact_id)
         campaign = await session.get(Campaign, call.campaign_id) if call.campaign_id else None
         if contact is None or campaign is None or contact.last_call_id != call.id:
@@ -62,22 +58,3 @@ async def _opted_out(session: AsyncSession, call: Call) -> bool:
     """The callee asked not to be called again during this call (the agent listed them)."""
     found = await session.scalar(select(DoNotCall.id).where(DoNotCall.call_id == call.id).limit(1))
     return found is not None
-
-
-class Reporters:
-    """Every reporter in turn (the webhooks', the campaigns')."""
-
-    def __init__(self, *reporters: CallReporter) -> None:
-        self.reporters = reporters
-
-    async def queued(self, session: AsyncSession, call: Call) -> None:
-        for reporter in self.reporters:
-            await reporter.queued(session, call)
-
-    async def started(self, session: AsyncSession, call: Call) -> None:
-        for reporter in self.reporters:
-            await reporter.started(session, call)
-
-    async def ended(self, session: AsyncSession, call: Call) -> None:
-        for reporter in self.reporters:
-            await reporter.ended(session, call)

@@ -8,8 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Request
 
 from callwright.auth.deps import AdminUser
+from callwright.calls.builder import CallRequest, build_order
 from callwright.calls.domain import Calls
-from callwright.calls.service import CallOrder
 from callwright.calls.viewers import issue_secret
 from callwright.config import Settings
 from callwright.content import repository as content
@@ -48,7 +48,6 @@ from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.ratelimit import RateLimiter
 from callwright.kit.time import utcnow
 from callwright.models import FormSubmission, Post, User
-from callwright.speech import tts
 
 router = APIRouter(tags=["public"])
 admin_router = APIRouter(prefix="/admin", tags=["admin"])
@@ -186,17 +185,19 @@ async def free_test_call(
     await _limit_test_calls(limiter, settings, ip, body.phone_number)
     domain: Calls = request.app.state.calls
     secret, secret_hash = issue_secret()
-    call = await domain.service.place(
+    order = await build_order(
         session,
-        CallOrder(
+        CallRequest(
             kind="test",
             to_number=body.phone_number,
-            prompt=await content.test_call_task(session),
-            voice=tts.default_voice().name,
-            max_duration=settings.test_call_max_minutes,
+            settings={
+                "prompt": await content.test_call_task(session),
+                "max_duration": settings.test_call_max_minutes,
+            },
             viewer_token_hash=secret_hash,
         ),
     )
+    call = await domain.service.place(session, order)
     return TestCallOut(
         message="Test call initiated! You will receive a call shortly.",
         callId=call.id,

@@ -64,7 +64,8 @@ class Call(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_call_id)
     #: Owner; null for the public test call. Kept (set null) if the user is deleted.
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    kind: Mapped[str] = mapped_column(String(16), default="user")  # user | test
+    #: Where it came from (calls.service.CallKind): dashboard, api, batch, campaign, test, cli.
+    kind: Mapped[str] = mapped_column(String(16), default="dashboard")
     carrier: Mapped[str] = mapped_column(String(32))
     carrier_call_id: Mapped[str | None] = mapped_column(String(64), default=None)
     #: SHA-256 of the single-use secret the carrier's media stream must present; cleared when

@@ -9,7 +9,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from callwright.kit.db import Base, UTCDateTime
@@ -36,6 +36,8 @@ class Campaign(Base):
     #: A call's settings given with the campaign (a `/v1/batches` task, voice ...), over the
     #: agent's when it has one (CallOrder's names).
     call_settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    #: Created by `/v1/batches` (its calls are of kind "batch"; a dashboard one's, "campaign").
+    batch: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: draft, scheduled, running, paused, completed, cancelled (campaigns/states.py).
     state: Mapped[str] = mapped_column(String(16), default="draft")
     #: Why it is paused or ended when the dialler did it (the balance ran out, the cap).

@@ -32,7 +32,6 @@ from callwright.kit.db import SessionDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
 from callwright.models import Agent, Call, Campaign
-from callwright.public_api import repository
 from callwright.public_api.schemas import VoiceNumber
 from callwright.public_api.service import find_voice, start_at, voice_ids
 from callwright.speech import languages, tts
@@ -188,18 +187,17 @@ async def send_batch(
     if not rows:
         raise ValidationFailed({"call_data": [NO_ROWS]})
     agent_id, given, shared = _settings(body)
-    if agent_id and await repository.owned_agent(session, caller.user.id, agent_id) is None:
-        raise NotFound("Agent not found.")
     if not agent_id and not given.get("prompt"):
         raise ValidationFailed({"base_prompt": [NO_TASK]})
     settings = request.app.state.settings
-    campaign = await campaigns.create(
+    campaign = await campaigns.create(  # its agent, if any, the user's own (else 404)
         session,
         caller.user.id,
         {
             "name": (body.label or "").strip() or f"API batch {utcnow():%Y-%m-%d %H:%M}",
             "agent_id": agent_id,
             "call_settings": given,
+            "batch": True,
             "days": list(range(7)),
             "calling_window": str(batch_window(settings)),
             "concurrency": BATCH_CONCURRENCY,

@@ -1,5 +1,5 @@
-"""The `/v1` API's own queries: a user's calls with Bland's list filters, an owned call, an
-owned agent."""
+"""The `/v1` API's own queries: a user's calls with Bland's list filters, an owned call (an
+owned agent is `agents.service.owned`'s)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.models import Agent, Call
+from callwright.models import Call
 from callwright.telephony.state import TERMINAL
 
 
@@ -70,8 +70,3 @@ async def list_calls(
 async def owned_call(session: AsyncSession, user_id: int, call_id: str) -> Call | None:
     call = await session.get(Call, call_id)
     return call if call is not None and call.user_id == user_id else None
-
-
-async def owned_agent(session: AsyncSession, user_id: int, agent_id: str) -> Agent | None:
-    agent = await session.get(Agent, agent_id)
-    return agent if agent is not None and agent.user_id == user_id else None

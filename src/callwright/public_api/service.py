@@ -1,7 +1,7 @@
-"""Bland's send-call request turned into our `CallOrder`: the phone number read the send-call
-way (kit.phone), the agent's settings under the request's, `{{variables}}` filled from
-`request_data`, the voice found, the schedule read in its time zone. Every refusal is a
-`ValidationFailed` naming Bland's field."""
+"""Bland's send-call request read in our terms: the phone number the send-call way (kit.phone),
+the voice by name or number, Bland's language codes, the schedule in its time zone; the order
+itself is `calls.builder`'s (the agent's settings under the request's, `{{variables}}` filled
+from `request_data`). Every refusal is a `ValidationFailed` naming Bland's field."""
 
 from __future__ import annotations
 
@@ -12,13 +12,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.agents.settings import PROMPT_MIN, filled, merged, voice_mismatch
+from callwright.calls.builder import CallRequest, OrderRefused, build_order
 from callwright.calls.service import CallOrder
-from callwright.kit.errors import NotFound, ValidationFailed
+from callwright.kit.errors import ValidationFailed
 from callwright.kit.phone import dial_number
 from callwright.kit.time import utcnow
-from callwright.models import Agent
-from callwright.public_api import repository
 from callwright.public_api.schemas import FIELD_TYPES, V1AnalysisField, V1SendCallIn
 from callwright.speech import languages, tts
 
@@ -27,7 +25,7 @@ DEFAULT_TIMEZONE = "America/Los_Angeles"
 #: How far ahead a call may be scheduled.
 SCHEDULE_AHEAD_MAX = timedelta(days=365)
 #: Bland leaves a voicemail only when asked: its default action is to hang up.
-DEFAULT_VOICEMAIL_ACTION = "hangup"
+VOICEMAIL_HANG_UP = "hangup"
 _START_TIME = re.compile(
     r"(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{2}:\d{2}(?::\d{2})?)"
     r"\s*(?P<offset>Z|[+-]\d{2}:?\d{2})?"
@@ -133,20 +131,24 @@ def language_code(given: str | None) -> str | None:
 
 
 def _given(body: V1SendCallIn) -> dict[str, Any]:
-    """The request's own settings, by CallOrder's names (None: not given)."""
+    """The request's own settings, by CallOrder's names (None: not given). A voice it names
+    that is none of ours is passed on as written (the builder refuses it)."""
     voicemail_action = body.voicemail.action if body.voicemail else body.voicemail_action
     voicemail_message = body.voicemail.message if body.voicemail else None
-    background = body.background_track
+    requested = body.voice if body.voice is not None else body.voice_id
+    voice = find_voice(requested)
     return {
         "prompt": body.task.strip() if body.task and body.task.strip() else None,
+        "voice": voice.name if voice else None if requested is None else str(requested),
         "first_sentence": body.first_sentence,
         "language": language_code(body.language),
         "temperature": body.temperature,
         "interruption_threshold": body.interruption_threshold,
-        "background_audio": background,
+        "background_audio": body.background_track,
         "max_duration": body.max_duration,
         "wait_for_greeting": body.wait_for_greeting,
-        "voicemail_action": voicemail_action,
+        # Bland leaves a voicemail only when asked (an agent always has its own action).
+        "voicemail_action": voicemail_action or (None if body.agent_id else VOICEMAIL_HANG_UP),
         "voicemail_message": voicemail_message or body.voicemail_message,
         "disclosure": body.disclosure,
         "summary_prompt": body.summary_prompt,
@@ -156,47 +158,33 @@ def _given(body: V1SendCallIn) -> dict[str, Any]:
     }
 
 
+#: A refusal of the order in Bland's words, by (field, problem): the field it names, and its
+#: message (None: the builder's).
+_BLANDS_WORDS: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("prompt", "missing"): ("task", "The task field is required (or send an agent_id)."),
+    ("prompt", "too-short"): ("task", "The task must be at least 10 characters long."),
+    ("voice", "unavailable"): ("voice", VOICE_UNAVAILABLE),
+    ("variables", "missing"): ("request_data", None),
+}
+
+
 async def order_for(
     session: AsyncSession, user_id: int, key_id: int, body: V1SendCallIn
 ) -> CallOrder:
     """The call `body` asks for, on behalf of `user_id`'s key `key_id`."""
-    to_number = phone_number(body.phone_number)
-    agent: Agent | None = None
-    if body.agent_id:
-        agent = await repository.owned_agent(session, user_id, body.agent_id)
-        if agent is None:
-            raise NotFound("Agent not found.")
-    settings = merged(agent, _given(body))
-    prompt = (settings.get("prompt") or "").strip()
-    if not prompt:
-        raise ValidationFailed({"task": ["The task field is required (or send an agent_id)."]})
-    if len(prompt) < PROMPT_MIN:
-        raise ValidationFailed({"task": ["The task must be at least 10 characters long."]})
-    language = languages.get(settings.get("language") or languages.DEFAULT).code
-    requested = body.voice if body.voice is not None else body.voice_id
-    voice = find_voice(requested)
-    if requested is not None and voice is None:
-        raise ValidationFailed({"voice": [VOICE_UNAVAILABLE]})
-    if voice is not None and (mismatch := voice_mismatch(voice, language)):
-        raise ValidationFailed({"voice": [mismatch]})
-    if voice is None:
-        # The agent's voice when it speaks the call's language, else the language's first.
-        voice = tts.find(agent.voice) if agent and agent.voice else None
-        if voice is None or voice.language != language:
-            voice = tts.default_voice(language)
-    settings["voice"] = voice.name
-    settings["language"] = language
-    settings.setdefault("voicemail_action", DEFAULT_VOICEMAIL_ACTION)
-    variables = dict(body.request_data or {})
-    settings = filled(settings, variables, field="request_data")
-    return CallOrder(
-        kind="user",
+    request = CallRequest(
+        kind="api",
+        to_number=phone_number(body.phone_number),
         user_id=user_id,
-        to_number=to_number,
-        agent_id=agent.id if agent else None,
-        variables=variables or None,
+        agent_id=body.agent_id or None,
+        settings=_given(body),
+        variables=body.request_data,
         call_metadata=body.metadata,
         start_at=start_at(body.start_time, body.timezone, utcnow()),
         api_key_id=key_id,
-        **settings,
     )
+    try:
+        return await build_order(session, request)
+    except OrderRefused as refused:
+        field, message = _BLANDS_WORDS.get((refused.field, refused.problem), (refused.field, None))
+        raise ValidationFailed({field: [message or refused.message]}) from None

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.calls import repository as calls
+from callwright.calls.lifecycle import CallLife, owned
 from callwright.config import Settings
 from callwright.developers.outbox import Outbox
 from callwright.models import Call
@@ -23,17 +24,22 @@ def detail_json(data: dict[str, Any]) -> dict[str, Any]:
 
 
 class CallWebhooks:
-    """Implements `calls.lifecycle.CallReporter` with the webhook outbox."""
+    """A call's life (calls.lifecycle) in the webhook outbox."""
 
     def __init__(self, settings: Settings, outbox: Outbox) -> None:
         self.settings = settings
         self.outbox = outbox
 
+    def subscribe(self, life: CallLife) -> None:
+        """Every owned call's `call.queued`, `call.started` and `call.ended`."""
+        life.subscribe("queued", self.queued, only=owned)
+        life.subscribe("started", self.started, only=owned)
+        life.subscribe("ended", self.ended, only=owned)
+
     async def _emit(
         self, session: AsyncSession, call: Call, event: str, data: dict[str, Any]
     ) -> None:
-        if call.user_id is None:
-            return
+        assert call.user_id is not None, "subscribed for owned calls"
         await self.outbox.emit(
             session,
             user_id=call.user_id,
@@ -44,8 +50,6 @@ class CallWebhooks:
         )
 
     async def queued(self, session: AsyncSession, call: Call) -> None:
-        if call.user_id is None:
-            return
         data = V1ListedCall.model_validate(serialize.listed(call)).model_dump(
             mode="json", by_alias=True
         )
@@ -53,13 +57,9 @@ class CallWebhooks:
         await self._emit(session, call, "call.queued", data)
 
     async def started(self, session: AsyncSession, call: Call) -> None:
-        if call.user_id is None:
-            return
         await self._emit(session, call, "call.started", _json(serialize.started(call)))
 
     async def ended(self, session: AsyncSession, call: Call) -> None:
-        if call.user_id is None:
-            return
         lines = await calls.transcript(session, call.id)
         data = serialize.detail(call, lines, self.settings.app_url)
         await self._emit(session, call, "call.ended", detail_json(data))

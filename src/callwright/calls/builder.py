@@ -1,0 +1,184 @@
+"""The one way a call's order is built, whichever way the call came (Send Call, `/v1/calls`, a
+campaign or `/v1` batch attempt, the public test call, the CLI): the saved agent's settings
+(the user's own agent, else 404), the request's own on top, every `{{variable}}` filled, then
+the checks that belong to the order: a prompt of ten characters or more, an offered
+language, an offered voice that speaks it, a disclosure that says "AI".
+
+A refusal is one `OrderRefused` (a 422 naming the order's field, in Send Call's words); a
+caller whose API speaks another dialect (`/v1`: Bland's field names) maps it.
+
+What the request gives is checked strictly. What was checked when it was saved (an agent's
+settings; a campaign's, for each of its later attempts) gives way instead: a voice or a
+language no longer offered, or an agent's voice that does not speak the call's language,
+becomes the language's default voice."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.agents import service as agents
+from callwright.agents.settings import (
+    CALL_SETTINGS,
+    TEMPLATED,
+    checked_prompt,
+    merged,
+    voice_mismatch,
+)
+from callwright.agents.variables import fill, missing, missing_message
+from callwright.calls.service import CallKind, CallOrder
+from callwright.compliance import disclosure
+from callwright.kit.errors import ValidationFailed
+from callwright.models import Agent
+from callwright.speech import languages, tts
+
+#: The order's field a refusal is about.
+OrderField = Literal["prompt", "language", "voice", "variables", "disclosure"]
+#: What is wrong with it.
+Problem = Literal["missing", "too-short", "not-offered", "unavailable", "mismatch", "not-ai"]
+
+PROMPT_REQUIRED = "The prompt field is required."
+VOICE_UNAVAILABLE = "The selected voice is not available."
+#: The kinds whose settings were checked when their campaign was saved (see the module).
+SAVED_SETTINGS: tuple[CallKind, ...] = ("campaign", "batch")
+
+
+class OrderRefused(ValidationFailed):
+    """A call's order refused: `field` is at fault, `problem` says how, the message in Send
+    Call's words (a 422 naming the field)."""
+
+    def __init__(self, field: OrderField, problem: Problem, message: str) -> None:
+        super().__init__({field: [message]})
+        self.field = field
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    """What a caller asks for, before the checks."""
+
+    kind: CallKind
+    to_number: str
+    #: Who pays; None for the free test call and the CLI's.
+    user_id: int | None = None
+    #: The saved agent it starts from (the user's own).
+    agent_id: str | None = None
+    #: The request's own settings by CallOrder's names, over the agent's (None: not given;
+    #: an empty text: none for this call).
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    #: The values of the `{{variables}}` of the prompt and the other templated texts.
+    variables: Mapping[str, Any] | None = None
+    # --- where it came from and where it goes: copied onto the order ----------------------
+    start_at: datetime | None = None
+    call_metadata: dict[str, Any] | None = None
+    api_key_id: int | None = None
+    campaign_id: str | None = None
+    campaign_contact_id: int | None = None
+    viewer_token_hash: str | None = None
+
+
+#: CallRequest's fields copied onto the order as they are.
+_COPIED = tuple(
+    f.name for f in fields(CallRequest) if f.name not in ("settings", "variables", "agent_id")
+)
+
+
+async def build_order(session: AsyncSession, request: CallRequest) -> CallOrder:
+    """The order `request` asks for: its agent found (NotFound when it is not the user's),
+    then `order_from`."""
+    agent = None
+    if request.agent_id:
+        assert request.user_id is not None, "an agent is always a user's"
+        agent = await agents.owned(session, request.user_id, request.agent_id)
+    return order_from(request, agent)
+
+
+def order_from(request: CallRequest, agent: Agent | None = None) -> CallOrder:
+    """The order from `agent` (already found, or None) and `request`; OrderRefused when a
+    check fails (see the module)."""
+    given = {name: request.settings.get(name) for name in CALL_SETTINGS}
+    settings = merged(agent, given)
+    settings = {name: value for name, value in settings.items() if value not in ("", None)}
+    trusted = request.kind in SAVED_SETTINGS
+    language = _language(given["language"] or None, agent.language if agent else None, trusted)
+    voice = _voice(given["voice"] or None, agent.voice if agent else None, language, trusted)
+    variables = dict(request.variables or {})
+    settings = _filled(settings, variables)
+    settings.update(
+        prompt=_prompt(settings.get("prompt")),
+        language=language,
+        voice=voice.name,
+        disclosure=_disclosure(settings.get("disclosure")),
+    )
+    return CallOrder(
+        **{name: getattr(request, name) for name in _COPIED},
+        agent_id=agent.id if agent is not None else None,
+        variables=variables or None,
+        **settings,
+    )
+
+
+def _language(given: str | None, saved: str | None, trusted: bool) -> str:
+    """The call's language: the request's, checked (unless `trusted`: then, like the agent's,
+    the default when it is no longer offered); else the agent's; else the default."""
+    if given is not None:
+        found = languages.find(given)
+        if found is not None:
+            return found.code
+        if not trusted:
+            raise OrderRefused("language", "not-offered", languages.not_offered_message(given))
+        return languages.DEFAULT
+    found = languages.find(saved) if saved else None
+    return found.code if found is not None else languages.DEFAULT
+
+
+def _voice(given: str | None, saved: str | None, language: str, trusted: bool) -> tts.Voice:
+    """The voice the request names, offered and speaking `language` (unless `trusted`: then it
+    gives way like the agent's); else the agent's when it speaks `language`; else the
+    language's first."""
+    if given is not None and not trusted:
+        voice = tts.find(given)
+        if voice is None:
+            raise OrderRefused("voice", "unavailable", VOICE_UNAVAILABLE)
+        if mismatch := voice_mismatch(voice, language):
+            raise OrderRefused("voice", "mismatch", mismatch)
+        return voice
+    name = given if given is not None else saved
+    voice = tts.find(name) if name else None
+    if voice is None or voice_mismatch(voice, language):
+        return tts.default_voice(language)
+    return voice
+
+
+def _filled(settings: dict[str, Any], variables: Mapping[str, Any]) -> dict[str, Any]:
+    """Each templated text filled from `variables`; refused naming every placeholder without
+    a value."""
+    absent = missing(variables, *(settings.get(name) for name in TEMPLATED))
+    if absent:
+        raise OrderRefused("variables", "missing", missing_message(absent))
+    return {
+        name: fill(value, variables) if name in TEMPLATED else value
+        for name, value in settings.items()
+    }
+
+
+def _prompt(prompt: str | None) -> str:
+    """Trimmed, at least `PROMPT_MIN` characters (an agent's prompt's rule)."""
+    if not (prompt or "").strip():
+        raise OrderRefused("prompt", "missing", PROMPT_REQUIRED)
+    try:
+        return checked_prompt(prompt or "")
+    except ValueError as exc:
+        raise OrderRefused("prompt", "too-short", str(exc)) from None
+
+
+def _disclosure(text: str | None) -> str | None:
+    """The disclosure as filled: it must still say that the caller is an AI."""
+    try:
+        return disclosure.checked(text)
+    except ValueError as exc:
+        raise OrderRefused("disclosure", "not-ai", str(exc)) from None
