@@ -32,37 +32,15 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
   const { answered } = timer
   const [finalDuration, setFinalDuration] = useState<string | null>(null)
   const [transcript, dispatch] = useReducer(transcriptReducer, EMPTY_TRANSCRIPT)
-  const pickUp = useRef(onPickedUp)
-  useEffect(() => {
-    pickUp.current = onPickedUp
-  })
-
   const lines = useMemo(() => orderedLines(transcript), [transcript])
 
-  // On load: the user's newest call still going on is theirs again, with its transcript so far.
-  useEffect(() => {
-    if (userId <= 0) return
-    let cancelled = false
-    queryClient
-      // Fresh, never the cache: Recent Calls or the dashboard's banner may hold a copy from
-      // before the lines said since (the call's first agent line went missing that way).
-      .fetchQuery({ ...liveCallsQuery(userId), staleTime: 0 })
-      .then((calls) => {
-        const call = calls[calls.length - 1]
-        if (cancelled || !call) return
-        setActiveCalls(calls.map((c) => c.call_id))
-        setCallId(call.call_id)
-        answered(call.answered_at ? Date.parse(call.answered_at) : null)
-        dispatch({ type: 'stored', entries: call.transcripts })
-        pickUp.current?.(call)
-      })
-      .catch(() => {
-        if (!cancelled) notify.error('Failed to fetch user calls')
-      })
-    return () => {
-      cancelled = true
-    }
-  }, [queryClient, userId, answered])
+  usePickUp(userId, (call, calls) => {
+    setActiveCalls(calls.map((c) => c.call_id))
+    setCallId(call.call_id)
+    answered(call.answered_at ? Date.parse(call.answered_at) : null)
+    dispatch({ type: 'stored', entries: call.transcripts })
+    onPickedUp?.(call)
+  })
 
   const refreshLists = useCallback(() => refreshCallLists(queryClient, userId), [queryClient, userId])
 
@@ -157,8 +135,8 @@ interface Followed {
 
 /** The socket's events for the calls followed: the answer, the lines, the duration, the end;
  * and on a reconnect, what was missed. */
-function useFollowEvents(userId: number, { activeCalls, callId, inCall, answered, dispatch, setFinalDuration, fetchTranscript, endCall }: Followed) {
-  const queryClient = useQueryClient()
+function useFollowEvents(userId: number, followed: Followed) {
+  const { activeCalls, answered, dispatch, setFinalDuration, fetchTranscript, endCall } = followed
   const onWebhookEvent = (event: WebhookEvent) => {
     const message = event.message ?? ''
     if (!activeCalls.includes(event.callId)) return
@@ -187,9 +165,26 @@ function useFollowEvents(userId: number, { activeCalls, callId, inCall, answered
     }
   }
 
-  /** The socket is back: what it missed is fetched. The call on screen gets its transcript so far
-   * (and its answer); a followed call that ended meanwhile ends here as its closing would. */
-  const catchUp = async () => {
+  const catchUp = useCatchUp(userId, followed)
+
+  // Recent Calls follow every call of the user's as it moves (ringing, answered, ended).
+  useCallListUpdates(userId)
+  useRealtime({
+    onReconnect: () => void catchUp(),
+    onWebhookEvent,
+    onCaption: (event) => {
+      if (activeCalls.includes(event.callId)) dispatch({ type: 'caption', event })
+    },
+    onError: (kind) =>
+      notify.error(kind === 'balance' ? 'Failed to receive balance updates' : 'Failed to receive call updates', 'Socket Error'),
+  })
+}
+
+/** The socket is back: what it missed is fetched. The call on screen gets its transcript so far
+ * (and its answer); a followed call that ended meanwhile ends here as its closing would. */
+function useCatchUp(userId: number, { activeCalls, callId, inCall, answered, dispatch, setFinalDuration, endCall }: Followed) {
+  const queryClient = useQueryClient()
+  return async () => {
     if (activeCalls.length === 0) return
     let live: LiveCall[]
     try {
@@ -223,16 +218,33 @@ function useFollowEvents(userId: number, { activeCalls, callId, inCall, answered
       }
     }
   }
+}
 
-  // Recent Calls follow every call of the user's as it moves (ringing, answered, ended).
-  useCallListUpdates(userId)
-  useRealtime({
-    onReconnect: () => void catchUp(),
-    onWebhookEvent,
-    onCaption: (event) => {
-      if (activeCalls.includes(event.callId)) dispatch({ type: 'caption', event })
-    },
-    onError: (kind) =>
-      notify.error(kind === 'balance' ? 'Failed to receive balance updates' : 'Failed to receive call updates', 'Socket Error'),
+/** On load: the user's newest call still going on is theirs again, with its transcript so far
+ * (`onFound` is the one of the latest render). */
+function usePickUp(userId: number, onFound: (call: LiveCall, calls: LiveCall[]) => void) {
+  const queryClient = useQueryClient()
+  const found = useRef(onFound)
+  useEffect(() => {
+    found.current = onFound
   })
+  useEffect(() => {
+    if (userId <= 0) return
+    let cancelled = false
+    queryClient
+      // Fresh, never the cache: Recent Calls or the dashboard's banner may hold a copy from
+      // before the lines said since (the call's first agent line went missing that way).
+      .fetchQuery({ ...liveCallsQuery(userId), staleTime: 0 })
+      .then((calls) => {
+        const call = calls[calls.length - 1]
+        if (cancelled || !call) return
+        found.current(call, calls)
+      })
+      .catch(() => {
+        if (!cancelled) notify.error('Failed to fetch user calls')
+      })
+    return () => {
+      cancelled = true
+    }
+  }, [queryClient, userId])
 }

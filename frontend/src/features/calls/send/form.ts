@@ -85,9 +85,14 @@ export function usedVariables(form: Pick<SendCallForm, 'prompt' | 'firstSentence
   return placeholders(form.prompt, form.firstSentence, form.voicemailAction === 'leave_message' ? form.voicemailMessage : null)
 }
 
-/** The {{variables}} the texts use that have no value yet. */
-export function missingVariables(form: SendCallForm, variables: Record<string, string>): string[] {
-  return usedVariables(form).filter((name) => !variables[name]?.trim())
+/** Why the server would refuse the call, said before it is sent: a {{variable}} the texts use
+ * without a value, or a balance short of what the max duration holds. */
+export function refusalOf(form: SendCallForm, variables: Record<string, string>, available: number): { kind: 'variables' | 'funds'; problem: string } | null {
+  const missing = usedVariables(form).filter((name) => !variables[name]?.trim())
+  if (missing.length) return { kind: 'variables', problem: `Fill in ${missing.map((name) => `{{${name}}}`).join(', ')} to send this call.` }
+  const required = requiredBalance(form.maxDuration)
+  if (available < required) return { kind: 'funds', problem: `Insufficient balance to make this call. Required: $${required.toFixed(2)}, Available: $${available.toFixed(2)}. Please add funds.` }
+  return null
 }
 
 /** The longest max duration (whole minutes, at most 120) a balance can hold. */

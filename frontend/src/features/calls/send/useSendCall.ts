@@ -14,7 +14,7 @@ import { refreshCallLists } from '@/components/calls/useCallListUpdates'
 import { useUserTimeZone } from '@/components/account/useTimeZone'
 import { callsApi, type SendCallBody } from '@/features/calls/api'
 import { useLiveCall } from '@/features/calls/useLiveCall'
-import { firstProblem, formOfLiveCall, missingVariables, sendBodyOf, SERVER_FIELDS, windowRefusalOf, type SendCallForm } from './form'
+import { firstProblem, formOfLiveCall, refusalOf, sendBodyOf, SERVER_FIELDS, windowRefusalOf, type SendCallForm } from './form'
 import type { Balance } from './useBalance'
 
 interface Options {
@@ -30,12 +30,6 @@ interface Options {
 }
 
 export function useSendCall(userId: number, form: UseFormReturn<SendCallForm>, options: Options) {
-  const [sending, setSending] = useState(false)
-  /** What the server said about the call just placed (the sandbox's calling-hours notice). */
-  const [notice, setNotice] = useState<string | null>(null)
-  /** "Please add funds": the refusal, with the way to the Billing page beside the balance. */
-  const [fundsProblem, setFundsProblem] = useState<string | null>(null)
-  const [variablesProblem, setVariablesProblem] = useState<string | null>(null)
   const opening = useScheduleAtOpening(userId, options.balance)
   const call = useLiveCall(userId, {
     onPickedUp: (live) => {
@@ -44,30 +38,40 @@ export function useSendCall(userId: number, form: UseFormReturn<SendCallForm>, o
       notify.info(`Your call to ${live.to} is still in progress.`)
     },
   })
+  const placing = usePlacing(userId, form, { ...options, call, opening })
 
-  /** The checks the server would refuse the call for, said first here; the problem, if any. */
-  const refusal = (values: SendCallForm, available: number) => {
-    const missing = missingVariables(values, options.variables)
-    setVariablesProblem(null)
-    if (missing.length) {
-      const problem = `Fill in ${missing.map((name) => `{{${name}}}`).join(', ')} to send this call.`
-      setVariablesProblem(problem)
-      return { problem, title: 'Validation Error' }
+  const stop = async () => {
+    const callId = call.activeCalls[call.activeCalls.length - 1]
+    if (!callId) return notify.warning('No active call to stop')
+    try {
+      await callsApi.stop(callId)
+      notify.success('Call stopped successfully')
+      call.stopped(callId)
+    } catch (error) {
+      notify.error(messageOf(error, 'Failed to stop call'))
     }
-    const required = requiredBalance(values.maxDuration)
-    setFundsProblem(null)
-    if (available < required) {
-      const problem = `Insufficient balance to make this call. Required: $${required.toFixed(2)}, Available: $${available.toFixed(2)}. Please add funds.`
-      setFundsProblem(problem)
-      return { problem, title: 'Balance Error' }
-    }
-    return null
   }
+
+  return { ...placing, call, opening, stop: () => void stop() }
+}
+
+/** Placing the call: the checks the server would refuse it for said first here, the request,
+ * and what the server answers. */
+function usePlacing(userId: number, form: UseFormReturn<SendCallForm>, options: Options & { call: ReturnType<typeof useLiveCall>; opening: ReturnType<typeof useScheduleAtOpening> }) {
+  const { call, opening } = options
+  const [sending, setSending] = useState(false)
+  /** What the server said about the call just placed (the sandbox's calling-hours notice). */
+  const [notice, setNotice] = useState<string | null>(null)
+  /** "Please add funds": the refusal, with the way to the Billing page beside the balance. */
+  const [fundsProblem, setFundsProblem] = useState<string | null>(null)
+  const [variablesProblem, setVariablesProblem] = useState<string | null>(null)
 
   const send = async (values: SendCallForm) => {
     const available = options.balance.shown ?? 0
-    const refused = refusal(values, available)
-    if (refused) return notify.error(refused.problem, refused.title)
+    const refused = refusalOf(values, options.variables, available)
+    setVariablesProblem(refused?.kind === 'variables' ? refused.problem : null)
+    if (refused?.kind !== 'variables') setFundsProblem(refused?.problem ?? null)
+    if (refused) return notify.error(refused.problem, refused.kind === 'variables' ? 'Validation Error' : 'Balance Error')
     const phone = await options.tidyPhone(values.phone)
     call.clear()
     setNotice(null)
@@ -98,32 +102,17 @@ export function useSendCall(userId: number, form: UseFormReturn<SendCallForm>, o
     }
   }
 
-  const stop = async () => {
-    const callId = call.activeCalls[call.activeCalls.length - 1]
-    if (!callId) return notify.warning('No active call to stop')
-    try {
-      await callsApi.stop(callId)
-      notify.success('Call stopped successfully')
-      call.stopped(callId)
-    } catch (error) {
-      notify.error(messageOf(error, 'Failed to stop call'))
-    }
-  }
-
   return {
-    call,
     sending,
     notice,
     fundsProblem,
     variablesProblem,
-    opening,
     /** The form is checked, then the call placed; a refused field is named in a toast. */
     place: () =>
       void form.handleSubmit(send, (errors) => {
         const problem = firstProblem(errors)
         if (problem) notify.error(problem, 'Validation Error')
       })(),
-    stop: () => void stop(),
   }
 }
 
