@@ -83,17 +83,10 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
     setError,
     formState: { errors },
   } = form
-  const [prompt, firstSentence, voicemailMessage, voicemailAction, temperature, interruption, maxDuration, dispositions, language, voice] = useWatch({
+  const [prompt, firstSentence, voicemailMessage, voicemailAction, dispositions] = useWatch({
     control,
-    name: ['prompt', 'first_sentence', 'voicemail_message', 'voicemail_action', 'temperature', 'interruption_threshold', 'max_duration', 'dispositions', 'language', 'voice'],
+    name: ['prompt', 'first_sentence', 'voicemail_message', 'voicemail_action', 'dispositions'],
   })
-  const speaking = voicesOf(voices, language).map((v) => v.name)
-  /** A new language keeps the voice when it speaks it, else takes the language's first. */
-  const chooseLanguage = (code: string) => {
-    setValue('language', code, { shouldDirty: true })
-    const names = voicesOf(voices, code).map((v) => v.name)
-    if (!names.includes(voice) && names[0]) setValue('voice', names[0], { shouldDirty: true })
-  }
   const variables = placeholders(prompt, firstSentence, voicemailAction === 'leave_message' ? voicemailMessage : null)
 
   const save = useMutation({
@@ -151,40 +144,7 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
         <Field id="agent-disclosure" label="AI disclosure" error={errors.disclosure?.message} hint="Said in the first turn of every call, after the introduction. It must say the caller is an AI; the recording notice is added when left out. Empty: the default.">
           <Input id="agent-disclosure" {...register('disclosure')} maxLength={300} {...fieldAria('agent-disclosure', errors.disclosure?.message, true)} placeholder={DEFAULT_DISCLOSURE} />
         </Field>
-        <LanguageField id="agent-language" languages={languages} value={language} onChange={chooseLanguage} error={errors.language?.message} />
-        <Field id="agent-voice" label="Voice" error={errors.voice?.message}>
-          <Select id="agent-voice" {...register('voice')} {...fieldAria('agent-voice', errors.voice?.message)}>
-            {speaking.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Slider id="agent-temperature" label="Temperature" min={0} max={1} step={0.1} field={register('temperature', { valueAsNumber: true })} display={temperature.toFixed(1)} />
-        <Slider
-          id="agent-interruption"
-          label="Interruption tolerance"
-          min={50}
-          max={200}
-          step={10}
-          field={register('interruption_threshold', { valueAsNumber: true })}
-          display={`${interruption} ms`}
-        />
-        <Field id="agent-background" label="Background audio" error={errors.background_audio?.message}>
-          <Select id="agent-background" {...register('background_audio')} {...fieldAria('agent-background', errors.background_audio?.message)}>
-            {BACKGROUNDS.map((b) => (
-              <option key={b.value} value={b.value}>
-                {b.label}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Slider id="agent-max-duration" label="Max duration" min={1} max={120} step={1} field={register('max_duration', { valueAsNumber: true })} display={`${maxDuration} min`} />
-        <label className="flex items-center justify-between gap-3 text-sm font-medium text-slate-700">
-          Wait for greeting
-          <input type="checkbox" role="switch" {...register('wait_for_greeting')} className="h-5 w-5 accent-indigo-600" />
-        </label>
+        <AgentVoiceSettings form={form} voices={voices} languages={languages} />
       </Card>
 
       <div className="min-w-0 space-y-6">
@@ -216,6 +176,57 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
         </div>
       </div>
     </form>
+  )
+}
+
+/** The call's language, the voice (of those that speak it), temperature, interruption tolerance,
+ * background audio, max duration and the greeting wait. */
+function AgentVoiceSettings({ form: { register, control, setValue, formState: { errors } }, voices, languages }: { form: UseFormReturn<AgentForm>; voices: { name: string; language?: string }[]; languages: CallLanguage[] }) {
+  const [temperature, interruption, maxDuration, language, voice] = useWatch({ control, name: ['temperature', 'interruption_threshold', 'max_duration', 'language', 'voice'] })
+  const speaking = voicesOf(voices, language).map((v) => v.name)
+  /** A new language keeps the voice when it speaks it, else takes the language's first. */
+  const chooseLanguage = (code: string) => {
+    setValue('language', code, { shouldDirty: true })
+    const names = voicesOf(voices, code).map((v) => v.name)
+    if (!names.includes(voice) && names[0]) setValue('voice', names[0], { shouldDirty: true })
+  }
+  return (
+    <>
+      <LanguageField id="agent-language" languages={languages} value={language} onChange={chooseLanguage} error={errors.language?.message} />
+      <Field id="agent-voice" label="Voice" error={errors.voice?.message}>
+        <Select id="agent-voice" {...register('voice')} {...fieldAria('agent-voice', errors.voice?.message)}>
+          {speaking.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Slider id="agent-temperature" label="Temperature" min={0} max={1} step={0.1} field={register('temperature', { valueAsNumber: true })} display={temperature.toFixed(1)} />
+      <Slider
+        id="agent-interruption"
+        label="Interruption tolerance"
+        min={50}
+        max={200}
+        step={10}
+        field={register('interruption_threshold', { valueAsNumber: true })}
+        display={`${interruption} ms`}
+      />
+      <Field id="agent-background" label="Background audio" error={errors.background_audio?.message}>
+        <Select id="agent-background" {...register('background_audio')} {...fieldAria('agent-background', errors.background_audio?.message)}>
+          {BACKGROUNDS.map((b) => (
+            <option key={b.value} value={b.value}>
+              {b.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Slider id="agent-max-duration" label="Max duration" min={1} max={120} step={1} field={register('max_duration', { valueAsNumber: true })} display={`${maxDuration} min`} />
+      <label className="flex items-center justify-between gap-3 text-sm font-medium text-slate-700">
+        Wait for greeting
+        <input type="checkbox" role="switch" {...register('wait_for_greeting')} className="h-5 w-5 accent-indigo-600" />
+      </label>
+    </>
   )
 }
 

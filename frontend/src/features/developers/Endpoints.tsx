@@ -147,38 +147,7 @@ export function Endpoints() {
         ))}
       </Table>
 
-      <Modal
-        open={editing !== null}
-        onOpenChange={(o) => !o && close()}
-        title={secret ? 'Endpoint added' : editing === 'new' ? 'Add a webhook endpoint' : 'Edit the webhook endpoint'}
-        footer={
-          secret ? (
-            <Button onClick={close}>Done</Button>
-          ) : (
-            <>
-              <Button variant="secondary" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" form="endpoint-form" disabled={save.isPending}>
-                {editing === 'new' ? 'Add endpoint' : 'Save'}
-              </Button>
-            </>
-          )
-        }
-      >
-        {secret ? (
-          <div className="space-y-4">
-            <SecretOnce label="Signing secret" secret={secret} />
-            {notice && (
-              <p role="status" data-testid="endpoint-notice" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800">
-                {notice}
-              </p>
-            )}
-          </div>
-        ) : (
-          <EndpointForm draft={draft} onChange={setDraft} errors={errors} onSubmit={submit} />
-        )}
-      </Modal>
+      <EndpointDialog editing={editing} secret={secret} notice={notice} draft={draft} onDraft={setDraft} errors={errors} saving={save.isPending} onSubmit={submit} onClose={close} />
 
       <ConfirmDialog
         open={deleting !== null}
@@ -194,6 +163,44 @@ export function Endpoints() {
         onCancel={() => setDeleting(null)}
       />
     </Section>
+  )
+}
+
+/** Adding or editing an endpoint; once added, its signing secret, shown this once. */
+function EndpointDialog({ editing, secret, notice, draft, onDraft, errors, saving, onSubmit, onClose }: { editing: Endpoint | 'new' | null; secret: string | null; notice: string | null; draft: Draft; onDraft: Dispatch<SetStateAction<Draft>>; errors: Errors; saving: boolean; onSubmit: (e: FormEvent) => void; onClose: () => void }) {
+  return (
+    <Modal
+      open={editing !== null}
+      onOpenChange={(o) => !o && onClose()}
+      title={secret ? 'Endpoint added' : editing === 'new' ? 'Add a webhook endpoint' : 'Edit the webhook endpoint'}
+      footer={
+        secret ? (
+          <Button onClick={onClose}>Done</Button>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" form="endpoint-form" disabled={saving}>
+              {editing === 'new' ? 'Add endpoint' : 'Save'}
+            </Button>
+          </>
+        )
+      }
+    >
+      {secret ? (
+        <div className="space-y-4">
+          <SecretOnce label="Signing secret" secret={secret} />
+          {notice && (
+            <p role="status" data-testid="endpoint-notice" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800">
+              {notice}
+            </p>
+          )}
+        </div>
+      ) : (
+        <EndpointForm draft={draft} onChange={onDraft} errors={errors} onSubmit={onSubmit} />
+      )}
+    </Modal>
   )
 }
 
