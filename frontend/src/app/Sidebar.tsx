@@ -19,7 +19,6 @@ export function Sidebar({ items, switchTo }: SidebarProps) {
   const [open, setOpen] = useState(false)
   const navigate = useNavigate()
   const name = getUserName()
-  const initial = (name.trim()[0] ?? 'U').toUpperCase()
 
   useEffect(() => {
     if (!open) return
@@ -86,63 +85,78 @@ export function Sidebar({ items, switchTo }: SidebarProps) {
             <X className="h-5 w-5" />
           </button>
         </div>
-        <nav className="flex-1 space-y-1 overflow-y-auto px-3 py-4">
-          {items.map((item) => (
-            <NavLink
-              key={item.to}
-              to={item.to}
-              end={item.end}
-              onClick={close}
-              className={({ isActive }) =>
-                cn(
-                  'flex h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors',
-                  isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
-                )
-              }
-            >
-              <span className="relative flex-none">
-                <item.icon className="h-5 w-5" aria-hidden />
-                {item.dot && <span className="absolute -right-1 -top-1 h-2.5 w-2.5 rounded-full bg-rose-500 ring-2 ring-white" data-testid={`dot-${item.to}`} aria-label="unread" />}
-              </span>
-              <span className="whitespace-nowrap lg:opacity-0 lg:transition-opacity lg:group-hover/sidebar:opacity-100">{item.label}</span>
-            </NavLink>
-          ))}
-          {switchTo && (
-            <Link
-              to={switchTo.to}
-              onClick={close}
-              className="mt-4 flex h-9 items-center rounded-lg px-3 text-xs font-semibold uppercase tracking-wide text-slate-400 hover:text-indigo-600 lg:opacity-0 lg:group-hover/sidebar:opacity-100"
-            >
-              {switchTo.label}
-            </Link>
-          )}
-        </nav>
-        <div className="border-t border-slate-200 p-3">
-          <div className="flex items-center gap-3 overflow-hidden rounded-lg px-1 py-2">
-            <span
-              aria-hidden
-              className="flex h-10 w-10 flex-none items-center justify-center rounded-full bg-gradient-to-br from-indigo-500 to-violet-500 text-sm font-bold text-white"
-            >
-              {initial}
-            </span>
-            <span className="min-w-0 lg:opacity-0 lg:transition-opacity lg:group-hover/sidebar:opacity-100">
-              <span className="block truncate text-sm font-semibold text-slate-900" data-testid="sidebar-user-name">
-                {name}
-              </span>
-              <span className="block text-xs text-slate-500">Free plan</span>
-            </span>
-          </div>
-          <button
-            type="button"
-            onClick={logout}
-            className="mt-1 flex h-10 w-full items-center gap-3 rounded-lg px-3 text-sm font-medium text-slate-600 hover:bg-rose-50 hover:text-rose-700"
-          >
-            <LogOut className="h-5 w-5 flex-none" aria-hidden />
-            <span className="whitespace-nowrap lg:opacity-0 lg:transition-opacity lg:group-hover/sidebar:opacity-100">Logout</span>
-          </button>
-          <span className="sr-only">{getUser()?.email}</span>
-        </div>
+        <SidebarNav items={items} switchTo={switchTo} onFollow={close} />
+        <SidebarUser name={name} onLogout={logout} />
       </aside>
     </>
+  )
+}
+
+/** The area's links (a dot on one with news) and, for admins, the way to the other area. */
+function SidebarNav({ items, switchTo, onFollow }: SidebarProps & { onFollow: () => void }) {
+  return (
+    <nav className="flex-1 space-y-1 overflow-y-auto px-3 py-4">
+      {items.map((item) => (
+        <NavLink
+          key={item.to}
+          to={item.to}
+          end={item.end}
+          onClick={onFollow}
+          className={({ isActive }) =>
+            cn(
+              'flex h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors',
+              isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+            )
+          }
+        >
+          <span className="relative flex-none">
+            <item.icon className="h-5 w-5" aria-hidden />
+            {item.dot && <span className="absolute -right-1 -top-1 h-2.5 w-2.5 rounded-full bg-rose-500 ring-2 ring-white" data-testid={`dot-${item.to}`} aria-label="unread" />}
+          </span>
+          <span className="whitespace-nowrap lg:opacity-0 lg:transition-opacity lg:group-hover/sidebar:opacity-100">{item.label}</span>
+        </NavLink>
+      ))}
+      {switchTo && (
+        <Link
+          to={switchTo.to}
+          onClick={onFollow}
+          className="mt-4 flex h-9 items-center rounded-lg px-3 text-xs font-semibold uppercase tracking-wide text-slate-400 hover:text-indigo-600 lg:opacity-0 lg:group-hover/sidebar:opacity-100"
+        >
+          {switchTo.label}
+        </Link>
+      )}
+    </nav>
+  )
+}
+
+/** Who is signed in, and the way out. */
+function SidebarUser({ name, onLogout }: { name: string; onLogout: () => void }) {
+  const initial = (name.trim()[0] ?? 'U').toUpperCase()
+  return (
+    <div className="border-t border-slate-200 p-3">
+      <div className="flex items-center gap-3 overflow-hidden rounded-lg px-1 py-2">
+        <span
+          aria-hidden
+          className="flex h-10 w-10 flex-none items-center justify-center rounded-full bg-gradient-to-br from-indigo-500 to-violet-500 text-sm font-bold text-white"
+        >
+          {initial}
+        </span>
+        <span className="min-w-0 lg:opacity-0 lg:transition-opacity lg:group-hover/sidebar:opacity-100">
+          <span className="block truncate text-sm font-semibold text-slate-900" data-testid="sidebar-user-name">
+            {name}
+          </span>
+          <span className="block text-xs text-slate-500">Free plan</span>
+        </span>
+      </div>
+      <button
+        type="button"
+        onClick={onLogout}
+        className="mt-1 flex h-10 w-full items-center gap-3 rounded-lg px-3 text-sm font-medium text-slate-600 hover:bg-rose-50 hover:text-rose-700"
+      >
+        <LogOut className="h-5 w-5 flex-none" aria-hidden />
+        <span className="whitespace-nowrap lg:opacity-0 lg:transition-opacity lg:group-hover/sidebar:opacity-100">Logout</span>
+      </button>
+      <span className="sr-only">{getUser()?.email}</span>
+    </div>
   )
 }

@@ -81,35 +81,8 @@ export function CallPageView({ callId, scope, backTo, backLabel }: { callId: str
 
 function CallPageBody({ call, scope, back }: { call: CallPageData; scope: CallPageScope; back: ReactNode }) {
   const queryClient = useQueryClient()
-  const audioRef = useRef<HTMLAudioElement | null>(null)
-  const [time, setTime] = useState(0)
-  const [duration, setDuration] = useState<number | null>(null)
-  const [playing, setPlaying] = useState(false)
   const hasRecording = Boolean(call.record_url)
-
-  // The audio element is the clock: follow its position, length and play state.
-  useEffect(() => {
-    const audio = audioRef.current
-    if (!audio) return
-    const onTime = () => setTime(audio.currentTime)
-    const onDuration = () => setDuration(Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : null)
-    const onPlay = () => setPlaying(true)
-    const onPause = () => setPlaying(false)
-    const events: [string, () => void][] = [
-      ['timeupdate', onTime],
-      ['seeked', onTime],
-      ['loadedmetadata', onDuration],
-      ['durationchange', onDuration],
-      ['play', onPlay],
-      ['pause', onPause],
-      ['ended', onPause],
-    ]
-    for (const [name, handler] of events) audio.addEventListener(name, handler)
-    onDuration()
-    return () => {
-      for (const [name, handler] of events) audio.removeEventListener(name, handler)
-    }
-  }, [hasRecording])
+  const { audioRef, time, setTime, duration, playing } = useAudioClock(hasRecording)
 
   const lines = call.transcripts
   const offsets = useMemo(() => (hasRecording ? lineOffsets(lines, call.times, duration) : lines.map(() => null)), [hasRecording, lines, call.times, duration])
@@ -134,35 +107,7 @@ function CallPageBody({ call, scope, back }: { call: CallPageData; scope: CallPa
   return (
     <div className="space-y-6" data-testid="call-page">
       {back}
-      <header className="flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-            Call to <span className="tabular-nums">{call.to}</span>
-          </h1>
-          <p className="mt-1 text-sm text-slate-500">
-            From <span className="tabular-nums">{call.from}</span> · {formatDateTime(call.created_at)} ·{' '}
-            <span data-testid="call-length">
-              {call.outcome === null ? 'still in progress' : `${formatLength(call.corrected_duration)} connected`}
-            </span>
-            {call.owner && (
-              <>
-                {' '}
-                · placed by <span className="font-medium text-slate-700">{call.owner.name}</span> ({call.owner.email})
-              </>
-            )}
-          </p>
-          <p className="mt-0.5 break-all text-xs text-slate-500">Call ID {call.call_id}</p>
-        </div>
-        <div className="flex flex-col items-end gap-1 text-sm">
-          <StatusBadge status={call.status} outcome={call.outcome} />
-          <span className="text-slate-700" data-testid="call-outcome">
-            {ended ? outcomeSentence(call.outcome, call.error) : 'The call is still in progress'}
-          </span>
-          <span className="text-xs text-slate-500" data-testid="call-answered-by">
-            Answered by: {answeredByLabel(call.answered_by)}
-          </span>
-        </div>
-      </header>
+      <CallHeader call={call} ended={ended} />
 
       <div className="grid gap-6 lg:grid-cols-5">
         <div className="space-y-6 lg:col-span-3">
@@ -204,6 +149,74 @@ function CallPageBody({ call, scope, back }: { call: CallPageData; scope: CallPa
       </div>
     </div>
   )
+}
+
+/** The call's number, when, how long, who placed it (an admin's view), its outcome and who
+ * answered. */
+function CallHeader({ call, ended }: { call: CallPageData; ended: boolean }) {
+  return (
+    <header className="flex flex-wrap items-start justify-between gap-4">
+      <div className="min-w-0">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+          Call to <span className="tabular-nums">{call.to}</span>
+        </h1>
+        <p className="mt-1 text-sm text-slate-500">
+          From <span className="tabular-nums">{call.from}</span> · {formatDateTime(call.created_at)} ·{' '}
+          <span data-testid="call-length">
+            {call.outcome === null ? 'still in progress' : `${formatLength(call.corrected_duration)} connected`}
+          </span>
+          {call.owner && (
+            <>
+              {' '}
+              · placed by <span className="font-medium text-slate-700">{call.owner.name}</span> ({call.owner.email})
+            </>
+          )}
+        </p>
+        <p className="mt-0.5 break-all text-xs text-slate-500">Call ID {call.call_id}</p>
+      </div>
+      <div className="flex flex-col items-end gap-1 text-sm">
+        <StatusBadge status={call.status} outcome={call.outcome} />
+        <span className="text-slate-700" data-testid="call-outcome">
+          {ended ? outcomeSentence(call.outcome, call.error) : 'The call is still in progress'}
+        </span>
+        <span className="text-xs text-slate-500" data-testid="call-answered-by">
+          Answered by: {answeredByLabel(call.answered_by)}
+        </span>
+      </div>
+    </header>
+  )
+}
+
+/** The audio element is the clock: its position, length and play state, followed. */
+function useAudioClock(hasRecording: boolean) {
+  const audioRef = useRef<HTMLAudioElement | null>(null)
+  const [time, setTime] = useState(0)
+  const [duration, setDuration] = useState<number | null>(null)
+  const [playing, setPlaying] = useState(false)
+
+  useEffect(() => {
+    const audio = audioRef.current
+    if (!audio) return
+    const onTime = () => setTime(audio.currentTime)
+    const onDuration = () => setDuration(Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : null)
+    const onPlay = () => setPlaying(true)
+    const onPause = () => setPlaying(false)
+    const events: [string, () => void][] = [
+      ['timeupdate', onTime],
+      ['seeked', onTime],
+      ['loadedmetadata', onDuration],
+      ['durationchange', onDuration],
+      ['play', onPlay],
+      ['pause', onPause],
+      ['ended', onPause],
+    ]
+    for (const [name, handler] of events) audio.addEventListener(name, handler)
+    onDuration()
+    return () => {
+      for (const [name, handler] of events) audio.removeEventListener(name, handler)
+    }
+  }, [hasRecording])
+  return { audioRef, time, setTime, duration, playing }
 }
 
 function Panel({ title, id, children }: { title: string; id: string; children: ReactNode }) {

@@ -30,42 +30,7 @@ export function CallRecording({
   playing: boolean
   onDownload: () => void
 }) {
-  const waveRef = useRef<HTMLDivElement | null>(null)
-  const [wave, setWave] = useState<'loading' | 'ready' | 'failed'>('loading')
-
-  useEffect(() => {
-    const container = waveRef.current
-    const media = audioRef.current
-    if (!container || !media) return
-    const token = getToken()
-    const surfer = WaveSurfer.create({
-      container,
-      media,
-      // The same address as the element's (absolute, as the element reports it), so wavesurfer
-      // keeps the element's source and fetches the file only to draw it.
-      url: new URL(playUrl(callId), window.location.origin).href,
-      fetchParams: { credentials: 'include', headers: token ? { Authorization: `Bearer ${token}` } : {} },
-      height: 44,
-      normalize: true,
-      barWidth: 2,
-      barGap: 1,
-      barRadius: 2,
-      cursorColor: '#0f172a',
-      cursorWidth: 2,
-      dragToSeek: true,
-      splitChannels: [
-        { waveColor: '#a5b4fc', progressColor: '#4f46e5' },
-        { waveColor: '#cbd5e1', progressColor: '#475569' },
-      ],
-    })
-    const offReady = surfer.on('ready', () => setWave('ready'))
-    const offError = surfer.on('error', () => setWave('failed'))
-    return () => {
-      offReady()
-      offError()
-      surfer.destroy()
-    }
-  }, [callId, audioRef])
+  const { waveRef, wave } = useWaveform(callId, audioRef)
 
   const seek = (to: number) => {
     const audio = audioRef.current
@@ -152,4 +117,46 @@ export function CallRecording({
       </div>
     </div>
   )
+}
+
+/** The recording's waveform, drawn by wavesurfer.js in `waveRef` from the audio element's file,
+ * and whether it is drawn yet (or could not be). */
+function useWaveform(callId: string, audioRef: RefObject<HTMLAudioElement | null>) {
+  const waveRef = useRef<HTMLDivElement | null>(null)
+  const [wave, setWave] = useState<'loading' | 'ready' | 'failed'>('loading')
+
+  useEffect(() => {
+    const container = waveRef.current
+    const media = audioRef.current
+    if (!container || !media) return
+    const token = getToken()
+    const surfer = WaveSurfer.create({
+      container,
+      media,
+      // The same address as the element's (absolute, as the element reports it), so wavesurfer
+      // keeps the element's source and fetches the file only to draw it.
+      url: new URL(playUrl(callId), window.location.origin).href,
+      fetchParams: { credentials: 'include', headers: token ? { Authorization: `Bearer ${token}` } : {} },
+      height: 44,
+      normalize: true,
+      barWidth: 2,
+      barGap: 1,
+      barRadius: 2,
+      cursorColor: '#0f172a',
+      cursorWidth: 2,
+      dragToSeek: true,
+      splitChannels: [
+        { waveColor: '#a5b4fc', progressColor: '#4f46e5' },
+        { waveColor: '#cbd5e1', progressColor: '#475569' },
+      ],
+    })
+    const offReady = surfer.on('ready', () => setWave('ready'))
+    const offError = surfer.on('error', () => setWave('failed'))
+    return () => {
+      offReady()
+      offError()
+      surfer.destroy()
+    }
+  }, [callId, audioRef])
+  return { waveRef, wave }
 }

@@ -82,8 +82,6 @@ export function AdminCallLogsPage() {
     setPlaying(id)
   }
 
-  const who = (call: AdminCall) => call.user?.name ?? (call.kind === 'test' ? 'Test call' : 'Deleted user')
-
   return (
     <div className="space-y-6">
       <PageHeader title="Call Logs" subtitle="Every call on the platform." />
@@ -91,69 +89,22 @@ export function AdminCallLogsPage() {
       <Card className="overflow-hidden">
         <div className="overflow-x-auto">
           <table className="w-full min-w-[900px]" data-testid="admin-calls">
-            <thead className="bg-slate-50">
-              <tr>
-                {COLUMNS.map(({ key, label }) => {
-                  const active = key !== null && sort.replace(/^-/, '') === key
-                  const Arrow = !active ? ArrowUpDown : sort.startsWith('-') ? ArrowDown : ArrowUp
-                  return (
-                    <th key={label} scope="col" className={TH} aria-sort={active ? (sort.startsWith('-') ? 'descending' : 'ascending') : undefined}>
-                      {key ? (
-                        <button type="button" onClick={() => sortBy(key)} className="inline-flex items-center gap-1 uppercase hover:text-slate-900">
-                          {label}
-                          <Arrow className={active ? 'h-3.5 w-3.5 text-indigo-600' : 'h-3.5 w-3.5 opacity-40'} aria-hidden />
-                        </button>
-                      ) : (
-                        label
-                      )}
-                    </th>
-                  )
-                })}
-              </tr>
-            </thead>
+            <SortHeader sort={sort} onSort={sortBy} />
             <tbody className="divide-y divide-slate-100">
               <TableState columns={COLUMNS.length} rows={CALL_LOGS_PAGE_SIZE} loading={calls.isPending} error={calls.isError ? 'Failed to load call logs' : null} empty="No call logs found." hasRows={rows.length > 0} />
               {!calls.isPending &&
                 !calls.isError &&
                 rows.map((call) => (
-                  <tr key={call.call_id} className="align-top hover:bg-slate-50">
-                    <td className={TD}>
-                      <button type="button" title={call.call_id} onClick={() => copy(call.call_id)} className="font-mono text-xs text-indigo-700 hover:underline" aria-label={`Copy call ID ${call.call_id}`}>
-                        {shortId(call.call_id)}
-                      </button>
-                    </td>
-                    <td className={TD}>
-                      <p className="font-medium text-slate-900">{who(call)}</p>
-                      {call.user && <p className="text-xs text-slate-500">{call.user.email}</p>}
-                    </td>
-                    <td className={`${TD} text-xs tabular-nums`}>{call.from}</td>
-                    <td className={`${TD} text-xs tabular-nums`}>{call.to}</td>
-                    <td className={`${TD} tabular-nums`}>{formatLength(call.call_length)}</td>
-                    <td className={`${TD} text-xs`}>{formatDateTime(call.created_at)}</td>
-                    <td className={TD}>
-                      <StatusBadge status={call.status} outcome={call.outcome} />
-                    </td>
-                    <td className={`${TD} tabular-nums`}>{formatCurrency(call.cost ?? 0)}</td>
-                    <td className={TD}>
-                      <div className="flex items-center gap-1">
-                        <Button asChild variant="ghost" size="sm">
-                          <Link to={`/admin/calls/${encodeURIComponent(call.call_id)}`} aria-label="Open call page" title="Open the call's page">
-                            <ExternalLink className="h-4 w-4" aria-hidden />
-                          </Link>
-                        </Button>
-                        <Button variant="ghost" size="sm" aria-label="View transcript" disabled={transcript.loadingId === call.call_id} onClick={() => transcript.open(call.call_id)}>
-                          <FileText className="h-4 w-4" aria-hidden />
-                        </Button>
-                        <Button variant="ghost" size="sm" aria-label="Download recording" disabled={!call.record_url} onClick={() => download(call.call_id)}>
-                          <Download className="h-4 w-4" aria-hidden />
-                        </Button>
-                        <Button variant="ghost" size="sm" aria-label="Play recording" disabled={!call.record_url || playing === call.call_id} onClick={() => play(call.call_id)}>
-                          <Play className="h-4 w-4" aria-hidden />
-                        </Button>
-                      </div>
-                      {playing === call.call_id && call.record_url && <RecordingPlayer callId={call.call_id} className="mt-2 w-56" />}
-                    </td>
-                  </tr>
+                  <AdminCallRow
+                    key={call.call_id}
+                    call={call}
+                    playing={playing === call.call_id}
+                    loadingTranscript={transcript.loadingId === call.call_id}
+                    onCopy={() => copy(call.call_id)}
+                    onTranscript={() => transcript.open(call.call_id)}
+                    onDownload={() => download(call.call_id)}
+                    onPlay={() => play(call.call_id)}
+                  />
                 ))}
             </tbody>
           </table>
@@ -166,5 +117,78 @@ export function AdminCallLogsPage() {
         {transcript.transcript && <TurnLatencyTable turns={transcript.transcript.call.latencies} className="mt-6 border-t border-slate-100 pt-4" />}
       </Modal>
     </div>
+  )
+}
+
+/** The columns' titles; a sortable one is a button that sorts by it (again: the other way). */
+function SortHeader({ sort, onSort }: { sort: string; onSort: (key: string) => void }) {
+  return (
+    <thead className="bg-slate-50">
+      <tr>
+        {COLUMNS.map(({ key, label }) => {
+          const active = key !== null && sort.replace(/^-/, '') === key
+          const Arrow = !active ? ArrowUpDown : sort.startsWith('-') ? ArrowDown : ArrowUp
+          return (
+            <th key={label} scope="col" className={TH} aria-sort={active ? (sort.startsWith('-') ? 'descending' : 'ascending') : undefined}>
+              {key ? (
+                <button type="button" onClick={() => onSort(key)} className="inline-flex items-center gap-1 uppercase hover:text-slate-900">
+                  {label}
+                  <Arrow className={active ? 'h-3.5 w-3.5 text-indigo-600' : 'h-3.5 w-3.5 opacity-40'} aria-hidden />
+                </button>
+              ) : (
+                label
+              )}
+            </th>
+          )
+        })}
+      </tr>
+    </thead>
+  )
+}
+
+const who = (call: AdminCall) => call.user?.name ?? (call.kind === 'test' ? 'Test call' : 'Deleted user')
+
+/** One call: its ID (a click copies it), who placed it, numbers, length, date, status, cost and
+ * the ways to its page, transcript and recording. */
+function AdminCallRow({ call, playing, loadingTranscript, onCopy, onTranscript, onDownload, onPlay }: { call: AdminCall; playing: boolean; loadingTranscript: boolean; onCopy: () => void; onTranscript: () => void; onDownload: () => void; onPlay: () => void }) {
+  return (
+    <tr className="align-top hover:bg-slate-50">
+      <td className={TD}>
+        <button type="button" title={call.call_id} onClick={onCopy} className="font-mono text-xs text-indigo-700 hover:underline" aria-label={`Copy call ID ${call.call_id}`}>
+          {shortId(call.call_id)}
+        </button>
+      </td>
+      <td className={TD}>
+        <p className="font-medium text-slate-900">{who(call)}</p>
+        {call.user && <p className="text-xs text-slate-500">{call.user.email}</p>}
+      </td>
+      <td className={`${TD} text-xs tabular-nums`}>{call.from}</td>
+      <td className={`${TD} text-xs tabular-nums`}>{call.to}</td>
+      <td className={`${TD} tabular-nums`}>{formatLength(call.call_length)}</td>
+      <td className={`${TD} text-xs`}>{formatDateTime(call.created_at)}</td>
+      <td className={TD}>
+        <StatusBadge status={call.status} outcome={call.outcome} />
+      </td>
+      <td className={`${TD} tabular-nums`}>{formatCurrency(call.cost ?? 0)}</td>
+      <td className={TD}>
+        <div className="flex items-center gap-1">
+          <Button asChild variant="ghost" size="sm">
+            <Link to={`/admin/calls/${encodeURIComponent(call.call_id)}`} aria-label="Open call page" title="Open the call's page">
+              <ExternalLink className="h-4 w-4" aria-hidden />
+            </Link>
+          </Button>
+          <Button variant="ghost" size="sm" aria-label="View transcript" disabled={loadingTranscript} onClick={onTranscript}>
+            <FileText className="h-4 w-4" aria-hidden />
+          </Button>
+          <Button variant="ghost" size="sm" aria-label="Download recording" disabled={!call.record_url} onClick={onDownload}>
+            <Download className="h-4 w-4" aria-hidden />
+          </Button>
+          <Button variant="ghost" size="sm" aria-label="Play recording" disabled={!call.record_url || playing} onClick={onPlay}>
+            <Play className="h-4 w-4" aria-hidden />
+          </Button>
+        </div>
+        {playing && call.record_url && <RecordingPlayer callId={call.call_id} className="mt-2 w-56" />}
+      </td>
+    </tr>
   )
 }

@@ -5,7 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ArrowLeft, Plus, Trash2, X } from 'lucide-react'
 import { useState, type KeyboardEvent } from 'react'
-import { useFieldArray, useForm, useWatch, type Path } from 'react-hook-form'
+import { useFieldArray, useForm, useWatch, type Path, type UseFormReturn } from 'react-hook-form'
 import { Link, useNavigate, useParams } from 'react-router'
 import { agentKeys, agentQuery, agentsApi, type Agent } from '@/components/agents/api'
 import { DEFAULT_LANGUAGE, languagesQuery, voicesQuery, type CallLanguage } from '@/components/calls/api'
@@ -74,6 +74,7 @@ export function AgentEditorPage() {
 function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices: { name: string; language?: string }[]; languages: CallLanguage[] }) {
   const navigate = useNavigate()
   const client = useQueryClient()
+  const form = useForm<AgentForm>({ resolver: zodResolver(agentSchema), defaultValues: formOf(agent, voicesOf(voices, DEFAULT_LANGUAGE)[0]?.name ?? DEFAULT_VOICE) })
   const {
     register,
     handleSubmit,
@@ -81,19 +82,11 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
     setValue,
     setError,
     formState: { errors },
-  } = useForm<AgentForm>({ resolver: zodResolver(agentSchema), defaultValues: formOf(agent, voicesOf(voices, DEFAULT_LANGUAGE)[0]?.name ?? DEFAULT_VOICE) })
-  const fields = useFieldArray({ control, name: 'analysis_schema' })
-  const [prompt, firstSentence, voicemailMessage, voicemailAction, temperature, interruption, maxDuration, dispositions, language, voice] = useWatch({
+  } = form
+  const [prompt, firstSentence, voicemailMessage, voicemailAction, dispositions] = useWatch({
     control,
-    name: ['prompt', 'first_sentence', 'voicemail_message', 'voicemail_action', 'temperature', 'interruption_threshold', 'max_duration', 'dispositions', 'language', 'voice'],
+    name: ['prompt', 'first_sentence', 'voicemail_message', 'voicemail_action', 'dispositions'],
   })
-  const speaking = voicesOf(voices, language).map((v) => v.name)
-  /** A new language keeps the voice when it speaks it, else takes the language's first. */
-  const chooseLanguage = (code: string) => {
-    setValue('language', code, { shouldDirty: true })
-    const names = voicesOf(voices, code).map((v) => v.name)
-    if (!names.includes(voice) && names[0]) setValue('voice', names[0], { shouldDirty: true })
-  }
   const variables = placeholders(prompt, firstSentence, voicemailAction === 'leave_message' ? voicemailMessage : null)
 
   const save = useMutation({
@@ -151,62 +144,11 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
         <Field id="agent-disclosure" label="AI disclosure" error={errors.disclosure?.message} hint="Said in the first turn of every call, after the introduction. It must say the caller is an AI; the recording notice is added when left out. Empty: the default.">
           <Input id="agent-disclosure" {...register('disclosure')} maxLength={300} {...fieldAria('agent-disclosure', errors.disclosure?.message, true)} placeholder={DEFAULT_DISCLOSURE} />
         </Field>
-        <LanguageField id="agent-language" languages={languages} value={language} onChange={chooseLanguage} error={errors.language?.message} />
-        <Field id="agent-voice" label="Voice" error={errors.voice?.message}>
-          <Select id="agent-voice" {...register('voice')} {...fieldAria('agent-voice', errors.voice?.message)}>
-            {speaking.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Slider id="agent-temperature" label="Temperature" min={0} max={1} step={0.1} field={register('temperature', { valueAsNumber: true })} display={temperature.toFixed(1)} />
-        <Slider
-          id="agent-interruption"
-          label="Interruption tolerance"
-          min={50}
-          max={200}
-          step={10}
-          field={register('interruption_threshold', { valueAsNumber: true })}
-          display={`${interruption} ms`}
-        />
-        <Field id="agent-background" label="Background audio" error={errors.background_audio?.message}>
-          <Select id="agent-background" {...register('background_audio')} {...fieldAria('agent-background', errors.background_audio?.message)}>
-            {BACKGROUNDS.map((b) => (
-              <option key={b.value} value={b.value}>
-                {b.label}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Slider id="agent-max-duration" label="Max duration" min={1} max={120} step={1} field={register('max_duration', { valueAsNumber: true })} display={`${maxDuration} min`} />
-        <label className="flex items-center justify-between gap-3 text-sm font-medium text-slate-700">
-          Wait for greeting
-          <input type="checkbox" role="switch" {...register('wait_for_greeting')} className="h-5 w-5 accent-indigo-600" />
-        </label>
+        <AgentVoiceSettings form={form} voices={voices} languages={languages} />
       </Card>
 
       <div className="min-w-0 space-y-6">
-        <Card className="space-y-4 p-5">
-          <h2 className="text-lg font-semibold text-slate-900">Voicemail</h2>
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-700">When voicemail answers</legend>
-            <div className="mt-2 flex flex-wrap gap-4">
-              {VOICEMAIL_ACTIONS.map((choice) => (
-                <label key={choice.value} className="flex items-center gap-2 text-sm text-slate-700">
-                  <input type="radio" value={choice.value} {...register('voicemail_action')} className="accent-indigo-600" />
-                  {choice.label}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          {voicemailAction === 'leave_message' && (
-            <Field id="agent-voicemail-message" label="Voicemail message (optional)" error={errors.voicemail_message?.message} hint="A short default message when empty.">
-              <TextArea id="agent-voicemail-message" rows={3} {...register('voicemail_message')} maxLength={1000} {...fieldAria('agent-voicemail-message', errors.voicemail_message?.message, true)} />
-            </Field>
-          )}
-        </Card>
+        <VoicemailCard form={form} leavesMessage={voicemailAction === 'leave_message'} />
 
         <Card className="space-y-5 p-5">
           <h2 className="text-lg font-semibold text-slate-900">After the call</h2>
@@ -214,47 +156,7 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
             <TextArea id="agent-summary-prompt" rows={3} {...register('summary_prompt')} {...fieldAria('agent-summary-prompt', errors.summary_prompt?.message)} maxLength={2000} placeholder="Say whether the appointment was confirmed and any new time." />
           </Field>
           <Dispositions values={dispositions} onChange={(next) => setValue('dispositions', next, { shouldValidate: true })} error={errors.dispositions?.message ?? errors.dispositions?.root?.message} />
-          <fieldset className="space-y-3">
-            <legend className="text-sm font-medium text-slate-700">Fields to extract</legend>
-            {fields.fields.length === 0 && <p className="text-xs text-slate-500">None yet: add a named value the analysis should read from the conversation.</p>}
-            {fields.fields.map((row, index) => {
-              const rowErrors = errors.analysis_schema?.[index]
-              return (
-                <div key={row.id} className="grid gap-2 rounded-lg ring-1 ring-slate-200 p-3 sm:grid-cols-[1fr_8rem_auto]" data-testid="extraction-field">
-                  <Field id={`field-${index}-name`} label="Name" error={rowErrors?.name?.message}>
-                    <Input id={`field-${index}-name`} {...register(`analysis_schema.${index}.name`)} maxLength={LABEL_MAX} {...fieldAria(`field-${index}-name`, rowErrors?.name?.message)} placeholder="new_time" />
-                  </Field>
-                  <Field id={`field-${index}-type`} label="Type">
-                    <Select id={`field-${index}-type`} {...register(`analysis_schema.${index}.type`)}>
-                      {FIELD_TYPES.map((t) => (
-                        <option key={t} value={t}>
-                          {t}
-                        </option>
-                      ))}
-                    </Select>
-                  </Field>
-                  <div className="flex items-end">
-                    <Button type="button" variant="ghost" size="icon" aria-label={`Remove field ${index + 1}`} onClick={() => fields.remove(index)}>
-                      <Trash2 className="h-4 w-4 text-rose-600" aria-hidden />
-                    </Button>
-                  </div>
-                  <div className="sm:col-span-3">
-                    <Field id={`field-${index}-description`} label="Description" error={rowErrors?.description?.message}>
-                      <Input id={`field-${index}-description`} {...register(`analysis_schema.${index}.description`)} {...fieldAria(`field-${index}-description`, rowErrors?.description?.message)} maxLength={500} placeholder="The new appointment time, if it moved" />
-                    </Field>
-                  </div>
-                </div>
-              )
-            })}
-            {(errors.analysis_schema?.message ?? errors.analysis_schema?.root?.message) && (
-              <p role="alert" className="text-xs font-medium text-rose-600">
-                {errors.analysis_schema?.message ?? errors.analysis_schema?.root?.message}
-              </p>
-            )}
-            <Button type="button" variant="secondary" size="sm" disabled={fields.fields.length >= LIST_MAX} onClick={() => fields.append({ name: '', type: 'string', description: '' })}>
-              <Plus className="h-4 w-4" aria-hidden /> Add field
-            </Button>
-          </fieldset>
+          <ExtractionFields form={form} />
         </Card>
 
         <Card className="space-y-4 p-5">
@@ -274,6 +176,131 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
         </div>
       </div>
     </form>
+  )
+}
+
+/** The call's language, the voice (of those that speak it), temperature, interruption tolerance,
+ * background audio, max duration and the greeting wait. */
+function AgentVoiceSettings({ form: { register, control, setValue, formState: { errors } }, voices, languages }: { form: UseFormReturn<AgentForm>; voices: { name: string; language?: string }[]; languages: CallLanguage[] }) {
+  const [temperature, interruption, maxDuration, language, voice] = useWatch({ control, name: ['temperature', 'interruption_threshold', 'max_duration', 'language', 'voice'] })
+  const speaking = voicesOf(voices, language).map((v) => v.name)
+  /** A new language keeps the voice when it speaks it, else takes the language's first. */
+  const chooseLanguage = (code: string) => {
+    setValue('language', code, { shouldDirty: true })
+    const names = voicesOf(voices, code).map((v) => v.name)
+    if (!names.includes(voice) && names[0]) setValue('voice', names[0], { shouldDirty: true })
+  }
+  return (
+    <>
+      <LanguageField id="agent-language" languages={languages} value={language} onChange={chooseLanguage} error={errors.language?.message} />
+      <Field id="agent-voice" label="Voice" error={errors.voice?.message}>
+        <Select id="agent-voice" {...register('voice')} {...fieldAria('agent-voice', errors.voice?.message)}>
+          {speaking.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Slider id="agent-temperature" label="Temperature" min={0} max={1} step={0.1} field={register('temperature', { valueAsNumber: true })} display={temperature.toFixed(1)} />
+      <Slider
+        id="agent-interruption"
+        label="Interruption tolerance"
+        min={50}
+        max={200}
+        step={10}
+        field={register('interruption_threshold', { valueAsNumber: true })}
+        display={`${interruption} ms`}
+      />
+      <Field id="agent-background" label="Background audio" error={errors.background_audio?.message}>
+        <Select id="agent-background" {...register('background_audio')} {...fieldAria('agent-background', errors.background_audio?.message)}>
+          {BACKGROUNDS.map((b) => (
+            <option key={b.value} value={b.value}>
+              {b.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Slider id="agent-max-duration" label="Max duration" min={1} max={120} step={1} field={register('max_duration', { valueAsNumber: true })} display={`${maxDuration} min`} />
+      <label className="flex items-center justify-between gap-3 text-sm font-medium text-slate-700">
+        Wait for greeting
+        <input type="checkbox" role="switch" {...register('wait_for_greeting')} className="h-5 w-5 accent-indigo-600" />
+      </label>
+    </>
+  )
+}
+
+/** What the agent does when voicemail answers, and its message. */
+function VoicemailCard({ form: { register, formState: { errors } }, leavesMessage }: { form: UseFormReturn<AgentForm>; leavesMessage: boolean }) {
+  return (
+    <Card className="space-y-4 p-5">
+      <h2 className="text-lg font-semibold text-slate-900">Voicemail</h2>
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-700">When voicemail answers</legend>
+        <div className="mt-2 flex flex-wrap gap-4">
+          {VOICEMAIL_ACTIONS.map((choice) => (
+            <label key={choice.value} className="flex items-center gap-2 text-sm text-slate-700">
+              <input type="radio" value={choice.value} {...register('voicemail_action')} className="accent-indigo-600" />
+              {choice.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {leavesMessage && (
+        <Field id="agent-voicemail-message" label="Voicemail message (optional)" error={errors.voicemail_message?.message} hint="A short default message when empty.">
+          <TextArea id="agent-voicemail-message" rows={3} {...register('voicemail_message')} maxLength={1000} {...fieldAria('agent-voicemail-message', errors.voicemail_message?.message, true)} />
+        </Field>
+      )}
+    </Card>
+  )
+}
+
+/** The named values the analysis reads from the conversation: a row each (name, type,
+ * description), added and removed here. */
+function ExtractionFields({ form: { control, register, formState: { errors } } }: { form: UseFormReturn<AgentForm> }) {
+  const fields = useFieldArray({ control, name: 'analysis_schema' })
+  return (
+    <fieldset className="space-y-3">
+      <legend className="text-sm font-medium text-slate-700">Fields to extract</legend>
+      {fields.fields.length === 0 && <p className="text-xs text-slate-500">None yet: add a named value the analysis should read from the conversation.</p>}
+      {fields.fields.map((row, index) => {
+        const rowErrors = errors.analysis_schema?.[index]
+        return (
+          <div key={row.id} className="grid gap-2 rounded-lg ring-1 ring-slate-200 p-3 sm:grid-cols-[1fr_8rem_auto]" data-testid="extraction-field">
+            <Field id={`field-${index}-name`} label="Name" error={rowErrors?.name?.message}>
+              <Input id={`field-${index}-name`} {...register(`analysis_schema.${index}.name`)} maxLength={LABEL_MAX} {...fieldAria(`field-${index}-name`, rowErrors?.name?.message)} placeholder="new_time" />
+            </Field>
+            <Field id={`field-${index}-type`} label="Type">
+              <Select id={`field-${index}-type`} {...register(`analysis_schema.${index}.type`)}>
+                {FIELD_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            <div className="flex items-end">
+              <Button type="button" variant="ghost" size="icon" aria-label={`Remove field ${index + 1}`} onClick={() => fields.remove(index)}>
+                <Trash2 className="h-4 w-4 text-rose-600" aria-hidden />
+              </Button>
+            </div>
+            <div className="sm:col-span-3">
+              <Field id={`field-${index}-description`} label="Description" error={rowErrors?.description?.message}>
+                <Input id={`field-${index}-description`} {...register(`analysis_schema.${index}.description`)} {...fieldAria(`field-${index}-description`, rowErrors?.description?.message)} maxLength={500} placeholder="The new appointment time, if it moved" />
+              </Field>
+            </div>
+          </div>
+        )
+      })}
+      {(errors.analysis_schema?.message ?? errors.analysis_schema?.root?.message) && (
+        <p role="alert" className="text-xs font-medium text-rose-600">
+          {errors.analysis_schema?.message ?? errors.analysis_schema?.root?.message}
+        </p>
+      )}
+      <Button type="button" variant="secondary" size="sm" disabled={fields.fields.length >= LIST_MAX} onClick={() => fields.append({ name: '', type: 'string', description: '' })}>
+        <Plus className="h-4 w-4" aria-hidden /> Add field
+      </Button>
+    </fieldset>
   )
 }
 

@@ -31,11 +31,11 @@ const HANDLED_PARAMS = ['token', 'user', 'error', 'verified']
 
 export function LoginPage() {
   const navigate = useNavigate()
-  const [params, setParams] = useSearchParams()
+  const [params] = useSearchParams()
   const [loading, setLoading] = useState(false)
   const [showResend, setShowResend] = useState(false)
   const [resending, setResending] = useState(false)
-  const handledArrival = useRef(false)
+  useArrival()
 
   const {
     register,
@@ -52,37 +52,6 @@ export function LoginPage() {
     navigate(target, { replace: true })
   }
 
-  // Query parameters on arrival: a Google result, a Google failure, an e-mail verification outcome.
-  useEffect(() => {
-    if (handledArrival.current) return
-    handledArrival.current = true
-    const token = params.get('token')
-    const userRaw = params.get('user')
-    if (token && userRaw) {
-      try {
-        const user = JSON.parse(userRaw) as SessionUser
-        saveSession(token, user)
-        notify.success('Google login successful')
-        navigate(homeFor(user.role), { replace: true })
-        return
-      } catch {
-        notify.error('Google login failed. Please try again.')
-      }
-    }
-    if (params.get('error') === 'google_login_failed') notify.error('Google login failed. Please try again.')
-    const verified = params.get('verified')
-    if (verified === 'true') notify.success(VERIFY_OK)
-    if (verified === 'false') {
-      const outcome = VERIFY_MESSAGES[params.get('error') ?? '']
-      if (outcome) notify[outcome.kind](outcome.text)
-      else notify.error(VERIFY_UNKNOWN)
-    }
-    if (HANDLED_PARAMS.some((p) => params.has(p))) {
-      const rest = new URLSearchParams(params)
-      HANDLED_PARAMS.forEach((p) => rest.delete(p))
-      setParams(rest, { replace: true })
-    }
-  }, [params, setParams, navigate])
 
   const onSubmit = async (values: LoginForm) => {
     clearErrors()
@@ -194,4 +163,41 @@ export function LoginPage() {
       </p>
     </AuthShell>
   )
+}
+
+/** Query parameters on arrival: a Google result, a Google failure, an e-mail verification outcome. */
+function useArrival() {
+  const navigate = useNavigate()
+  const [params, setParams] = useSearchParams()
+  const handledArrival = useRef(false)
+  useEffect(() => {
+    if (handledArrival.current) return
+    handledArrival.current = true
+    const token = params.get('token')
+    const userRaw = params.get('user')
+    if (token && userRaw) {
+      try {
+        const user = JSON.parse(userRaw) as SessionUser
+        saveSession(token, user)
+        notify.success('Google login successful')
+        navigate(homeFor(user.role), { replace: true })
+        return
+      } catch {
+        notify.error('Google login failed. Please try again.')
+      }
+    }
+    if (params.get('error') === 'google_login_failed') notify.error('Google login failed. Please try again.')
+    const verified = params.get('verified')
+    if (verified === 'true') notify.success(VERIFY_OK)
+    if (verified === 'false') {
+      const outcome = VERIFY_MESSAGES[params.get('error') ?? '']
+      if (outcome) notify[outcome.kind](outcome.text)
+      else notify.error(VERIFY_UNKNOWN)
+    }
+    if (HANDLED_PARAMS.some((p) => params.has(p))) {
+      const rest = new URLSearchParams(params)
+      HANDLED_PARAMS.forEach((p) => rest.delete(p))
+      setParams(rest, { replace: true })
+    }
+  }, [params, setParams, navigate])
 }

@@ -126,51 +126,7 @@ function PaymentForm({ summary, initialAmount }: Props) {
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5 px-5 py-5" aria-label="Add funds">
-      <fieldset className="space-y-2">
-        <legend className="text-sm font-medium text-slate-700">Amount</legend>
-        <div className="flex flex-wrap gap-2">
-          {presets.map((preset) => {
-            const selected = !error && parseAmount(text) === preset
-            return (
-              <button
-                key={preset}
-                type="button"
-                aria-pressed={selected}
-                disabled={busy}
-                onClick={() => {
-                  setText(String(preset))
-                  setTouched(true)
-                }}
-                className={cn(
-                  'rounded-md border px-4 py-2 text-sm font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500',
-                  selected ? 'border-indigo-600 bg-indigo-600 text-white' : 'border-slate-300 bg-white text-slate-700 hover:border-indigo-400',
-                )}
-              >
-                {formatCurrency(preset)}
-              </button>
-            )
-          })}
-        </div>
-      </fieldset>
-      <div className="max-w-xs">
-        <Field id="top-up-amount" label="Or type an amount (USD)" error={touched ? (error ?? undefined) : undefined} hint={hint}>
-          <div className="relative">
-            <span className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-sm text-slate-500">$</span>
-            <Input
-              id="top-up-amount"
-              inputMode="decimal"
-              className="pl-7"
-              value={text}
-              disabled={busy}
-              maxLength={12}
-              onChange={(e) => setText(e.target.value)}
-              onBlur={() => setTouched(true)}
-              aria-invalid={touched && !!error}
-              aria-describedby={touched && error ? 'top-up-amount-error' : undefined}
-            />
-          </div>
-        </Field>
-      </div>
+      <AmountField text={text} onText={setText} touched={touched} onTouched={() => setTouched(true)} error={error} presets={presets} hint={hint} disabled={busy} />
       <div className="space-y-1.5">
         <span className="block text-sm font-medium text-slate-700" id="card-label">
           Card
@@ -193,6 +149,59 @@ function PaymentForm({ summary, initialAmount }: Props) {
       </div>
       <Outcome phase={phase} />
     </form>
+  )
+}
+
+/** The amount: a preset, or typed and checked beside the field once touched. */
+function AmountField({ text, onText, touched, onTouched, error, presets, hint, disabled }: { text: string; onText: (text: string) => void; touched: boolean; onTouched: () => void; error: string | null; presets: number[]; hint: string; disabled: boolean }) {
+  return (
+    <>
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium text-slate-700">Amount</legend>
+            <div className="flex flex-wrap gap-2">
+              {presets.map((preset) => {
+                const selected = !error && parseAmount(text) === preset
+                return (
+                  <button
+                    key={preset}
+                    type="button"
+                    aria-pressed={selected}
+                    disabled={disabled}
+                    onClick={() => {
+                      onText(String(preset))
+                      onTouched()
+                    }}
+                    className={cn(
+                      'rounded-md border px-4 py-2 text-sm font-semibold transition focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500',
+                      selected ? 'border-indigo-600 bg-indigo-600 text-white' : 'border-slate-300 bg-white text-slate-700 hover:border-indigo-400',
+                    )}
+                  >
+                    {formatCurrency(preset)}
+                  </button>
+                )
+              })}
+            </div>
+          </fieldset>
+          <div className="max-w-xs">
+            <Field id="top-up-amount" label="Or type an amount (USD)" error={touched ? (error ?? undefined) : undefined} hint={hint}>
+              <div className="relative">
+                <span className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-sm text-slate-500">$</span>
+                <Input
+                  id="top-up-amount"
+                  inputMode="decimal"
+                  className="pl-7"
+                  value={text}
+                  disabled={disabled}
+                  maxLength={12}
+                  onChange={(e) => onText(e.target.value)}
+                  onBlur={onTouched}
+                  aria-invalid={touched && !!error}
+                  aria-describedby={touched && error ? 'top-up-amount-error' : undefined}
+                />
+              </div>
+            </Field>
+          </div>
+    </>
   )
 }
 

@@ -3,7 +3,7 @@
 import { FundsHint } from '@/components/FundsHint'
 import { useQuery } from '@tanstack/react-query'
 import { Download, ExternalLink, FileText, Flag, Play } from 'lucide-react'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { SearchBox, Select } from '@/components/kit'
 import { Pager } from '@/components/Pager'
@@ -63,6 +63,9 @@ export function CallLogsPage() {
   const play = (id: string) => {
     setPlaying((current) => new Set(current).add(id))
   }
+  const actions = (call: CallRecord) => (
+    <Actions call={call} playing={playing.has(call.call_id)} loadingTranscript={transcript.loadingId === call.call_id} onTranscript={transcript.open} onPlay={play} onDownload={download} onReport={setReporting} />
+  )
 
   return (
     <div className="space-y-6">
@@ -112,56 +115,9 @@ export function CallLogsPage() {
             {!filtered && <FundsHint />}
           </div>
         ) : desktop ? (
-          <table className="w-full text-left text-sm" data-testid="calls-table">
-              <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
-                <tr>
-                  {['From', 'To', 'Date', 'Duration', 'Cost', 'Status', 'Actions'].map((h) => (
-                    <th key={h} scope="col" className="px-4 py-3">
-                      {h}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {rows.map((call) => (
-                  <tr key={call.call_id} className="align-top">
-                    <td className="px-4 py-3 tabular-nums">{call.from}</td>
-                    <td className="px-4 py-3 tabular-nums">{call.to}</td>
-                    <td className="px-4 py-3 text-slate-600">{formatDateTime(call.created_at)}</td>
-                    <td className="px-4 py-3 tabular-nums">{formatCallDuration(call.corrected_duration)}</td>
-                    <td className="px-4 py-3 tabular-nums">{formatCurrency(callCost(call.corrected_duration))}</td>
-                    <td className="px-4 py-3">
-                      <StatusBadge status={call.status} outcome={call.outcome} />
-                    </td>
-                    <td className="px-4 py-3">
-                      <Actions call={call} playing={playing.has(call.call_id)} loadingTranscript={transcript.loadingId === call.call_id} onTranscript={transcript.open} onPlay={play} onDownload={download} onReport={setReporting} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-          </table>
+          <CallsTable rows={rows} actions={actions} />
         ) : (
-          <ul className="divide-y divide-slate-100" data-testid="calls-cards">
-              {rows.map((call) => (
-                <li key={call.call_id} className="space-y-2 px-4 py-4 text-sm">
-                  <div className="flex items-center justify-between">
-                    <span className="font-semibold text-slate-900">{call.to}</span>
-                    <StatusBadge status={call.status} outcome={call.outcome} />
-                  </div>
-                  <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-slate-600">
-                    <dt>From</dt>
-                    <dd className="tabular-nums">{call.from}</dd>
-                    <dt>Date</dt>
-                    <dd>{formatDateTime(call.created_at)}</dd>
-                    <dt>Duration</dt>
-                    <dd className="tabular-nums">{formatCallDuration(call.corrected_duration)}</dd>
-                    <dt>Cost</dt>
-                    <dd className="tabular-nums">{formatCurrency(callCost(call.corrected_duration))}</dd>
-                  </dl>
-                  <Actions call={call} playing={playing.has(call.call_id)} loadingTranscript={transcript.loadingId === call.call_id} onTranscript={transcript.open} onPlay={play} onDownload={download} onReport={setReporting} />
-                </li>
-              ))}
-          </ul>
+          <CallCards rows={rows} actions={actions} />
         )}
         <Pager page={page} lastPage={lastPage} onPage={setPage} busy={calls.isPending} />
       </Card>
@@ -173,6 +129,65 @@ export function CallLogsPage() {
       </Modal>
       <ReportModal callId={reporting} onClose={() => setReporting(null)} />
     </div>
+  )
+}
+
+/** The calls as a table (a wide screen). */
+function CallsTable({ rows, actions }: { rows: CallRecord[]; actions: (call: CallRecord) => ReactNode }) {
+  return (
+    <table className="w-full text-left text-sm" data-testid="calls-table">
+      <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
+        <tr>
+          {['From', 'To', 'Date', 'Duration', 'Cost', 'Status', 'Actions'].map((h) => (
+            <th key={h} scope="col" className="px-4 py-3">
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {rows.map((call) => (
+          <tr key={call.call_id} className="align-top">
+            <td className="px-4 py-3 tabular-nums">{call.from}</td>
+            <td className="px-4 py-3 tabular-nums">{call.to}</td>
+            <td className="px-4 py-3 text-slate-600">{formatDateTime(call.created_at)}</td>
+            <td className="px-4 py-3 tabular-nums">{formatCallDuration(call.corrected_duration)}</td>
+            <td className="px-4 py-3 tabular-nums">{formatCurrency(callCost(call.corrected_duration))}</td>
+            <td className="px-4 py-3">
+              <StatusBadge status={call.status} outcome={call.outcome} />
+            </td>
+            <td className="px-4 py-3">{actions(call)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** The calls as cards (a phone). */
+function CallCards({ rows, actions }: { rows: CallRecord[]; actions: (call: CallRecord) => ReactNode }) {
+  return (
+    <ul className="divide-y divide-slate-100" data-testid="calls-cards">
+      {rows.map((call) => (
+        <li key={call.call_id} className="space-y-2 px-4 py-4 text-sm">
+          <div className="flex items-center justify-between">
+            <span className="font-semibold text-slate-900">{call.to}</span>
+            <StatusBadge status={call.status} outcome={call.outcome} />
+          </div>
+          <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-slate-600">
+            <dt>From</dt>
+            <dd className="tabular-nums">{call.from}</dd>
+            <dt>Date</dt>
+            <dd>{formatDateTime(call.created_at)}</dd>
+            <dt>Duration</dt>
+            <dd className="tabular-nums">{formatCallDuration(call.corrected_duration)}</dd>
+            <dt>Cost</dt>
+            <dd className="tabular-nums">{formatCurrency(callCost(call.corrected_duration))}</dd>
+          </dl>
+          {actions(call)}
+        </li>
+      ))}
+    </ul>
   )
 }
 

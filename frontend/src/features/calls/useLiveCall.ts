@@ -4,7 +4,7 @@
  * lets the socket carry on from there. When the socket reconnects (its API process restarted),
  * it catches up the same way: the lines said meanwhile, the answer, or the end it missed. */
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type Dispatch } from 'react'
 import { formatTimer, parseDurationMessage } from '@/lib/format'
 import { useRealtime, type WebhookEvent } from '@/lib/realtime'
 import { closingToast } from '@/lib/outcomes'
@@ -12,7 +12,7 @@ import { notify } from '@/lib/toast'
 import { callsApi } from './api'
 import { liveCallsQuery, type LiveCall } from '@/components/calls/api'
 import { refreshCallLists, useCallListUpdates } from '@/components/calls/useCallListUpdates'
-import { EMPTY_TRANSCRIPT, isKeptLine, orderedLines, transcriptReducer } from '@/components/calls/liveTranscript'
+import { EMPTY_TRANSCRIPT, isKeptLine, orderedLines, transcriptReducer, type TranscriptAction } from '@/components/calls/liveTranscript'
 
 /** Realtime messages that are bookkeeping, not transcript changes. */
 const HOUSEKEEPING = ['Call connected', 'Closing call stream', 'Call duration & price', 'Webhook Response', 'Ringing']
@@ -28,51 +28,19 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
   /** The call on screen: the one placed or picked up last, kept after it ends (its transcript
    * and latency stay in view) until the next call or a stop. */
   const [callId, setCallId] = useState<string | null>(null)
-  const [connectedAt, setConnectedAt] = useState<number | null>(null)
-  const [now, setNow] = useState(() => Date.now())
+  const timer = useCallTimer()
+  const { answered } = timer
   const [finalDuration, setFinalDuration] = useState<string | null>(null)
   const [transcript, dispatch] = useReducer(transcriptReducer, EMPTY_TRANSCRIPT)
-  const pickUp = useRef(onPickedUp)
-  useEffect(() => {
-    pickUp.current = onPickedUp
-  })
-
-  const inCall = connectedAt !== null
   const lines = useMemo(() => orderedLines(transcript), [transcript])
-  const elapsed = inCall ? Math.max(0, (now - connectedAt) / 1000) : 0
 
-  // The timer runs from the answer to the end of the call.
-  useEffect(() => {
-    if (!inCall) return
-    const id = window.setInterval(() => setNow(Date.now()), 1000)
-    return () => window.clearInterval(id)
-  }, [inCall])
-
-  // On load: the user's newest call still going on is theirs again, with its transcript so far.
-  useEffect(() => {
-    if (userId <= 0) return
-    let cancelled = false
-    queryClient
-      // Fresh, never the cache: Recent Calls or the dashboard's banner may hold a copy from
-      // before the lines said since (the call's first agent line went missing that way).
-      .fetchQuery({ ...liveCallsQuery(userId), staleTime: 0 })
-      .then((calls) => {
-        const call = calls[calls.length - 1]
-        if (cancelled || !call) return
-        setActiveCalls(calls.map((c) => c.call_id))
-        setCallId(call.call_id)
-        setConnectedAt(call.answered_at ? Date.parse(call.answered_at) : null)
-        setNow(Date.now())
-        dispatch({ type: 'stored', entries: call.transcripts })
-        pickUp.current?.(call)
-      })
-      .catch(() => {
-        if (!cancelled) notify.error('Failed to fetch user calls')
-      })
-    return () => {
-      cancelled = true
-    }
-  }, [queryClient, userId])
+  usePickUp(userId, (call, calls) => {
+    setActiveCalls(calls.map((c) => c.call_id))
+    setCallId(call.call_id)
+    answered(call.answered_at ? Date.parse(call.answered_at) : null)
+    dispatch({ type: 'stored', entries: call.transcripts })
+    onPickedUp?.(call)
+  })
 
   const refreshLists = useCallback(() => refreshCallLists(queryClient, userId), [queryClient, userId])
 
@@ -97,19 +65,83 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
       if (ended.current.has(callId)) return
       ended.current.add(callId)
       setActiveCalls((current) => current.filter((id) => id !== callId))
-      setConnectedAt(null)
+      answered(null)
       notify.info(closingToast(closing))
       refreshLists()
     },
-    [refreshLists],
+    [refreshLists, answered],
   )
 
+  useFollowEvents(userId, { activeCalls, callId, inCall: timer.inCall, answered, dispatch, setFinalDuration, fetchTranscript, endCall })
+
+  return {
+    activeCalls,
+    callId,
+    active: activeCalls.length > 0,
+    inCall: timer.inCall,
+    lines,
+    elapsed: timer.elapsed,
+    finalDuration,
+    /** A new call was placed: it is the one followed now. */
+    started: (callId: string) => {
+      clear()
+      answered(null)
+      setActiveCalls((current) => [...current, callId])
+      setCallId(callId)
+      refreshLists()
+    },
+    /** The user stopped the call: it is no longer followed and its transcript is cleared. */
+    stopped: (callId: string) => {
+      setActiveCalls((current) => current.filter((id) => id !== callId))
+      setCallId(null)
+      answered(null)
+      clear()
+      refreshLists()
+    },
+    clear,
+  }
+}
+
+/** The time since the answer, ticking each second while the call is answered. */
+function useCallTimer() {
+  const [connectedAt, setConnectedAt] = useState<number | null>(null)
+  const [now, setNow] = useState(() => Date.now())
+  const inCall = connectedAt !== null
+  // The timer runs from the answer to the end of the call.
+  useEffect(() => {
+    if (!inCall) return
+    const id = window.setInterval(() => setNow(Date.now()), 1000)
+    return () => window.clearInterval(id)
+  }, [inCall])
+  /** The call was answered at `at` (null: it is not, or no longer). */
+  const answered = useCallback((at: number | null) => {
+    setConnectedAt(at)
+    setNow(Date.now())
+  }, [])
+  return { inCall, elapsed: inCall ? Math.max(0, (now - connectedAt) / 1000) : 0, answered }
+}
+
+interface Followed {
+  activeCalls: string[]
+  /** The call on screen. */
+  callId: string | null
+  inCall: boolean
+  answered: (at: number | null) => void
+  dispatch: Dispatch<TranscriptAction>
+  setFinalDuration: (duration: string) => void
+  fetchTranscript: (callId: string, ended?: boolean) => Promise<void>
+  endCall: (callId: string, closing: { outcome?: string | null; outcomeText?: string | null }) => void
+}
+
+/** The socket's events for the calls followed: the answer, the lines, the duration, the end;
+ * and on a reconnect, what was missed. */
+function useFollowEvents(userId: number, followed: Followed) {
+  const { activeCalls, answered, dispatch, setFinalDuration, fetchTranscript, endCall } = followed
   const onWebhookEvent = (event: WebhookEvent) => {
     const message = event.message ?? ''
     if (!activeCalls.includes(event.callId)) return
     if (message === 'Call connected' && event.category === 'call') {
-      setConnectedAt(Date.now())
-      setNow(Date.now())
+      answered(Date.now())
       return
     }
     if (message.startsWith('Call duration & price')) {
@@ -133,9 +165,26 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
     }
   }
 
-  /** The socket is back: what it missed is fetched. The call on screen gets its transcript so far
-   * (and its answer); a followed call that ended meanwhile ends here as its closing would. */
-  const catchUp = async () => {
+  const catchUp = useCatchUp(userId, followed)
+
+  // Recent Calls follow every call of the user's as it moves (ringing, answered, ended).
+  useCallListUpdates(userId)
+  useRealtime({
+    onReconnect: () => void catchUp(),
+    onWebhookEvent,
+    onCaption: (event) => {
+      if (activeCalls.includes(event.callId)) dispatch({ type: 'caption', event })
+    },
+    onError: (kind) =>
+      notify.error(kind === 'balance' ? 'Failed to receive balance updates' : 'Failed to receive call updates', 'Socket Error'),
+  })
+}
+
+/** The socket is back: what it missed is fetched. The call on screen gets its transcript so far
+ * (and its answer); a followed call that ended meanwhile ends here as its closing would. */
+function useCatchUp(userId: number, { activeCalls, callId, inCall, answered, dispatch, setFinalDuration, endCall }: Followed) {
+  const queryClient = useQueryClient()
+  return async () => {
     if (activeCalls.length === 0) return
     let live: LiveCall[]
     try {
@@ -149,10 +198,7 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
       if (call !== undefined) {
         if (id !== callId) continue
         dispatch({ type: 'resync', entries: call.transcripts })
-        if (call.answered_at && connectedAt === null) {
-          setConnectedAt(Date.parse(call.answered_at))
-          setNow(Date.now())
-        }
+        if (call.answered_at && !inCall) answered(Date.parse(call.answered_at))
         continue
       }
       // Not going on any more: ended, or its end still being processed (its closing will come).
@@ -172,43 +218,33 @@ export function useLiveCall(userId: number, { onPickedUp }: Options = {}) {
       }
     }
   }
+}
 
-  // Recent Calls follow every call of the user's as it moves (ringing, answered, ended).
-  useCallListUpdates(userId)
-  useRealtime({
-    onReconnect: () => void catchUp(),
-    onWebhookEvent,
-    onCaption: (event) => {
-      if (activeCalls.includes(event.callId)) dispatch({ type: 'caption', event })
-    },
-    onError: (kind) =>
-      notify.error(kind === 'balance' ? 'Failed to receive balance updates' : 'Failed to receive call updates', 'Socket Error'),
+/** On load: the user's newest call still going on is theirs again, with its transcript so far
+ * (`onFound` is the one of the latest render). */
+function usePickUp(userId: number, onFound: (call: LiveCall, calls: LiveCall[]) => void) {
+  const queryClient = useQueryClient()
+  const found = useRef(onFound)
+  useEffect(() => {
+    found.current = onFound
   })
-
-  return {
-    activeCalls,
-    callId,
-    active: activeCalls.length > 0,
-    inCall,
-    lines,
-    elapsed,
-    finalDuration,
-    /** A new call was placed: it is the one followed now. */
-    started: (callId: string) => {
-      clear()
-      setConnectedAt(null)
-      setActiveCalls((current) => [...current, callId])
-      setCallId(callId)
-      refreshLists()
-    },
-    /** The user stopped the call: it is no longer followed and its transcript is cleared. */
-    stopped: (callId: string) => {
-      setActiveCalls((current) => current.filter((id) => id !== callId))
-      setCallId(null)
-      setConnectedAt(null)
-      clear()
-      refreshLists()
-    },
-    clear,
-  }
+  useEffect(() => {
+    if (userId <= 0) return
+    let cancelled = false
+    queryClient
+      // Fresh, never the cache: Recent Calls or the dashboard's banner may hold a copy from
+      // before the lines said since (the call's first agent line went missing that way).
+      .fetchQuery({ ...liveCallsQuery(userId), staleTime: 0 })
+      .then((calls) => {
+        const call = calls[calls.length - 1]
+        if (cancelled || !call) return
+        found.current(call, calls)
+      })
+      .catch(() => {
+        if (!cancelled) notify.error('Failed to fetch user calls')
+      })
+    return () => {
+      cancelled = true
+    }
+  }, [queryClient, userId])
 }

@@ -74,22 +74,7 @@ export function ApiKeys() {
     >
       <Table testId="keys-table" className="min-w-[560px]" labels={['Name', 'Key', 'Created', 'Last used', '']} skeletonRows={2} loading={keys.isPending} error={keys.isError ? 'Failed to load API keys' : null} empty="No API keys yet. Create one to use the /v1 API.">
         {rows.map((key) => (
-          <tr key={key.id}>
-            <td className={`${TD} font-medium text-slate-900`}>
-              <span className="inline-flex items-center gap-2">
-                <KeyRound className="h-4 w-4 text-slate-400" aria-hidden />
-                {key.name}
-              </span>
-            </td>
-            <td className={`${TD} font-mono`}>{key.prefix}…</td>
-            <td className={TD}>{formatDateTime(key.created_at)}</td>
-            <td className={TD}>{key.last_used_at ? formatDateTime(key.last_used_at) : 'Never'}</td>
-            <td className={`${TD} text-right`}>
-              <Button variant="ghost" size="sm" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
-                <Trash2 className="h-4 w-4" aria-hidden /> Revoke
-              </Button>
-            </td>
-          </tr>
+          <KeyRow key={key.id} apiKey={key} onRevoke={() => setRevoking(key)} />
         ))}
       </Table>
 
@@ -137,5 +122,27 @@ export function ApiKeys() {
         onCancel={() => setRevoking(null)}
       />
     </Section>
+  )
+}
+
+/** One key: its name, prefix, times and the way to revoke it. */
+function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: () => void }) {
+  return (
+    <tr>
+      <td className={`${TD} font-medium text-slate-900`}>
+        <span className="inline-flex items-center gap-2">
+          <KeyRound className="h-4 w-4 text-slate-400" aria-hidden />
+          {apiKey.name}
+        </span>
+      </td>
+      <td className={`${TD} font-mono`}>{apiKey.prefix}…</td>
+      <td className={TD}>{formatDateTime(apiKey.created_at)}</td>
+      <td className={TD}>{apiKey.last_used_at ? formatDateTime(apiKey.last_used_at) : 'Never'}</td>
+      <td className={`${TD} text-right`}>
+        <Button variant="ghost" size="sm" onClick={onRevoke} aria-label={`Revoke ${apiKey.name}`}>
+          <Trash2 className="h-4 w-4" aria-hidden /> Revoke
+        </Button>
+      </td>
+    </tr>
   )
 }

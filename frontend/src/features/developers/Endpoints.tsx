@@ -2,7 +2,7 @@
  * an enable switch per endpoint, delete. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { AlertTriangle, Pencil, Plus, Trash2 } from 'lucide-react'
-import { useState, type FormEvent } from 'react'
+import { useState, type Dispatch, type FormEvent, type SetStateAction } from 'react'
 import { TD } from '@/components/kit'
 import { Modal } from '@/components/Modal'
 import { Button } from '@/components/ui/button'
@@ -129,8 +129,6 @@ export function Endpoints() {
     setErrors(found)
     if (Object.keys(found).length === 0) save.mutate(draft)
   }
-  const flip = (event: string) =>
-    setDraft((d) => ({ ...d, events: d.events.includes(event) ? d.events.filter((x) => x !== event) : EVENTS.filter((x) => x === event || d.events.includes(x)) }))
 
   return (
     <Section
@@ -145,112 +143,11 @@ export function Endpoints() {
     >
       <Table testId="endpoints-table" className="min-w-[720px]" labels={['URL', 'Events', 'Created', 'Enabled', '']} skeletonRows={2} loading={endpoints.isPending} error={endpoints.isError ? 'Failed to load webhook endpoints' : null} empty="No endpoints yet. Add one to receive your calls' events.">
         {rows.map((endpoint) => (
-          <tr key={endpoint.id}>
-            <td className={`${TD} max-w-xs`}>
-              <p className="truncate font-mono text-xs text-slate-900" title={endpoint.url}>
-                {endpoint.url}
-              </p>
-              {endpoint.description && <p className="truncate text-xs text-slate-500">{endpoint.description}</p>}
-              {endpoint.disabled_reason && (
-                <p className="mt-1 inline-flex items-center gap-1 text-xs font-medium text-rose-600">
-                  <AlertTriangle className="h-3.5 w-3.5" aria-hidden /> Disabled: {endpoint.disabled_reason}
-                </p>
-              )}
-              {!endpoint.disabled_reason && endpoint.failing_since && (
-                <p className="mt-1 inline-flex items-center gap-1 text-xs font-medium text-amber-700">
-                  <AlertTriangle className="h-3.5 w-3.5" aria-hidden /> Failing since {formatDateTime(endpoint.failing_since)}
-                </p>
-              )}
-            </td>
-            <td className={TD}>
-              <div className="flex flex-wrap gap-1">
-                {endpoint.events.map((event) => (
-                  <span key={event} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">
-                    {event}
-                  </span>
+          <EndpointRow key={endpoint.id} endpoint={endpoint} toggling={toggle.isPending} onToggle={(enabled) => toggle.mutate({ endpoint, enabled })} onEdit={() => open(endpoint)} onDelete={() => setDeleting(endpoint)} />
         ))}
-                    </div>
-                  </td>
-                  <td className={TD}>{formatDateTime(endpoint.created_at)}</td>
-                  <td className={TD}>
-                    <Toggle checked={endpoint.enabled} disabled={toggle.isPending} onChange={(enabled) => toggle.mutate({ endpoint, enabled })} label={`Enable ${endpoint.url}`} />
-                  </td>
-                  <td className={`${TD} whitespace-nowrap text-right`}>
-                    <Button variant="ghost" size="sm" onClick={() => open(endpoint)} aria-label={`Edit ${endpoint.url}`}>
-                      <Pencil className="h-4 w-4" aria-hidden /> Edit
-                    </Button>
-                    <Button variant="ghost" size="sm" onClick={() => setDeleting(endpoint)} aria-label={`Delete ${endpoint.url}`}>
-                      <Trash2 className="h-4 w-4" aria-hidden /> Delete
-                    </Button>
-                  </td>
-                </tr>
-              ))}
       </Table>
 
-      <Modal
-        open={editing !== null}
-        onOpenChange={(o) => !o && close()}
-        title={secret ? 'Endpoint added' : editing === 'new' ? 'Add a webhook endpoint' : 'Edit the webhook endpoint'}
-        footer={
-          secret ? (
-            <Button onClick={close}>Done</Button>
-          ) : (
-            <>
-              <Button variant="secondary" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" form="endpoint-form" disabled={save.isPending}>
-                {editing === 'new' ? 'Add endpoint' : 'Save'}
-              </Button>
-            </>
-          )
-        }
-      >
-        {secret ? (
-          <div className="space-y-4">
-            <SecretOnce label="Signing secret" secret={secret} />
-            {notice && (
-              <p role="status" data-testid="endpoint-notice" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800">
-                {notice}
-              </p>
-            )}
-          </div>
-        ) : (
-          <form id="endpoint-form" onSubmit={submit} noValidate className="space-y-4">
-            {errors.form && (
-              <p role="alert" className="rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-700">
-                {errors.form}
-              </p>
-            )}
-            <Field id="endpoint-url" label="URL" error={errors.url}>
-              <Input id="endpoint-url" type="url" value={draft.url} maxLength={2048} placeholder="https://example.com/webhooks/callwright" onChange={(e) => setDraft({ ...draft, url: e.target.value })} aria-invalid={!!errors.url} />
-            </Field>
-            <Field id="endpoint-description" label="Description" error={errors.description}>
-              <Input id="endpoint-description" value={draft.description} maxLength={200} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />
-            </Field>
-            <fieldset className="space-y-2">
-              <legend className="text-sm font-medium text-slate-700">Events</legend>
-              <div className="grid grid-cols-2 gap-2">
-                {EVENTS.map((event) => (
-                  <label key={event} className="flex items-center gap-2 text-sm text-slate-700">
-                    <input type="checkbox" checked={draft.events.includes(event)} onChange={() => flip(event)} className="h-4 w-4 rounded border-slate-300 text-indigo-600" />
-                    <span className="font-mono">{event}</span>
-                  </label>
-                ))}
-              </div>
-              {errors.events && (
-                <p role="alert" className="text-xs font-medium text-rose-600">
-                  {errors.events}
-                </p>
-              )}
-            </fieldset>
-            <div className="flex items-center gap-3">
-              <Toggle checked={draft.enabled} onChange={(enabled) => setDraft({ ...draft, enabled })} label="Enabled" />
-              <span className="text-sm text-slate-700">Enabled</span>
-            </div>
-          </form>
-        )}
-      </Modal>
+      <EndpointDialog editing={editing} secret={secret} notice={notice} draft={draft} onDraft={setDraft} errors={errors} saving={save.isPending} onSubmit={submit} onClose={close} />
 
       <ConfirmDialog
         open={deleting !== null}
@@ -266,5 +163,129 @@ export function Endpoints() {
         onCancel={() => setDeleting(null)}
       />
     </Section>
+  )
+}
+
+/** Adding or editing an endpoint; once added, its signing secret, shown this once. */
+function EndpointDialog({ editing, secret, notice, draft, onDraft, errors, saving, onSubmit, onClose }: { editing: Endpoint | 'new' | null; secret: string | null; notice: string | null; draft: Draft; onDraft: Dispatch<SetStateAction<Draft>>; errors: Errors; saving: boolean; onSubmit: (e: FormEvent) => void; onClose: () => void }) {
+  return (
+    <Modal
+      open={editing !== null}
+      onOpenChange={(o) => !o && onClose()}
+      title={secret ? 'Endpoint added' : editing === 'new' ? 'Add a webhook endpoint' : 'Edit the webhook endpoint'}
+      footer={
+        secret ? (
+          <Button onClick={onClose}>Done</Button>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" form="endpoint-form" disabled={saving}>
+              {editing === 'new' ? 'Add endpoint' : 'Save'}
+            </Button>
+          </>
+        )
+      }
+    >
+      {secret ? (
+        <div className="space-y-4">
+          <SecretOnce label="Signing secret" secret={secret} />
+          {notice && (
+            <p role="status" data-testid="endpoint-notice" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800">
+              {notice}
+            </p>
+          )}
+        </div>
+      ) : (
+        <EndpointForm draft={draft} onChange={onDraft} errors={errors} onSubmit={onSubmit} />
+      )}
+    </Modal>
+  )
+}
+
+/** One endpoint: its URL (and why it is disabled or failing), events, creation, switch and actions. */
+function EndpointRow({ endpoint, toggling, onToggle, onEdit, onDelete }: { endpoint: Endpoint; toggling: boolean; onToggle: (enabled: boolean) => void; onEdit: () => void; onDelete: () => void }) {
+  return (
+    <tr>
+      <td className={`${TD} max-w-xs`}>
+        <p className="truncate font-mono text-xs text-slate-900" title={endpoint.url}>
+          {endpoint.url}
+        </p>
+        {endpoint.description && <p className="truncate text-xs text-slate-500">{endpoint.description}</p>}
+        {endpoint.disabled_reason && (
+          <p className="mt-1 inline-flex items-center gap-1 text-xs font-medium text-rose-600">
+            <AlertTriangle className="h-3.5 w-3.5" aria-hidden /> Disabled: {endpoint.disabled_reason}
+          </p>
+        )}
+        {!endpoint.disabled_reason && endpoint.failing_since && (
+          <p className="mt-1 inline-flex items-center gap-1 text-xs font-medium text-amber-700">
+            <AlertTriangle className="h-3.5 w-3.5" aria-hidden /> Failing since {formatDateTime(endpoint.failing_since)}
+          </p>
+        )}
+      </td>
+      <td className={TD}>
+        <div className="flex flex-wrap gap-1">
+          {endpoint.events.map((event) => (
+            <span key={event} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">
+              {event}
+            </span>
+          ))}
+        </div>
+      </td>
+      <td className={TD}>{formatDateTime(endpoint.created_at)}</td>
+      <td className={TD}>
+        <Toggle checked={endpoint.enabled} disabled={toggling} onChange={onToggle} label={`Enable ${endpoint.url}`} />
+      </td>
+      <td className={`${TD} whitespace-nowrap text-right`}>
+        <Button variant="ghost" size="sm" onClick={onEdit} aria-label={`Edit ${endpoint.url}`}>
+          <Pencil className="h-4 w-4" aria-hidden /> Edit
+        </Button>
+        <Button variant="ghost" size="sm" onClick={onDelete} aria-label={`Delete ${endpoint.url}`}>
+          <Trash2 className="h-4 w-4" aria-hidden /> Delete
+        </Button>
+      </td>
+    </tr>
+  )
+}
+
+/** The endpoint's URL, description, events and switch. */
+function EndpointForm({ draft, onChange, errors, onSubmit }: { draft: Draft; onChange: Dispatch<SetStateAction<Draft>>; errors: Errors; onSubmit: (e: FormEvent) => void }) {
+  const flip = (event: string) =>
+    onChange((d) => ({ ...d, events: d.events.includes(event) ? d.events.filter((x) => x !== event) : EVENTS.filter((x) => x === event || d.events.includes(x)) }))
+  return (
+    <form id="endpoint-form" onSubmit={onSubmit} noValidate className="space-y-4">
+      {errors.form && (
+        <p role="alert" className="rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-700">
+          {errors.form}
+        </p>
+      )}
+      <Field id="endpoint-url" label="URL" error={errors.url}>
+        <Input id="endpoint-url" type="url" value={draft.url} maxLength={2048} placeholder="https://example.com/webhooks/callwright" onChange={(e) => onChange({ ...draft, url: e.target.value })} aria-invalid={!!errors.url} />
+      </Field>
+      <Field id="endpoint-description" label="Description" error={errors.description}>
+        <Input id="endpoint-description" value={draft.description} maxLength={200} onChange={(e) => onChange({ ...draft, description: e.target.value })} />
+      </Field>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-slate-700">Events</legend>
+        <div className="grid grid-cols-2 gap-2">
+          {EVENTS.map((event) => (
+            <label key={event} className="flex items-center gap-2 text-sm text-slate-700">
+              <input type="checkbox" checked={draft.events.includes(event)} onChange={() => flip(event)} className="h-4 w-4 rounded border-slate-300 text-indigo-600" />
+              <span className="font-mono">{event}</span>
+            </label>
+          ))}
+        </div>
+        {errors.events && (
+          <p role="alert" className="text-xs font-medium text-rose-600">
+            {errors.events}
+          </p>
+        )}
+      </fieldset>
+      <div className="flex items-center gap-3">
+        <Toggle checked={draft.enabled} onChange={(enabled) => onChange({ ...draft, enabled })} label="Enabled" />
+        <span className="text-sm text-slate-700">Enabled</span>
+      </div>
+    </form>
   )
 }
