@@ -152,6 +152,7 @@ test('the admin finds a call by search, reads its transcript and plays it', asyn
   const row = table.locator('tbody tr').first()
   await expect(row).toContainText(callId.slice(0, 8))
   await expect(row).toContainText(DEMO.email)
+  await expect(row.getByTestId('call-kind')).toHaveText('placed from Send Call')
   await page.screenshot({ path: 'test-results/admin-call-logs.png', fullPage: true })
   await row.getByRole('button', { name: 'View transcript' }).click()
   const dialog = page.getByRole('dialog', { name: 'Call Transcript' })

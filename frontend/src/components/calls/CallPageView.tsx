@@ -4,6 +4,7 @@
  * button to run it again, the cost through the billing rule, the settings the call was placed
  * with, the latency of each reply and the call's events as a timeline. A call still live is
  * read again every few seconds until it ends. */
+import { placedFrom } from './kinds'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { ArrowLeft, RotateCw } from 'lucide-react'
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
@@ -170,7 +171,8 @@ function CallHeader({ call, ended }: { call: CallPageData; ended: boolean }) {
               {' '}
               · placed by <span className="font-medium text-slate-700">{call.owner.name}</span> ({call.owner.email})
             </>
-          )}
+          )}{' '}
+          · <span data-testid="call-kind">{placedFrom(call.kind)}</span>
         </p>
         <p className="mt-0.5 break-all text-xs text-slate-500">Call ID {call.call_id}</p>
       </div>

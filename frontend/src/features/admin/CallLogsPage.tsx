@@ -1,6 +1,7 @@
 /** Admin Call Logs (spec sections 2, 8, 9): server-side search, sort and paging over every call,
  * 10 per page, newest first; the call id shortened (full on hover, copied on click); transcript
  * as chat bubbles; play inline and download. */
+import { placedFrom } from '@/components/calls/kinds'
 import { useQuery } from '@tanstack/react-query'
 import { ArrowDown, ArrowUp, ArrowUpDown, Download, ExternalLink, FileText, Play } from 'lucide-react'
 import { Link } from 'react-router'
@@ -161,6 +162,9 @@ function AdminCallRow({ call, playing, loadingTranscript, onCopy, onTranscript, 
       <td className={TD}>
         <p className="font-medium text-slate-900">{who(call)}</p>
         {call.user && <p className="text-xs text-slate-500">{call.user.email}</p>}
+        <p className="text-xs text-slate-500" data-testid="call-kind">
+          {placedFrom(call.kind)}
+        </p>
       </td>
       <td className={`${TD} text-xs tabular-nums`}>{call.from}</td>
       <td className={`${TD} text-xs tabular-nums`}>{call.to}</td>

@@ -21,6 +21,7 @@ vi.mock('wavesurfer.js', () => ({
 /** A finished call: 10 s of wall time recorded as 20 s of audio (a sandbox call at speed 2). */
 const page = (extra: Record<string, unknown> = {}) => ({
   call_id: 'c1',
+  kind: 'dashboard',
   from: '+18885550100',
   to: '+15551230000',
   created_at: '2026-11-24T10:00:00Z',
@@ -203,6 +204,18 @@ describe('A call’s page', () => {
     const text = screen.getByTestId('call-page').textContent ?? ''
     expect(text).toContain('75 s') // the cost's working, in the same seconds
     for (const other of ['1:14', '0:20', '0:19']) expect(text).not.toContain(other)
+  })
+
+  it.each([
+    ['dashboard', 'placed from Send Call'],
+    ['api', 'placed from the API'],
+    ['batch', 'placed from an API batch'],
+    ['campaign', 'placed from a campaign'],
+    ['cli', 'placed from the command line'],
+  ])('says where the call came from (%s)', async (kind, said) => {
+    server.use(http.get(url('call/c1/page'), () => HttpResponse.json({ success: true, data: page({ kind }) })))
+    renderApp('/dashboard/calls/c1')
+    expect(await screen.findByTestId('call-kind')).toHaveTextContent(said)
   })
 
   it.each([
