@@ -1,12 +1,15 @@
-"""Who is calling: bearer token first, then the session cookie. Roles are enforced here."""
+"""Who is calling: bearer token first, then the session cookie. Roles are enforced here. Also the
+sign-up credit and the OAuth clients, as request dependencies."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
+from authlib.integrations.starlette_client import OAuth
 from fastapi import Depends, Request
 
 from callwright.auth import tokens
+from callwright.auth.credits import StarterCredit
 from callwright.kit.db import SessionDep
 from callwright.kit.errors import Forbidden, Unauthenticated
 from callwright.models import User
@@ -56,3 +59,18 @@ OptionalUser = Annotated[User | None, Depends(optional_user)]
 CurrentUser = Annotated[User, Depends(current_user)]
 AdminUser = Annotated[User, Depends(admin_user)]
 CurrentTokenId = Annotated[int, Depends(current_token)]
+
+
+def _credits(request: Request) -> StarterCredit:
+    credits: StarterCredit = request.app.state.calls.billing
+    return credits
+
+
+def _oauth(request: Request) -> OAuth:
+    oauth: OAuth = request.app.state.oauth
+    return oauth
+
+
+CreditsDep = Annotated[StarterCredit, Depends(_credits)]
+#: The app's OAuth clients (Google sign-in; `auth.google.build_oauth`).
+OAuthDep = Annotated[OAuth, Depends(_oauth)]

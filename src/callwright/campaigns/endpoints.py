@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, File, Path, Query, Request, UploadFile
+from fastapi import APIRouter, File, Path, Query, UploadFile
 from fastapi.responses import StreamingResponse
 from sqlalchemy import Text, cast, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,7 +17,7 @@ from callwright.billing.service import hold_for
 from callwright.calls.analysis import Analysis
 from callwright.campaigns import rules
 from callwright.campaigns import service as campaigns
-from callwright.campaigns.events import CampaignEvents
+from callwright.campaigns.deps import CampaignEventsDep
 from callwright.campaigns.rules import ContactStatus
 from callwright.campaigns.schemas import (
     Acted,
@@ -37,7 +37,8 @@ from callwright.campaigns.schemas import (
 )
 from callwright.kit.bounds import PageRequest, page_params
 from callwright.kit.csv_export import CsvExport
-from callwright.kit.db import Database, SessionDep
+from callwright.kit.db import Database, DatabaseDep, SessionDep
+from callwright.kit.deps import SettingsDep
 from callwright.kit.pagination import page_of
 from callwright.kit.time import utcnow
 from callwright.models import Agent, Call, Campaign, CampaignContact
@@ -63,11 +64,6 @@ EXPORT_FIXED = (
     "next_attempt_at",
     "note",
 )
-
-
-def _events(request: Request) -> CampaignEvents:
-    events: CampaignEvents = request.app.state.dialler.events
-    return events
 
 
 async def campaign_out(session: AsyncSession, campaign: Campaign) -> CampaignOut:
@@ -170,7 +166,7 @@ async def update_campaign(
 
 @router.get("/campaigns/{campaign_id}/zones")
 async def campaign_zones(
-    campaign_id: CampaignId, user: CurrentUser, session: SessionDep, request: Request
+    campaign_id: CampaignId, user: CurrentUser, session: SessionDep, settings: SettingsDep
 ) -> ZonesOut:
     """The contacts by the time zone they are called in, with when the campaign's window opens
     there next (the schedule step's preview)."""
@@ -180,7 +176,7 @@ async def campaign_zones(
         campaign.calling_window, campaign.days, campaign.start_at, campaign.end_at
     )
     now = max(utcnow(), campaign.start_at or utcnow())
-    default_zone = request.app.state.settings.default_timezone
+    default_zone = settings.default_timezone
     out = []
     for names, count in groups:
         zones = rules.stored_zones(names, default_zone)
@@ -197,13 +193,12 @@ async def load_contacts(
     campaign_id: CampaignId,
     user: CurrentUser,
     session: SessionDep,
-    request: Request,
+    settings: SettingsDep,
     file: Annotated[UploadFile, File()],
 ) -> LoadOut:
     """Replace a draft's contacts with a CSV file's: a phone column, any others become the
     agent's `{{variables}}`, an optional `timezone` column. Answers the validation report."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
-    settings = request.app.state.settings
     loaded = await campaigns.load_contacts(
         session,
         campaign,
@@ -242,11 +237,11 @@ async def act_on_campaign(
     action: Action,
     user: CurrentUser,
     session: SessionDep,
-    request: Request,
+    events: CampaignEventsDep,
 ) -> Acted:
     """Start a draft, pause (new dials stop, calls in progress finish), resume, or cancel."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
-    await campaigns.act(session, campaign, action, _events(request))
+    await campaigns.act(session, campaign, action, events)
     return Acted(message=DONE_MESSAGES[action], data=await campaign_out(session, campaign))
 
 
@@ -320,14 +315,14 @@ def contact_out(contact: CampaignContact, analysis: Analysis | None) -> ContactO
 
 @router.get("/campaigns/{campaign_id}/export")
 async def export_results(
-    campaign_id: CampaignId, user: CurrentUser, session: SessionDep, request: Request
+    campaign_id: CampaignId, user: CurrentUser, session: SessionDep, db: DatabaseDep
 ) -> StreamingResponse:
     """Every contact with its variables, outcome, disposition and extracted fields, as CSV."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
     agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
     fields = [str(f["name"]) for f in (agent.analysis_schema or [])] if agent else []
     return StreamingResponse(
-        _results_csv(request.app.state.db, campaign.id, fields),
+        _results_csv(db, campaign.id, fields),
         media_type="text/csv; charset=utf-8",
         headers={"content-disposition": f'attachment; filename="campaign-{campaign.id[:8]}.csv"'},
     )

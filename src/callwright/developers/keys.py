@@ -17,7 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.db import SessionDep
-from callwright.kit.deps import client_ip
+from callwright.kit.deps import LimiterDep, client_ip
 from callwright.kit.errors import Unauthenticated
 from callwright.kit.security import random_token, sha256_hex
 from callwright.kit.time import utcnow
@@ -85,8 +85,7 @@ async def resolve(session: AsyncSession, key: str) -> ApiCaller | None:
     return ApiCaller(user=user, key_id=api_key.id)
 
 
-async def api_key_caller(request: Request, session: SessionDep) -> ApiCaller:
-    limiter = request.app.state.limiter
+async def api_key_caller(request: Request, session: SessionDep, limiter: LimiterDep) -> ApiCaller:
     address = client_ip(request)
     refused = ("api-key-refused", address, REFUSED_PER_WINDOW, WINDOW_SECONDS, TOO_MANY_REFUSED)
     # An address that used up its refusals waits, whatever key it sends now: no lookup.

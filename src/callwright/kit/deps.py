@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from callwright.config import Settings
+from callwright.kit.jobs import JobQueue
 from callwright.kit.ratelimit import RateLimiter
 
 
@@ -20,6 +21,11 @@ def _limiter(request: Request) -> RateLimiter:
     return limiter
 
 
+def _jobs(request: Request) -> JobQueue:
+    jobs: JobQueue = request.app.state.jobs
+    return jobs
+
+
 def client_ip(request: Request) -> str:
     """The client's address: the socket peer, or what a trusted proxy says in X-Forwarded-For
     (kit.proxies.ClientAddressMiddleware decides it, from CALLWRIGHT_TRUSTED_PROXIES only)."""
@@ -28,4 +34,5 @@ def client_ip(request: Request) -> str:
 
 SettingsDep = Annotated[Settings, Depends(_settings)]
 LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
+JobsDep = Annotated[JobQueue, Depends(_jobs)]
 ClientIP = Annotated[str, Depends(client_ip)]
