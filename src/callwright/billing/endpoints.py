@@ -14,7 +14,7 @@ from callwright.auth.deps import AdminUser, CurrentUser
 from callwright.auth.schemas import Message
 from callwright.billing import repository
 from callwright.billing.deps import PaymentsDep
-from callwright.billing.payments import CURRENCY, held_cents
+from callwright.billing.payments import CURRENCY
 from callwright.billing.schemas import (
     AutoRechargeIn,
     AutoRechargeOut,
@@ -68,7 +68,7 @@ async def billing_summary(
     return BillingOut(
         data=BillingSummary(
             available=dollars(user.balance_cents),
-            held=dollars(await held_cents(session, user.id)),
+            held=dollars(await repository.held_cents(session, user.id)),
             top_up_min=settings.top_up_min,
             top_up_max=settings.top_up_max,
             currency=CURRENCY,
