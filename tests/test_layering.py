@@ -138,6 +138,10 @@ def _calls_select(path: Path) -> bool:
     )
 
 
+#: Modules that build a query outside a repository, each with its reason.
+SELECT_ALLOWED = {
+    "kit/pagination.py": "the paging helper counts the query a repository hands it",
+}
 #: Owned by another change in flight (issue 28, item 1): the lead moves their queries into
 #: repositories after merging, and empties this list.
 SELECT_ALLOWED_FOR_NOW = {
@@ -153,7 +157,8 @@ def test_queries_are_built_only_in_repositories() -> None:
         relative
         for path in PACKAGE.rglob("*.py")
         if not _repository(path)
-        and (relative := str(path.relative_to(PACKAGE))) not in SELECT_ALLOWED_FOR_NOW
+        and (relative := str(path.relative_to(PACKAGE))) not in SELECT_ALLOWED
+        and relative not in SELECT_ALLOWED_FOR_NOW
         and _calls_select(path)
     ]
     assert outside == []

@@ -9,13 +9,12 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, File, Path, Query, UploadFile
 from fastapi.responses import StreamingResponse
-from sqlalchemy import Text, cast, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.auth.deps import CurrentUser
 from callwright.billing.service import hold_for
 from callwright.calls.analysis import Analysis
-from callwright.campaigns import rules
+from callwright.campaigns import repository, rules
 from callwright.campaigns import service as campaigns
 from callwright.campaigns.deps import CampaignEventsDep
 from callwright.campaigns.rules import ContactStatus
@@ -39,9 +38,8 @@ from callwright.kit.bounds import PageRequest, page_params
 from callwright.kit.csv_export import CsvExport
 from callwright.kit.db import Database, DatabaseDep, SessionDep
 from callwright.kit.deps import SettingsDep
-from callwright.kit.pagination import page_of
 from callwright.kit.time import utcnow
-from callwright.models import Agent, Call, Campaign, CampaignContact
+from callwright.models import Agent, Campaign, CampaignContact
 
 router = APIRouter(tags=["campaigns"])
 
@@ -54,6 +52,8 @@ DONE_MESSAGES = {
     "cancel": "Campaign cancelled.",
 }
 EXPORT_BATCH = 500
+#: Time-zone groups the preview lists, at most (the biggest first).
+ZONE_GROUPS_SHOWN = 50
 EXPORT_FIXED = (
     "row",
     "phone_number",
@@ -71,7 +71,7 @@ async def campaign_out(session: AsyncSession, campaign: Campaign) -> CampaignOut
     agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
     given = campaign.call_settings or {}
     minutes = int(given.get("max_duration") or (agent.max_duration if agent else 0))
-    spent = await campaigns.spent_cents(session, campaign.id)
+    spent = await repository.spent_cents(session, campaign.id)
     to_call = counts.get("pending", 0)
     per_call = hold_for(minutes) if minutes else 0
     return CampaignOut(
@@ -122,18 +122,12 @@ async def list_campaigns(
     user: CurrentUser, session: SessionDep, paging: Annotated[PageRequest, page_params(20)]
 ) -> CampaignsPage:
     """The user's campaigns, newest first, each with its counters."""
-    query = select(Campaign).where(Campaign.user_id == user.id)
-    total = await session.scalar(select(func.count()).select_from(query.subquery()))
-    rows = await session.scalars(
-        page_of(
-            query.order_by(Campaign.created_at.desc(), Campaign.id),
-            page=paging.page,
-            per_page=paging.per_page,
-        )
+    rows, total = await repository.campaigns_page(
+        session, user.id, page=paging.page, per_page=paging.per_page
     )
     return CampaignsPage(
-        data=[await campaign_out(session, c) for c in rows.all()],
-        pagination=paging.pagination(int(total or 0)),
+        data=[await campaign_out(session, c) for c in rows],
+        pagination=paging.pagination(total),
     )
 
 
@@ -171,7 +165,7 @@ async def campaign_zones(
     """The contacts by the time zone they are called in, with when the campaign's window opens
     there next (the schedule step's preview)."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
-    groups = await campaigns.zone_groups(session, campaign.id)
+    groups = await repository.zone_groups(session, campaign.id, ZONE_GROUPS_SHOWN)
     schedule = rules.Schedule.of(
         campaign.calling_window, campaign.days, campaign.start_at, campaign.end_at
     )
@@ -258,41 +252,25 @@ async def list_contacts(
     """The campaign's contacts in file order; filter by status or last outcome, search the
     number's digits or a variable's text."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
-    query = select(CampaignContact).where(CampaignContact.campaign_id == campaign.id)
-    if status:
-        query = query.where(CampaignContact.status == status)
-    if outcome:
-        query = query.where(CampaignContact.outcome == outcome)
-    if search.strip():
-        needle = f"%{search.strip()}%"
-        query = query.where(
-            or_(
-                CampaignContact.phone.like(needle),
-                cast(CampaignContact.variables, Text).like(needle),
-            )
-        )
-    total = await session.scalar(select(func.count()).select_from(query.subquery()))
-    rows = (
-        await session.scalars(
-            page_of(
-                query.order_by(CampaignContact.file_row), page=paging.page, per_page=paging.per_page
-            )
-        )
-    ).all()
+    rows, total = await repository.contacts_page(
+        session,
+        campaign.id,
+        status=status,
+        outcome=outcome,
+        search=search,
+        page=paging.page,
+        per_page=paging.per_page,
+    )
     analyses = await _analyses(session, [c.last_call_id for c in rows if c.last_call_id])
     return ContactsPage(
         data=[contact_out(c, analyses.get(c.last_call_id or "")) for c in rows],
-        pagination=paging.pagination(int(total or 0)),
+        pagination=paging.pagination(total),
     )
 
 
 async def _analyses(session: AsyncSession, call_ids: Sequence[str]) -> dict[str, Analysis]:
-    if not call_ids:
-        return {}
-    rows = await session.execute(
-        select(Call.id, Call.analysis).where(Call.id.in_(call_ids), Call.analysis.is_not(None))
-    )
-    return {call_id: Analysis.from_json(text) for call_id, text in rows if text}
+    rows = await repository.analyses(session, call_ids)
+    return {call_id: Analysis.from_json(text) for call_id, text in rows}
 
 
 def contact_out(contact: CampaignContact, analysis: Analysis | None) -> ContactOut:
@@ -336,14 +314,7 @@ async def _results_csv(db: Database, campaign_id: str, fields: list[str]) -> Asy
         variables: list[str] | None = None
         after = 0
         while True:
-            batch = (
-                await session.scalars(
-                    select(CampaignContact)
-                    .where(CampaignContact.campaign_id == campaign_id, CampaignContact.id > after)
-                    .order_by(CampaignContact.id)
-                    .limit(EXPORT_BATCH)
-                )
-            ).all()
+            batch = await repository.contacts_after(session, campaign_id, after, EXPORT_BATCH)
             if variables is None:
                 variables = list(batch[0].variables or {}) if batch else []
                 export.row([*EXPORT_FIXED, *variables, "disposition", *fields])
