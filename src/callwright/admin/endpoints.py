@@ -40,7 +40,8 @@ from callwright.billing.deps import BillingDep
 from callwright.calls.outcomes import outcome_of
 from callwright.calls.schemas import play_url
 from callwright.kit.bounds import PageRequest, PathId, page_params
-from callwright.kit.db import Database, DatabaseDep, SessionDep
+from callwright.kit.db import Database, SessionDep
+from callwright.kit.deps import DatabaseDep
 from callwright.kit.envelope import Paged
 from callwright.kit.errors import AppError, ValidationFailed, or_404
 from callwright.kit.money import dollars, money

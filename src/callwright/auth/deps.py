@@ -11,6 +11,7 @@ from fastapi import Depends, Request
 from callwright.auth import tokens
 from callwright.auth.credits import StarterCredit
 from callwright.kit.db import SessionDep
+from callwright.kit.deps import from_app
 from callwright.kit.errors import Forbidden, Unauthenticated
 from callwright.models import User
 
@@ -61,16 +62,6 @@ AdminUser = Annotated[User, Depends(admin_user)]
 CurrentTokenId = Annotated[int, Depends(current_token)]
 
 
-def _credits(request: Request) -> StarterCredit:
-    credits: StarterCredit = request.app.state.calls.billing
-    return credits
-
-
-def _oauth(request: Request) -> OAuth:
-    oauth: OAuth = request.app.state.oauth
-    return oauth
-
-
-CreditsDep = Annotated[StarterCredit, Depends(_credits)]
+CreditsDep = Annotated[StarterCredit, Depends(from_app("calls.billing"))]
 #: The app's OAuth clients (Google sign-in; `auth.google.build_oauth`).
-OAuthDep = Annotated[OAuth, Depends(_oauth)]
+OAuthDep = Annotated[OAuth, Depends(from_app("oauth"))]

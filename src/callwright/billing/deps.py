@@ -4,21 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
 from callwright.billing.payments import Payments
 from callwright.billing.service import Billing
+from callwright.kit.deps import from_app
 
-
-def _billing(request: Request) -> Billing:
-    billing: Billing = request.app.state.calls.billing
-    return billing
-
-
-def _payments(request: Request) -> Payments:
-    payments: Payments = request.app.state.payments
-    return payments
-
-
-BillingDep = Annotated[Billing, Depends(_billing)]
-PaymentsDep = Annotated[Payments, Depends(_payments)]
+BillingDep = Annotated[Billing, Depends(from_app("calls.billing"))]
+PaymentsDep = Annotated[Payments, Depends(from_app("payments"))]

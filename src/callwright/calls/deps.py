@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
 from callwright.calls.domain import Calls
+from callwright.kit.deps import from_app
 
-
-def _calls(request: Request) -> Calls:
-    calls: Calls = request.app.state.calls
-    return calls
-
-
-CallsDep = Annotated[Calls, Depends(_calls)]
+CallsDep = Annotated[Calls, Depends(from_app("calls"))]

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
 from callwright.campaigns.events import CampaignEvents
+from callwright.kit.deps import from_app
 
-
-def _events(request: Request) -> CampaignEvents:
-    events: CampaignEvents = request.app.state.dialler.events
-    return events
-
-
-CampaignEventsDep = Annotated[CampaignEvents, Depends(_events)]
+CampaignEventsDep = Annotated[CampaignEvents, Depends(from_app("dialler.events"))]

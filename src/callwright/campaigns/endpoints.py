@@ -36,8 +36,8 @@ from callwright.campaigns.schemas import (
 )
 from callwright.kit.bounds import PageRequest, page_params
 from callwright.kit.csv_export import CsvExport
-from callwright.kit.db import Database, DatabaseDep, SessionDep
-from callwright.kit.deps import SettingsDep
+from callwright.kit.db import Database, SessionDep
+from callwright.kit.deps import DatabaseDep, SettingsDep
 from callwright.kit.time import utcnow
 from callwright.models import Agent, Campaign, CampaignContact
 

@@ -28,7 +28,8 @@ from callwright.compliance.schemas import (
 )
 from callwright.kit.bounds import PageRequest, PathId, page_params
 from callwright.kit.csv_export import CsvExport
-from callwright.kit.db import Database, DatabaseDep, SessionDep
+from callwright.kit.db import Database, SessionDep
+from callwright.kit.deps import DatabaseDep
 from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.phone import list_number
 from callwright.models.compliance import DoNotCall

@@ -275,11 +275,6 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _database(request: Request) -> Database:
-    db: Database = request.app.state.db
-    return db
-
-
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     db: Database = request.app.state.db
     async for session in db.session():
@@ -291,5 +286,3 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
 #: after the client had its answer: a client asking again at once could read the state before
 #: its own write, and a COMMIT that failed could no longer answer the error.
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
-#: The app's database, for work outside the request's unit of work (a streamed export).
-DatabaseDep = Annotated[Database, Depends(_database)]

@@ -318,6 +318,8 @@ class Realtime:
             self._redis = None
 
     async def _recheck_forever(self) -> None:
+        # In-process on purpose, not a scheduled job: each API process re-checks the sockets it
+        # holds itself (`self._sockets`), which no other process can see.
         while True:
             await asyncio.sleep(self.recheck_seconds)
             try:

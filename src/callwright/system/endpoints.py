@@ -9,8 +9,7 @@ from fastapi import APIRouter
 
 from callwright.auth.deps import AdminUser, CurrentUser
 from callwright.calls.deps import CallsDep
-from callwright.kit.db import DatabaseDep
-from callwright.kit.deps import SettingsDep
+from callwright.kit.deps import DatabaseDep, SettingsDep
 from callwright.kit.time import utcnow
 from callwright.sandbox import numbers
 from callwright.system import checks
