@@ -319,7 +319,7 @@ def _methods(route: APIRoute | APIWebSocketRoute) -> set[str]:
 async def test_no_path_is_matched_by_routes_of_two_routers() -> None:
     """create_app puts the busiest routers first; that is safe only while no request could be
     answered by routes of two routers (then the order picks nothing)."""
-    from callwright.main import HOT_FIRST_ROUTERS
+    from callwright.routers import HOT_FIRST_ROUTERS
 
     routes = [
         (index, route)

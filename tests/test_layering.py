@@ -140,3 +140,89 @@ def test_only_the_call_builder_builds_a_call_order() -> None:
         )
     )
     assert builders == ["calls/builder.py"]
+
+
+def _repository(path: Path) -> bool:
+    """A repository module: `repository.py`, or a module of a `repository/` package."""
+    return path.name == "repository.py" or path.parent.name == "repository"
+
+
+def _calls_select(path: Path) -> bool:
+    return any(
+        isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id == "select")
+            or (isinstance(node.func, ast.Attribute) and node.func.attr == "select")
+        )
+        for node in ast.walk(ast.parse(path.read_text()))
+    )
+
+
+#: Modules that build a query outside a repository, each with its reason.
+SELECT_ALLOWED = {
+    "kit/pagination.py": "the paging helper counts the query a repository hands it",
+}
+#: Owned by another change in flight (issue 28, item 1): the lead moves their queries into
+#: repositories after merging, and empties this list.
+SELECT_ALLOWED_FOR_NOW = {
+    "public_api/batches.py",
+    "campaigns/dialler.py",
+    "campaigns/progress.py",
+}
+
+
+def test_queries_are_built_only_in_repositories() -> None:
+    """Services and endpoints ask repositories; only repositories build `select(...)`."""
+    outside = [
+        relative
+        for path in PACKAGE.rglob("*.py")
+        if not _repository(path)
+        and (relative := str(path.relative_to(PACKAGE))) not in SELECT_ALLOWED
+        and relative not in SELECT_ALLOWED_FOR_NOW
+        and _calls_select(path)
+    ]
+    assert outside == []
+
+
+def _reads_app_state(path: Path) -> bool:
+    """Whether the module reaches `<...>.app.state` or `app.state`."""
+    return any(
+        isinstance(node, ast.Attribute)
+        and node.attr == "state"
+        and (
+            (isinstance(node.value, ast.Attribute) and node.value.attr == "app")
+            or (isinstance(node.value, ast.Name) and node.value.id == "app")
+        )
+        for node in ast.walk(ast.parse(path.read_text()))
+    )
+
+
+#: The composition root: what builds the app-wide singletons and keeps them on app.state.
+COMPOSITION_ROOT = {"main.py", "core.py", "roles.py"}
+#: The dependency providers: each singleton read through one typed dependency.
+PROVIDERS = {"kit/db.py"}  # SessionDep and DatabaseDep, beside the Database they open
+#: Owned by another change in flight (issue 28, item 1): the lead moves them onto the typed
+#: dependencies after merging, and empties this list.
+APP_STATE_ALLOWED_FOR_NOW = {
+    "calls/endpoints.py",
+    "calls/webhooks.py",
+    "public_api/endpoints.py",
+    "public_api/batches.py",
+    "content/endpoints.py",
+    "cli_call.py",
+}
+
+
+def test_only_the_composition_root_and_the_providers_touch_app_state() -> None:
+    """Endpoints and services take the app's singletons as typed dependencies (`SettingsDep`,
+    `DatabaseDep`, `CallsDep`, ...), defined in a `deps.py`; only those and the composition root
+    read `app.state`."""
+    outside = [
+        relative
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "deps.py"
+        and (relative := str(path.relative_to(PACKAGE)))
+        not in COMPOSITION_ROOT | PROVIDERS | APP_STATE_ALLOWED_FOR_NOW
+        and _reads_app_state(path)
+    ]
+    assert outside == []

@@ -1,4 +1,5 @@
-"""create_app(): settings, lifespan, middleware, routers and the built SPA."""
+"""create_app(): settings, lifespan, services, middleware, routers (`routers.py`) and the
+built SPA."""
 
 from __future__ import annotations
 
@@ -6,36 +7,24 @@ import asyncio
 import gc
 import logging
 import mimetypes
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx2
-from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi import FastAPI, Request, Response
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, HTMLResponse
 from starlette.types import ASGIApp
 
 from callwright import __version__
-from callwright.account.endpoints import router as account_router
-from callwright.admin.endpoints import router as admin_router
-from callwright.agents.endpoints import router as agents_router
 from callwright.auth.csrf import CSRFMiddleware
-from callwright.auth.endpoints import router as auth_router
 from callwright.auth.google import build_oauth
 from callwright.auth.sockets import SocketAuth
-from callwright.billing.endpoints import router as billing_router
-from callwright.calls.endpoints import router as calls_router
 from callwright.calls.viewers import CallViewers
-from callwright.calls.webhooks import router as webhooks_router
-from callwright.campaigns.endpoints import router as campaigns_router
-from callwright.compliance.endpoints import router as compliance_router
 from callwright.config import Settings, get_settings, parse_networks
-from callwright.content.endpoints import admin_router as content_admin_router
-from callwright.content.endpoints import router as content_router
 from callwright.core import Core
-from callwright.developers.endpoints import router as developers_router
 from callwright.kit.body_limit import BodySizeLimit
 from callwright.kit.db import Database
 from callwright.kit.errors import NotFound, install_error_handlers
@@ -48,22 +37,15 @@ from callwright.kit.nul_guard import NulGuard
 from callwright.kit.phone import PhoneRegion
 from callwright.kit.proxies import ClientAddressMiddleware
 from callwright.kit.ratelimit import RateLimiter
-from callwright.public_api.analyze import router as analyze_router
-from callwright.public_api.batches import router as batches_router
-from callwright.public_api.endpoints import router as public_api_router
 from callwright.public_api.errors import install_v1_error_handlers
 from callwright.realtime.schema import document_events
 from callwright.realtime.server import Realtime
 from callwright.roles import build_engines, warm_up
+from callwright.routers import API_PREFIX, include_routers
 from callwright.sandbox.network import SandboxNetwork
-from callwright.sandbox.network import install_error_handler as install_sandbox_errors
 from callwright.sandbox.numbers import own_numbers_on
-from callwright.system.endpoints import router as system_router
-from callwright.voice_agent.media import router as media_router
-from callwright.voices.endpoints import router as voices_router
 
 log = logging.getLogger(__name__)
-API_PREFIX = "/api/v1"
 #: The collector's thresholds while serving. At Python's default (700 net new objects) the
 #: objects of the 20 requests in flight were examined ~200 times a second and promoted as they
 #: went: about 1 s of collections in 13 s of load (7 % of the CPU, pauses of 2-5 ms every
@@ -81,24 +63,6 @@ UPLOAD_ROUTES = (
     # A campaign's contacts file (about 100,000 rows of a number and two short columns).
     ("POST", f"{API_PREFIX}/campaigns/[^/]+/contacts"),
 )
-#: The API's routers in the order requests are matched against them (see create_app).
-HOT_FIRST_ROUTERS = (
-    calls_router,
-    account_router,
-    auth_router,
-    voices_router,
-    webhooks_router,
-    media_router,
-    content_router,
-    content_admin_router,
-    developers_router,
-    admin_router,
-    agents_router,
-    compliance_router,
-    campaigns_router,
-    system_router,
-    billing_router,
-)
 
 
 def create_app(
@@ -107,7 +71,6 @@ def create_app(
     google_transport: httpx2.AsyncBaseTransport | None = None,
 ) -> FastAPI:
     settings = settings or get_settings()
-
     db = Database(settings.database_url)
     socket_auth = SocketAuth(db)
     realtime = Realtime(
@@ -119,7 +82,32 @@ def create_app(
         else None
     )
     core = Core.build(settings, db, realtime.publish)
-    jobs = core.jobs
+    production = settings.env == "production"
+    app = FastAPI(
+        title="Callwright API",
+        version=__version__,
+        lifespan=_lifespan(core, realtime, network),
+        openapi_url=None if production else f"{API_PREFIX}/openapi.json",
+        docs_url=None if production else f"{API_PREFIX}/docs",
+        redoc_url=None,
+    )
+    _register_services(app, core, realtime, network)
+    app.state.oauth = build_oauth(settings, google_transport)
+    install_error_handlers(app)
+    install_v1_error_handlers(app)  # Bland's error shape under /v1 only
+    include_routers(app, settings, network)
+    document_events(app)  # the socket.io events' models beside the REST shapes
+    _mount_spa(app, settings.frontend_dist)
+    _add_middleware(app, settings)
+    return app
+
+
+def _lifespan(
+    core: Core, realtime: Realtime, network: SandboxNetwork | None
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Start-up and shut-down of the API process: the core and the sockets, the embedded
+    worker's chores, the collector's settings."""
+    settings, jobs = core.settings, core.jobs
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -127,7 +115,7 @@ def create_app(
         await core.start(receive=settings.embedded_worker)
         await realtime.start()
         if settings.smtp_enabled and settings.embedded_worker:
-            jobs.spawn(app.state.mailer.deliver_pending(), name="mail-pending")
+            jobs.spawn(core.mailer.deliver_pending(), name="mail-pending")
         if settings.warm_up_voice and settings.host_calls:
             jobs.spawn(asyncio.to_thread(warm_up, app.state.voice_engines), name="voice-warm-up")
         # What start-up created lives as long as the process: moved out of the collector's
@@ -144,18 +132,18 @@ def create_app(
             await realtime.close()
             await core.close()
 
-    production = settings.env == "production"
-    app = FastAPI(
-        title="Callwright API",
-        version=__version__,
-        lifespan=lifespan,
-        openapi_url=None if production else f"{API_PREFIX}/openapi.json",
-        docs_url=None if production else f"{API_PREFIX}/docs",
-        redoc_url=None,
-    )
+    return lifespan
+
+
+def _register_services(
+    app: FastAPI, core: Core, realtime: Realtime, network: SandboxNetwork | None
+) -> None:
+    """The app-wide singletons, each read through its typed dependency (`kit/deps.py` and the
+    `deps.py` of the package that owns it)."""
+    settings = core.settings
     app.state.settings = settings
-    app.state.db = db
-    app.state.jobs = jobs
+    app.state.db = core.db
+    app.state.jobs = core.jobs
     app.state.limiter = RateLimiter(settings.redis_url)
     app.state.mailer = core.mailer
     app.state.payments = core.payments
@@ -167,45 +155,13 @@ def create_app(
     app.state.dialler = core.dialler
     app.state.media_calls = core.calls.media
     app.state.voice_engines = build_engines(settings)
-    app.state.oauth = build_oauth(settings, google_transport)
-    install_error_handlers(app)
-    install_v1_error_handlers(app)  # Bland's error shape under /v1 only
-    document_events(app)  # the socket.io events' models beside the REST shapes
 
-    # Each router straight on the app, the busiest first. FastAPI matches a request by walking
-    # the included routers in order, every route of each, and a router nested in another is
-    # walked again at each level: two levels and the user area last cost 67 route matches and
-    # about a fifth of a call-log request's CPU. No path is matched by routes of two routers
-    # (tests/test_access.py checks), so the order changes nothing else.
-    for router in HOT_FIRST_ROUTERS:
-        if router is not media_router or settings.host_calls:
-            app.include_router(router, prefix=API_PREFIX)
-    # The Bland-compatible call API at the root (Bland's SDK joins its base URL and "v1/calls").
-    app.include_router(public_api_router)
-    app.include_router(batches_router)
-    app.include_router(analyze_router)  # POST /v1/calls/{call_id}/analyze
-    api = APIRouter(prefix=API_PREFIX)
 
-    @api.get("/health", tags=["meta"])
-    async def health() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
-
-    @api.api_route(
-        "/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False
-    )
-    async def api_not_found(rest: str) -> None:
-        raise NotFound("The requested endpoint does not exist.")
-
-    app.include_router(api)
-    if network is not None:
-        app.include_router(network.router)
-        install_sandbox_errors(app)
-    _mount_spa(app, settings.frontend_dist)
-
-    # Outermost first: the client's address, headers, CORS, the body size limit, the NUL guard
-    # (it reads JSON and form bodies whole, so it sits inside the limit), CSRF, then the OAuth
-    # state session, then the phone region the request's numbers are read in (added innermost
-    # first).
+def _add_middleware(app: FastAPI, settings: Settings) -> None:
+    """Outermost first: the client's address, headers, CORS, the body size limit, the NUL guard
+    (it reads JSON and form bodies whole, so it sits inside the limit), CSRF, then the OAuth
+    state session, then the phone region the request's numbers are read in (added innermost
+    first)."""
     app.add_middleware(
         PhoneRegion,
         region=settings.default_region,
@@ -246,7 +202,6 @@ def create_app(
     app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies, csp=_csp(settings))
     # Everything inside sees the client's address as the trusted proxies give it.
     app.add_middleware(ClientAddressMiddleware, trusted=parse_networks(settings.trusted_proxies))
-    return app
 
 
 def _origin(url: str) -> str:

@@ -4891,7 +4891,7 @@ export interface components {
             /** Voice Id */
             voice_id?: number | null;
             /** Voicemail Action */
-            voicemail_action?: ("hangup" | "leave_message") | null;
+            voicemail_action?: ("leave_message" | "hangup") | null;
             /** Voicemail Message */
             voicemail_message?: string | null;
             /** Wait For Greeting */
@@ -4934,7 +4934,7 @@ export interface components {
             /** Voice Id */
             voice_id?: number | null;
             /** Voicemail Action */
-            voicemail_action?: ("hangup" | "leave_message") | null;
+            voicemail_action?: ("leave_message" | "hangup") | null;
             /** Voicemail Message */
             voicemail_message?: string | null;
             /** Wait For Greeting */

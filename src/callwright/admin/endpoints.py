@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
 from callwright.admin import analytics
@@ -36,11 +36,12 @@ from callwright.admin.schemas import (
 from callwright.auth import tokens
 from callwright.auth.deps import AdminUser, CurrentTokenId
 from callwright.auth.schemas import Message
-from callwright.billing.service import Billing
+from callwright.billing.deps import BillingDep
 from callwright.calls.outcomes import outcome_of
 from callwright.calls.schemas import play_url
 from callwright.kit.bounds import PageRequest, PathId, page_params
 from callwright.kit.db import Database, SessionDep
+from callwright.kit.deps import DatabaseDep
 from callwright.kit.envelope import Paged
 from callwright.kit.errors import AppError, ValidationFailed, or_404
 from callwright.kit.money import dollars, money
@@ -59,22 +60,16 @@ router = APIRouter(prefix="/admin", tags=["admin"])
 EMAIL_TAKEN = "Email already exists"
 
 
-def _billing(request: Request) -> Billing:
-    billing: Billing = request.app.state.calls.billing
-    return billing
-
-
-async def _mark(request: Request) -> datetime | None:
-    db: Database = request.app.state.db
+async def _mark(db: Database) -> datetime | None:
     return await analytics.refresh(db.sessionmaker)
 
 
 @router.get("/stats")
-async def stats(_admin: AdminUser, session: SessionDep, request: Request) -> AdminStatsOut:
+async def stats(_admin: AdminUser, session: SessionDep, db: DatabaseDep) -> AdminStatsOut:
     """The eight overall statistics. Durations in minutes, money in dollars, the success rate
     (successful calls, `outcomes.SUCCESSFUL`, over all calls) in percent; active users called
     in the last 30 days."""
-    o = await analytics.overall(session, await _mark(request))
+    o = await analytics.overall(session, await _mark(db))
     minutes = o.total_seconds / 60
     return AdminStatsOut(
         data=AdminStats(
@@ -92,11 +87,11 @@ async def stats(_admin: AdminUser, session: SessionDep, request: Request) -> Adm
 
 @router.get("/analytics")
 async def charts(
-    _admin: AdminUser, session: SessionDep, request: Request, tz_offset: TzOffset = 0
+    _admin: AdminUser, session: SessionDep, db: DatabaseDep, tz_offset: TzOffset = 0
 ) -> ChartsOut:
     """The nine Call Analysis charts: 30 days of calls, minutes and recording share; duration
     buckets, statuses, recorded or not, weekdays and hours of day over every call."""
-    data = await analytics.charts(session, await _mark(request), tz_offset)
+    data = await analytics.charts(session, await _mark(db), tz_offset)
     return ChartsOut(data=Charts.model_validate(data))
 
 
@@ -138,7 +133,7 @@ async def _email_free(session: SessionDep, email: str, user_id: int | None = Non
 
 @router.post("/add-user", status_code=201)
 async def add_user(
-    body: AddUserIn, admin_user: AdminUser, session: SessionDep, request: Request
+    body: AddUserIn, admin_user: AdminUser, session: SessionDep, billing: BillingDep
 ) -> UserResponse:
     """Create an account (verified: an admin vouches for it) with an opening balance, recorded
     in the ledger as a top-up by this admin."""
@@ -158,7 +153,7 @@ async def add_user(
     except users.EmailTaken:  # taken by a concurrent request since the look-up
         raise _email_taken() from None
     if body.balance > 0:
-        await _billing(request).top_up(
+        await billing.top_up(
             session, user.id, body.balance, by=admin_user.id, note="opening balance"
         )
     return UserResponse(message="Added user successfuly.", data=AdminUserOut.of(user))
@@ -176,7 +171,7 @@ async def update_user(
     token_id: CurrentTokenId,
     session: SessionDep,
     sockets: SocketsDep,
-    request: Request,
+    billing: BillingDep,
 ) -> UserResponse:
     """Change only the fields sent. A new balance is written as a ledger adjustment by this
     admin; an admin cannot take away their own admin role."""
@@ -208,7 +203,7 @@ async def update_user(
         await tokens.revoke_all(session, user.id, sockets, except_id=keep)
         changed = True
     if body.balance is not None and body.balance != user.balance_cents:
-        await _billing(request).set_balance(session, user.id, body.balance, by=admin_user.id)
+        await billing.set_balance(session, user.id, body.balance, by=admin_user.id)
         changed = True
     if not changed:
         return UserResponse(message="No changes detected.", data=AdminUserOut.of(user))
@@ -218,12 +213,16 @@ async def update_user(
 
 @router.put("/users/{user_id}/balance")
 async def add_balance(
-    user_id: PathId, body: BalanceIn, admin_user: AdminUser, session: SessionDep, request: Request
+    user_id: PathId,
+    body: BalanceIn,
+    admin_user: AdminUser,
+    session: SessionDep,
+    billing: BillingDep,
 ) -> BalanceResponse:
     """Add `amount` dollars: a ledger top-up by this admin; the user's open pages get a
     balance-update event once it commits."""
     user = await _user(session, user_id)
-    balance = await _billing(request).top_up(
+    balance = await billing.top_up(
         session, user.id, body.amount, by=admin_user.id, note="top-up by an admin"
     )
     return BalanceResponse(

@@ -1,12 +1,11 @@
 """What signing up asks of the balance: the starter credit a newly verified account gets. A
 protocol, so `auth` does not import `billing` (billing's endpoints import auth's guards);
-the app's `Billing` is what answers it."""
+the app's `Billing` is what answers it (`auth.deps.CreditsDep`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Protocol
+from typing import Protocol
 
-from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 
@@ -14,11 +13,3 @@ class StarterCredit(Protocol):
     async def starter_credit(self, session: AsyncSession, user_id: int, amount_cents: int) -> None:
         """Credit a new account `amount_cents` (once: the caller asks once per user)."""
         ...
-
-
-def _credits(request: Request) -> StarterCredit:
-    credits: StarterCredit = request.app.state.calls.billing
-    return credits
-
-
-CreditsDep = Annotated[StarterCredit, Depends(_credits)]

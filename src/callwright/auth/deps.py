@@ -1,13 +1,17 @@
-"""Who is calling: bearer token first, then the session cookie. Roles are enforced here."""
+"""Who is calling: bearer token first, then the session cookie. Roles are enforced here. Also the
+sign-up credit and the OAuth clients, as request dependencies."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
+from authlib.integrations.starlette_client import OAuth
 from fastapi import Depends, Request
 
 from callwright.auth import tokens
+from callwright.auth.credits import StarterCredit
 from callwright.kit.db import SessionDep
+from callwright.kit.deps import from_app
 from callwright.kit.errors import Forbidden, Unauthenticated
 from callwright.models import User
 
@@ -56,3 +60,8 @@ OptionalUser = Annotated[User | None, Depends(optional_user)]
 CurrentUser = Annotated[User, Depends(current_user)]
 AdminUser = Annotated[User, Depends(admin_user)]
 CurrentTokenId = Annotated[int, Depends(current_token)]
+
+
+CreditsDep = Annotated[StarterCredit, Depends(from_app("calls.billing"))]
+#: The app's OAuth clients (Google sign-in; `auth.google.build_oauth`).
+OAuthDep = Annotated[OAuth, Depends(from_app("oauth"))]

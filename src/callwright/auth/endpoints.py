@@ -22,8 +22,7 @@ from callwright.auth.cookies import (
     set_xsrf_cookie,
     valid_xsrf_token,
 )
-from callwright.auth.credits import CreditsDep
-from callwright.auth.deps import CurrentTokenId
+from callwright.auth.deps import CreditsDep, CurrentTokenId, OAuthDep
 from callwright.auth.schemas import (
     EmailIn,
     GoogleRedirectOut,
@@ -174,10 +173,12 @@ async def reset_password(
 
 
 @router.get("/auth/google")
-async def google_redirect(request: Request, settings: SettingsDep) -> GoogleRedirectOut:
+async def google_redirect(
+    request: Request, settings: SettingsDep, oauth: OAuthDep
+) -> GoogleRedirectOut:
     if not settings.google_enabled:
         raise AppError(google.NOT_CONFIGURED, status.HTTP_503_SERVICE_UNAVAILABLE)
-    client = request.app.state.oauth.google
+    client = oauth.google
     try:
         data = await client.create_authorization_url(google.callback_url(settings))
     except Exception as exc:
@@ -191,13 +192,17 @@ async def google_redirect(request: Request, settings: SettingsDep) -> GoogleRedi
 
 @router.get("/auth/google/callback", response_class=RedirectResponse)
 async def google_callback(
-    request: Request, session: SessionDep, settings: SettingsDep, billing: CreditsDep
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    billing: CreditsDep,
+    oauth: OAuthDep,
 ) -> RedirectResponse:
     failed = RedirectResponse("/login?error=google_login_failed", status_code=302)
     if not settings.google_enabled:
         return failed
     try:
-        token = await request.app.state.oauth.google.authorize_access_token(request)
+        token = await oauth.google.authorize_access_token(request)
         claims = token.get("userinfo")
         if not claims:
             raise google.GoogleLoginError("no ID token in the answer")

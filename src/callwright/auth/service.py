@@ -9,11 +9,10 @@ from datetime import timedelta
 from enum import StrEnum
 from urllib.parse import urlencode
 
-from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from callwright.auth import tokens
+from callwright.auth import repository, tokens
 from callwright.auth.credits import StarterCredit
 from callwright.config import Settings
 from callwright.kit.errors import AppError, ValidationFailed
@@ -76,13 +75,7 @@ async def mark_verified(
     it verified and credits it; the others find it verified. An address is never unverified
     again, so the credit comes once per user. Returns whether this call verified it."""
     now = utcnow()
-    changed = await session.execute(
-        update(User)
-        .where(User.id == user.id, User.email_verified_at.is_(None))
-        .values(email_verified_at=now)
-        .execution_options(synchronize_session=False)
-    )
-    if getattr(changed, "rowcount", 0) != 1:
+    if not await repository.verify_once(session, user.id, now):
         return False
     set_committed_value(user, "email_verified_at", now)
     await billing.starter_credit(session, user.id, settings.starter_credit_cents)
@@ -219,11 +212,7 @@ async def forgot_password(
         return
     settings = mailer.settings
     # Only the newest link works.
-    await session.execute(
-        update(PasswordResetToken)
-        .where(PasswordResetToken.user_id == user.id, PasswordResetToken.used_at.is_(None))
-        .values(used_at=utcnow())
-    )
+    await repository.retire_reset_links(session, user.id, utcnow())
     plaintext = random_token(32)
     session.add(
         PasswordResetToken(
@@ -264,9 +253,7 @@ async def reset_password(
 ) -> User:
     if confirmation is not None and confirmation != password:
         raise ValidationFailed({"password": ["The password confirmation does not match."]})
-    row = await session.scalar(
-        select(PasswordResetToken).where(PasswordResetToken.token_hash == sha256_hex(token))
-    )
+    row = await repository.reset_link(session, sha256_hex(token))
     user = await users.get(session, row.user_id) if row is not None else None
     if (
         row is None
@@ -280,17 +267,7 @@ async def reset_password(
     # Single use under concurrency: the link is consumed by one conditional UPDATE; of requests
     # presenting it at once, one changes the row and the others find it used.
     now = utcnow()
-    consumed = await session.execute(
-        update(PasswordResetToken)
-        .where(
-            PasswordResetToken.id == row.id,
-            PasswordResetToken.used_at.is_(None),
-            PasswordResetToken.expires_at > now,
-        )
-        .values(used_at=now)
-        .execution_options(synchronize_session=False)
-    )
-    if getattr(consumed, "rowcount", 0) != 1:
+    if not await repository.consume_reset_link(session, row.id, now):
         raise ValidationFailed({"token": [RESET_INVALID]})
     user.password_hash = password_hash
     # The link proved the address is theirs.

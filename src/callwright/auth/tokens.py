@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import timedelta
 
-from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
 
+from callwright.auth import repository
 from callwright.kit.db import WriteBehind
 from callwright.kit.security import constant_time_equals, random_token, sha256_hex
 from callwright.kit.time import utcnow
@@ -46,8 +46,7 @@ async def resolve(
     token_id, sep, secret = plaintext.partition("|")
     if not sep or not token_id.isdigit() or not secret or len(token_id) > 18:
         return None
-    connection = await session.connection()
-    row = (await connection.execute(_WITH_USER, {"token_id": int(token_id)})).first()
+    row = await repository.token_with_user(session, int(token_id))
     if row is None:
         return None
     if not constant_time_equals(row.token_hash, sha256_hex(secret)):
@@ -56,35 +55,16 @@ async def resolve(
     if row.expires_at <= now:
         return None
     if row.last_used_at is None or now - row.last_used_at > TOUCH_EVERY:
-        touches.put(_TOUCH, row.token_id, {"token_id": row.token_id, "used_at": now})
-    user = User(**{key: getattr(row, key) for key in _USER_KEYS})
+        repository.touch_token(touches, row.token_id, now)
+    user = User(**{key: getattr(row, key) for key in repository.USER_KEYS})
     make_transient_to_detached(user)
     session.add(user)
     return row.token_id, user
 
 
-_USER_KEYS = tuple(User.__table__.c.keys())
-_WITH_USER = (
-    select(
-        ApiToken.id.label("token_id"),
-        ApiToken.token_hash,
-        ApiToken.expires_at,
-        ApiToken.last_used_at,
-        *User.__table__.c,
-    )
-    .join(User, User.id == ApiToken.user_id)
-    .where(ApiToken.id == bindparam("token_id"))
-)
-_TOUCH = (
-    update(ApiToken)
-    .where(ApiToken.id == bindparam("token_id"))
-    .values(last_used_at=bindparam("used_at"))
-)
-
-
 async def revoke(session: AsyncSession, token_id: int, sockets: SocketControl) -> None:
     """Revoke one token; its sockets are disconnected once the transaction commits."""
-    await session.execute(delete(ApiToken).where(ApiToken.id == token_id))
+    await repository.delete_token(session, token_id)
     sockets.end_after_commit(session, [token_room(token_id)])
 
 
@@ -93,10 +73,7 @@ async def revoke_all(
 ) -> list[int]:
     """Revoke the user's tokens (all, or all but `except_id`); their sockets are disconnected
     once the transaction commits. Returns the ids revoked."""
-    query = delete(ApiToken).where(ApiToken.user_id == user_id)
-    if except_id is not None:
-        query = query.where(ApiToken.id != except_id)
-    revoked = list(await session.scalars(query.returning(ApiToken.id)))
+    revoked = await repository.delete_tokens(session, user_id, except_id=except_id)
     rooms = [token_room(i) for i in revoked]
     sockets.end_after_commit(session, rooms if except_id is not None else [user_room(user_id)])
     return revoked
@@ -107,11 +84,7 @@ async def identities(session: AsyncSession, token_ids: Collection[int]) -> dict[
     sockets' periodic re-check)."""
     if not token_ids:
         return {}
-    rows = await session.execute(
-        select(ApiToken.id, ApiToken.user_id, ApiToken.expires_at, User.role)
-        .join(User, User.id == ApiToken.user_id)
-        .where(ApiToken.id.in_(list(token_ids)), ApiToken.expires_at > utcnow())
-    )
+    rows = await repository.live_tokens(session, token_ids, utcnow())
     return {
         row.id: Identity(
             user_id=row.user_id,

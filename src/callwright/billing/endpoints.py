@@ -13,7 +13,8 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from callwright.auth.deps import AdminUser, CurrentUser
 from callwright.auth.schemas import Message
 from callwright.billing import repository
-from callwright.billing.payments import CURRENCY, Payments, held_cents
+from callwright.billing.deps import PaymentsDep
+from callwright.billing.payments import CURRENCY
 from callwright.billing.schemas import (
     AutoRechargeIn,
     AutoRechargeOut,
@@ -36,6 +37,7 @@ from callwright.billing.schemas import (
 from callwright.kit.bounds import PageRequest, PathId, page_params
 from callwright.kit.csv_export import CsvExport
 from callwright.kit.db import Database, SessionDep
+from callwright.kit.deps import DatabaseDep
 from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.money import dollars, money
 from callwright.models import BillingProfile
@@ -56,21 +58,18 @@ EXPORT_COLUMNS = (
 )
 
 
-def _payments(request: Request) -> Payments:
-    payments: Payments = request.app.state.payments
-    return payments
-
-
 @router.get("/billing")
-async def billing_summary(user: CurrentUser, session: SessionDep, request: Request) -> BillingOut:
+async def billing_summary(
+    user: CurrentUser, session: SessionDep, payments: PaymentsDep
+) -> BillingOut:
     """The balance (what is available, what running calls hold) and what the payment form
     needs."""
-    settings = _payments(request).settings
+    settings = payments.settings
     profile = await session.get(BillingProfile, user.id)
     return BillingOut(
         data=BillingSummary(
             available=dollars(user.balance_cents),
-            held=dollars(await held_cents(session, user.id)),
+            held=dollars(await repository.held_cents(session, user.id)),
             top_up_min=settings.top_up_min,
             top_up_max=settings.top_up_max,
             currency=CURRENCY,
@@ -96,12 +95,11 @@ def _auto_recharge(profile: BillingProfile | None, period_hours: int) -> AutoRec
 
 @router.put("/billing/auto-recharge")
 async def set_auto_recharge(
-    body: AutoRechargeIn, user: CurrentUser, session: SessionDep, request: Request
+    body: AutoRechargeIn, user: CurrentUser, session: SessionDep, payments: PaymentsDep
 ) -> AutoRechargeResponse:
     """Turn auto-recharge on or off: when a call's charge leaves the balance under `threshold`
     dollars, the saved card is charged `amount` dollars (within the top-up limits), at most
     once per period."""
-    payments = _payments(request)
     amount = payments.cents_of(body.amount)
     if body.threshold > payments.settings.top_up_max:
         raise ValidationFailed(
@@ -117,30 +115,29 @@ async def set_auto_recharge(
 
 
 @router.delete("/billing/card")
-async def forget_card(user: CurrentUser, session: SessionDep, request: Request) -> Message:
+async def forget_card(user: CurrentUser, session: SessionDep, payments: PaymentsDep) -> Message:
     """Forget the saved card (auto-recharge goes off with it)."""
-    await _payments(request).forget_card(session, user.id)
+    await payments.forget_card(session, user.id)
     return Message(message="The saved card was removed.")
 
 
 @router.post("/billing/card-setups")
 async def start_card_setup(
-    user: CurrentUser, session: SessionDep, request: Request, body: CardSetupIn | None = None
+    user: CurrentUser, session: SessionDep, payments: PaymentsDep, body: CardSetupIn | None = None
 ) -> CardSetupOut:
     """A SetupIntent for the card typed in the Card Element (`confirmCardSetup`); with
     `save_card`, set up for later off-session charges (auto-recharge)."""
     save = bool(body and body.save_card)
-    secret = await _payments(request).start_card_setup(session, user.id, save=save)
+    secret = await payments.start_card_setup(session, user.id, save=save)
     return CardSetupOut(client_secret=secret)
 
 
 @router.post("/billing/top-ups", status_code=201)
 async def create_top_up(
-    body: TopUpIn, user: CurrentUser, session: SessionDep, request: Request
+    body: TopUpIn, user: CurrentUser, session: SessionDep, payments: PaymentsDep
 ) -> TopUpCreated:
     """Start a top-up of `amount` dollars: a PaymentIntent, answered with its client secret.
     The balance rises only when Stripe's signed webhook says the payment succeeded."""
-    payments = _payments(request)
     cents = payments.cents_of(body.amount)
     top_up, secret = await payments.create_top_up(session, user, cents)
     return TopUpCreated(data=TopUpOut.of(top_up), client_secret=secret)
@@ -152,11 +149,11 @@ async def confirm_top_up(
     body: PaymentMethodIn,
     user: CurrentUser,
     session: SessionDep,
-    request: Request,
+    payments: PaymentsDep,
 ) -> TopUpConfirmed:
     """Pay the top-up with the card the browser set up (a PaymentMethod id)."""
     top_up = or_404(await repository.top_up(session, top_up_id, user.id), TOP_UP_NOT_FOUND)
-    confirmed = await _payments(request).confirm_top_up(
+    confirmed = await payments.confirm_top_up(
         session, top_up, body.payment_method_id, save=body.save_card
     )
     return TopUpConfirmed(
@@ -176,11 +173,11 @@ async def get_top_up(top_up_id: PathId, user: CurrentUser, session: SessionDep) 
 @router.post("/billing/stripe-webhook", include_in_schema=False)
 async def stripe_webhook(
     request: Request,
+    payments: PaymentsDep,
     session: SessionDep,
     stripe_signature: Annotated[str | None, Header()] = None,
 ) -> JSONResponse:
     """Stripe's signed events (400 when the signature does not verify)."""
-    payments = _payments(request)
     event = payments.verify(await request.body(), stripe_signature)
     outcome = await payments.handle_event(session, event)
     log.info("stripe event %s %s: %s", event.id, event.type, outcome)
@@ -202,10 +199,10 @@ async def billing_history(
 
 
 @router.get("/billing/history/export")
-async def export_billing_history(user: CurrentUser, request: Request) -> StreamingResponse:
+async def export_billing_history(user: CurrentUser, db: DatabaseDep) -> StreamingResponse:
     """The whole billing history as CSV, oldest first."""
     return StreamingResponse(
-        _csv(request.app.state.db, user.id),
+        _csv(db, user.id),
         media_type="text/csv; charset=utf-8",
         headers={"content-disposition": 'attachment; filename="billing-history.csv"'},
     )
@@ -253,12 +250,12 @@ async def admin_user_top_ups(
 
 @router.post("/admin/top-ups/{top_up_id}/refund")
 async def refund_top_up(
-    top_up_id: PathId, admin: AdminUser, session: SessionDep, request: Request
+    top_up_id: PathId, admin: AdminUser, session: SessionDep, payments: PaymentsDep
 ) -> RefundOut:
     """Refund a card top-up in full (Stripe refund + a refund entry in the ledger); refused
     when it was refunded already or the balance no longer holds it."""
     top_up = or_404(await repository.top_up(session, top_up_id), TOP_UP_NOT_FOUND)
-    balance = await _payments(request).refund(session, top_up, by=admin.id)
+    balance = await payments.refund(session, top_up, by=admin.id)
     await session.refresh(top_up)
     return RefundOut(
         message=f"Refunded ${money(top_up.amount_cents)} to the card.",

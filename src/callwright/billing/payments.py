@@ -25,9 +25,9 @@ from datetime import timedelta
 from typing import Any
 
 import stripe
-from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.billing import repository
 from callwright.billing.service import Billing
 from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
@@ -36,7 +36,7 @@ from callwright.kit.jobs import JobQueue
 from callwright.kit.money import money
 from callwright.kit.time import utcnow
 from callwright.mail.service import Mailer
-from callwright.models import BillingProfile, Call, TopUp, User
+from callwright.models import BillingProfile, TopUp, User
 
 log = logging.getLogger(__name__)
 
@@ -250,22 +250,7 @@ class Payments:
         period's one recharge (a conditional UPDATE, so concurrent charges claim it once) and
         queue the charge for after the commit."""
         since = utcnow() - timedelta(hours=self.settings.auto_recharge_period_hours)
-        claimed = await session.execute(
-            update(BillingProfile)
-            .where(
-                BillingProfile.user_id == user_id,
-                BillingProfile.auto_recharge.is_(True),
-                BillingProfile.payment_method_id.is_not(None),
-                BillingProfile.threshold_cents > balance,
-                or_(
-                    BillingProfile.last_recharge_at.is_(None),
-                    BillingProfile.last_recharge_at < since,
-                ),
-            )
-            .values(last_recharge_at=utcnow())
-            .execution_options(synchronize_session=False)
-        )
-        if getattr(claimed, "rowcount", 0) != 1:
+        if not await repository.claim_recharge(session, user_id, balance, since, utcnow()):
             return
 
         async def queue() -> None:
@@ -370,9 +355,7 @@ class Payments:
     ) -> str:
         """Credit a paid PaymentIntent once: only one this install created, only for the amount
         it was created for."""
-        top_up = await session.scalar(
-            select(TopUp).where(TopUp.payment_intent_id == payment_intent_id)
-        )
+        top_up = await repository.top_up_of_intent(session, payment_intent_id)
         if top_up is None:
             if purpose == "auto_recharge":
                 # The recharge job records it right after Stripe answers: this event overtook
@@ -389,13 +372,14 @@ class Payments:
                 top_up.amount_cents,
             )
             return "mismatch"
-        claimed = await session.execute(
-            update(TopUp)
-            .where(TopUp.id == top_up.id, TopUp.status.in_(("pending", "failed")))
-            .values(status="succeeded", credited_at=utcnow(), failure=None)
-            .execution_options(synchronize_session=False)
-        )
-        if getattr(claimed, "rowcount", 0) != 1:
+        if not await repository.move_top_up(
+            session,
+            top_up.id,
+            from_statuses=("pending", "failed"),
+            status="succeeded",
+            credited_at=utcnow(),
+            failure=None,
+        ):
             return "already credited"
         note = ("auto-recharge" if top_up.source == "auto" else "card top-up") + (
             f" ({top_up.card})" if top_up.card else ""
@@ -412,13 +396,15 @@ class Payments:
         return "credited"
 
     async def _fail(self, session: AsyncSession, payment_intent_id: str, why: Any) -> str:
-        written = await session.execute(
-            update(TopUp)
-            .where(TopUp.payment_intent_id == payment_intent_id, TopUp.status == "pending")
-            .values(status="failed", failure=str(why or "The payment failed.")[:255])
-            .execution_options(synchronize_session=False)
+        failed = await repository.move_top_up(
+            session,
+            None,
+            payment_intent_id=payment_intent_id,
+            from_statuses=("pending",),
+            status="failed",
+            failure=str(why or "The payment failed.")[:255],
         )
-        return "failed" if getattr(written, "rowcount", 0) == 1 else "ignored"
+        return "failed" if failed else "ignored"
 
     async def _receipt(self, session: AsyncSession, top_up: TopUp, balance_cents: int) -> None:
         user = await session.get(User, top_up.user_id)
@@ -452,13 +438,14 @@ class Payments:
             raise AppError("This top-up was refunded already.", 409)
         if top_up.status != "succeeded":
             raise AppError("Only a paid top-up can be refunded.", 409)
-        claimed = await session.execute(
-            update(TopUp)
-            .where(TopUp.id == top_up.id, TopUp.status == "succeeded")
-            .values(status="refunded", refunded_at=utcnow(), refunded_by=by)
-            .execution_options(synchronize_session=False)
-        )
-        if getattr(claimed, "rowcount", 0) != 1:
+        if not await repository.move_top_up(
+            session,
+            top_up.id,
+            from_statuses=("succeeded",),
+            status="refunded",
+            refunded_at=utcnow(),
+            refunded_by=by,
+        ):
             raise AppError("This top-up was refunded already.", 409)
         balance = await self.billing.refund(
             session,
@@ -495,13 +482,3 @@ class Payments:
         except stripe.StripeError as exc:
             log.warning("stripe is unavailable: %s", exc)
             raise PaymentsUnavailable() from exc
-
-
-async def held_cents(session: AsyncSession, user_id: int) -> int:
-    """What the user's unfinished calls hold (already out of the balance, not yet charged)."""
-    held = await session.scalar(
-        select(func.coalesce(func.sum(Call.hold_cents), 0)).where(
-            Call.user_id == user_id, Call.cost_cents.is_(None), Call.hold_cents > 0
-        )
-    )
-    return int(held or 0)

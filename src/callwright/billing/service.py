@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 from collections.abc import Awaitable, Callable
 
-from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
+from callwright.billing import repository
 from callwright.kit.db import on_commit
 from callwright.kit.errors import AppError, ValidationFailed
 from callwright.kit.money import dollars, money
@@ -73,17 +73,8 @@ class Billing:
         """Add `amount_cents` (negative takes) unless the balance would end below `floor` or
         above `ceiling`; returns the new balance, or None when refused. One conditional UPDATE:
         concurrent movers serialise on the row and each sees the other's result."""
-        condition = [User.id == user_id]
-        if floor is not None:
-            condition.append(User.balance_cents + amount_cents >= floor)
-        if ceiling is not None:
-            condition.append(User.balance_cents + amount_cents <= ceiling)
-        new_balance = await session.scalar(
-            update(User)
-            .where(*condition)
-            .values(balance_cents=User.balance_cents + amount_cents)
-            .returning(User.balance_cents)
-            .execution_options(synchronize_session=False)
+        new_balance = await repository.move_balance(
+            session, user_id, amount_cents, floor=floor, ceiling=ceiling
         )
         if new_balance is None:
             return None
@@ -108,8 +99,7 @@ class Billing:
         on_commit(session, publish)
 
     async def balance(self, session: AsyncSession, user_id: int) -> int:
-        value = await session.scalar(select(User.balance_cents).where(User.id == user_id))
-        return int(value or 0)
+        return await repository.balance_of(session, user_id) or 0
 
     async def hold(self, session: AsyncSession, user_id: int, call: Call) -> int:
         """Reserve the call's maximum cost, or raise InsufficientBalance. Returns the balance."""
@@ -136,13 +126,7 @@ class Billing:
         if call.user_id is None or call.hold_cents <= 0:
             return None
         cost = min(cost_for(call.duration_seconds), call.hold_cents)
-        claimed = await session.execute(
-            update(Call)
-            .where(Call.id == call.id, Call.cost_cents.is_(None))
-            .values(cost_cents=cost)
-            .execution_options(synchronize_session=False)
-        )
-        if getattr(claimed, "rowcount", 0) != 1:
+        if not await repository.claim_settlement(session, call.id, cost):
             return None
         set_committed_value(call, "cost_cents", cost)
         released = await self._move(session, call.user_id, call.hold_cents - cost, floor=None)
@@ -190,7 +174,7 @@ class Billing:
             session, user_id, amount_cents, floor=None, ceiling=MAX_BALANCE_CENTS
         )
         if new_balance is None:
-            if await session.scalar(select(User.id).where(User.id == user_id)) is None:
+            if await repository.balance_of(session, user_id) is None:
                 raise AppError("User not found.", 404)
             raise ValidationFailed({"amount": [TOO_RICH]})
         session.add(
@@ -268,18 +252,12 @@ class Billing:
         if target_cents < 0:
             raise AppError("Balance cannot be negative", 409)
         while True:
-            current = await session.scalar(select(User.balance_cents).where(User.id == user_id))
+            current = await repository.balance_of(session, user_id)
             if current is None:
                 raise AppError("User not found.", 404)
             if current == target_cents:
                 return target_cents
-            written = await session.execute(
-                update(User)
-                .where(User.id == user_id, User.balance_cents == current)
-                .values(balance_cents=target_cents)
-                .execution_options(synchronize_session=False)
-            )
-            if getattr(written, "rowcount", 0) == 1:
+            if await repository.set_balance_if(session, user_id, current, target_cents):
                 break
         self._keep_in_step(session, user_id, target_cents)
         self._announce(session, user_id, target_cents)

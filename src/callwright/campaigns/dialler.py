@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from callwright.billing.service import InsufficientBalance, hold_for
 from callwright.calls.builder import CallRequest, build_order
 from callwright.calls.service import CallOrder, CallService
-from callwright.campaigns import rules
+from callwright.campaigns import repository, rules
 from callwright.campaigns import service as campaigns
 from callwright.campaigns.events import CampaignEvents
 from callwright.compliance.calling_hours import OutsideCallingHours
@@ -116,7 +116,7 @@ class Dialler:
     async def _free_slots(self, session: AsyncSession, campaign: Campaign, now: datetime) -> int:
         """How many more calls may start now: the concurrency cap less the calls in progress,
         and the pace less the calls started in the last minute."""
-        live = await campaigns.count(session, campaign.id, "calling")
+        live = await repository.count(session, campaign.id, "calling")
         recent = await session.scalar(
             select(func.count()).where(
                 Call.campaign_id == campaign.id, Call.queued_at > now - timedelta(minutes=1)
@@ -246,7 +246,7 @@ class Dialler:
         """Whether one more call's hold fits under the spending cap (charged and held so far)."""
         if campaign.spend_cap_cents is None:
             return True
-        spent = await campaigns.spent_cents(session, campaign.id)
+        spent = await repository.spent_cents(session, campaign.id)
         if spent + hold_for(minutes) <= campaign.spend_cap_cents:
             return True
         await self._pause(
@@ -268,12 +268,12 @@ async def finish_if_done(
 ) -> bool:
     """Complete the campaign when no contact is left to call or in a call (or when its end
     time passed: its pending contacts are skipped). True when it completed."""
-    left = await campaigns.count(session, campaign.id, "pending", "calling")
+    left = await repository.count(session, campaign.id, "pending", "calling")
     over = schedule is not None and schedule.over(now)
     if left and not over:
         return False
     if over and left:
-        calling = await campaigns.count(session, campaign.id, "calling")
+        calling = await repository.count(session, campaign.id, "calling")
         await campaigns.skip_pending(session, campaign.id, "end-passed")
         if calling:
             return True  # its calls in progress finish first

@@ -7,17 +7,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, File, Path, Query, Request, UploadFile
+from fastapi import APIRouter, File, Path, Query, UploadFile
 from fastapi.responses import StreamingResponse
-from sqlalchemy import Text, cast, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.auth.deps import CurrentUser
 from callwright.billing.service import hold_for
 from callwright.calls.analysis import Analysis
-from callwright.campaigns import rules
+from callwright.campaigns import repository, rules
 from callwright.campaigns import service as campaigns
-from callwright.campaigns.events import CampaignEvents
+from callwright.campaigns.deps import CampaignEventsDep
 from callwright.campaigns.rules import ContactStatus
 from callwright.campaigns.schemas import (
     Acted,
@@ -38,9 +37,9 @@ from callwright.campaigns.schemas import (
 from callwright.kit.bounds import PageRequest, page_params
 from callwright.kit.csv_export import CsvExport
 from callwright.kit.db import Database, SessionDep
-from callwright.kit.pagination import page_of
+from callwright.kit.deps import DatabaseDep, SettingsDep
 from callwright.kit.time import utcnow
-from callwright.models import Agent, Call, Campaign, CampaignContact
+from callwright.models import Agent, Campaign, CampaignContact
 
 router = APIRouter(tags=["campaigns"])
 
@@ -53,6 +52,8 @@ DONE_MESSAGES = {
     "cancel": "Campaign cancelled.",
 }
 EXPORT_BATCH = 500
+#: Time-zone groups the preview lists, at most (the biggest first).
+ZONE_GROUPS_SHOWN = 50
 EXPORT_FIXED = (
     "row",
     "phone_number",
@@ -65,17 +66,12 @@ EXPORT_FIXED = (
 )
 
 
-def _events(request: Request) -> CampaignEvents:
-    events: CampaignEvents = request.app.state.dialler.events
-    return events
-
-
 async def campaign_out(session: AsyncSession, campaign: Campaign) -> CampaignOut:
     counts = await campaigns.counters(session, campaign.id)
     agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
     given = campaign.call_settings or {}
     minutes = int(given.get("max_duration") or (agent.max_duration if agent else 0))
-    spent = await campaigns.spent_cents(session, campaign.id)
+    spent = await repository.spent_cents(session, campaign.id)
     to_call = counts.get("pending", 0)
     per_call = hold_for(minutes) if minutes else 0
     return CampaignOut(
@@ -126,18 +122,12 @@ async def list_campaigns(
     user: CurrentUser, session: SessionDep, paging: Annotated[PageRequest, page_params(20)]
 ) -> CampaignsPage:
     """The user's campaigns, newest first, each with its counters."""
-    query = select(Campaign).where(Campaign.user_id == user.id)
-    total = await session.scalar(select(func.count()).select_from(query.subquery()))
-    rows = await session.scalars(
-        page_of(
-            query.order_by(Campaign.created_at.desc(), Campaign.id),
-            page=paging.page,
-            per_page=paging.per_page,
-        )
+    rows, total = await repository.campaigns_page(
+        session, user.id, page=paging.page, per_page=paging.per_page
     )
     return CampaignsPage(
-        data=[await campaign_out(session, c) for c in rows.all()],
-        pagination=paging.pagination(int(total or 0)),
+        data=[await campaign_out(session, c) for c in rows],
+        pagination=paging.pagination(total),
     )
 
 
@@ -170,17 +160,17 @@ async def update_campaign(
 
 @router.get("/campaigns/{campaign_id}/zones")
 async def campaign_zones(
-    campaign_id: CampaignId, user: CurrentUser, session: SessionDep, request: Request
+    campaign_id: CampaignId, user: CurrentUser, session: SessionDep, settings: SettingsDep
 ) -> ZonesOut:
     """The contacts by the time zone they are called in, with when the campaign's window opens
     there next (the schedule step's preview)."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
-    groups = await campaigns.zone_groups(session, campaign.id)
+    groups = await repository.zone_groups(session, campaign.id, ZONE_GROUPS_SHOWN)
     schedule = rules.Schedule.of(
         campaign.calling_window, campaign.days, campaign.start_at, campaign.end_at
     )
     now = max(utcnow(), campaign.start_at or utcnow())
-    default_zone = request.app.state.settings.default_timezone
+    default_zone = settings.default_timezone
     out = []
     for names, count in groups:
         zones = rules.stored_zones(names, default_zone)
@@ -197,13 +187,12 @@ async def load_contacts(
     campaign_id: CampaignId,
     user: CurrentUser,
     session: SessionDep,
-    request: Request,
+    settings: SettingsDep,
     file: Annotated[UploadFile, File()],
 ) -> LoadOut:
     """Replace a draft's contacts with a CSV file's: a phone column, any others become the
     agent's `{{variables}}`, an optional `timezone` column. Answers the validation report."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
-    settings = request.app.state.settings
     loaded = await campaigns.load_contacts(
         session,
         campaign,
@@ -242,11 +231,11 @@ async def act_on_campaign(
     action: Action,
     user: CurrentUser,
     session: SessionDep,
-    request: Request,
+    events: CampaignEventsDep,
 ) -> Acted:
     """Start a draft, pause (new dials stop, calls in progress finish), resume, or cancel."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
-    await campaigns.act(session, campaign, action, _events(request))
+    await campaigns.act(session, campaign, action, events)
     return Acted(message=DONE_MESSAGES[action], data=await campaign_out(session, campaign))
 
 
@@ -263,41 +252,25 @@ async def list_contacts(
     """The campaign's contacts in file order; filter by status or last outcome, search the
     number's digits or a variable's text."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
-    query = select(CampaignContact).where(CampaignContact.campaign_id == campaign.id)
-    if status:
-        query = query.where(CampaignContact.status == status)
-    if outcome:
-        query = query.where(CampaignContact.outcome == outcome)
-    if search.strip():
-        needle = f"%{search.strip()}%"
-        query = query.where(
-            or_(
-                CampaignContact.phone.like(needle),
-                cast(CampaignContact.variables, Text).like(needle),
-            )
-        )
-    total = await session.scalar(select(func.count()).select_from(query.subquery()))
-    rows = (
-        await session.scalars(
-            page_of(
-                query.order_by(CampaignContact.file_row), page=paging.page, per_page=paging.per_page
-            )
-        )
-    ).all()
+    rows, total = await repository.contacts_page(
+        session,
+        campaign.id,
+        status=status,
+        outcome=outcome,
+        search=search,
+        page=paging.page,
+        per_page=paging.per_page,
+    )
     analyses = await _analyses(session, [c.last_call_id for c in rows if c.last_call_id])
     return ContactsPage(
         data=[contact_out(c, analyses.get(c.last_call_id or "")) for c in rows],
-        pagination=paging.pagination(int(total or 0)),
+        pagination=paging.pagination(total),
     )
 
 
 async def _analyses(session: AsyncSession, call_ids: Sequence[str]) -> dict[str, Analysis]:
-    if not call_ids:
-        return {}
-    rows = await session.execute(
-        select(Call.id, Call.analysis).where(Call.id.in_(call_ids), Call.analysis.is_not(None))
-    )
-    return {call_id: Analysis.from_json(text) for call_id, text in rows if text}
+    rows = await repository.analyses(session, call_ids)
+    return {call_id: Analysis.from_json(text) for call_id, text in rows}
 
 
 def contact_out(contact: CampaignContact, analysis: Analysis | None) -> ContactOut:
@@ -320,14 +293,14 @@ def contact_out(contact: CampaignContact, analysis: Analysis | None) -> ContactO
 
 @router.get("/campaigns/{campaign_id}/export")
 async def export_results(
-    campaign_id: CampaignId, user: CurrentUser, session: SessionDep, request: Request
+    campaign_id: CampaignId, user: CurrentUser, session: SessionDep, db: DatabaseDep
 ) -> StreamingResponse:
     """Every contact with its variables, outcome, disposition and extracted fields, as CSV."""
     campaign = await campaigns.owned(session, user.id, campaign_id)
     agent = await session.get(Agent, campaign.agent_id) if campaign.agent_id else None
     fields = [str(f["name"]) for f in (agent.analysis_schema or [])] if agent else []
     return StreamingResponse(
-        _results_csv(request.app.state.db, campaign.id, fields),
+        _results_csv(db, campaign.id, fields),
         media_type="text/csv; charset=utf-8",
         headers={"content-disposition": f'attachment; filename="campaign-{campaign.id[:8]}.csv"'},
     )
@@ -341,14 +314,7 @@ async def _results_csv(db: Database, campaign_id: str, fields: list[str]) -> Asy
         variables: list[str] | None = None
         after = 0
         while True:
-            batch = (
-                await session.scalars(
-                    select(CampaignContact)
-                    .where(CampaignContact.campaign_id == campaign_id, CampaignContact.id > after)
-                    .order_by(CampaignContact.id)
-                    .limit(EXPORT_BATCH)
-                )
-            ).all()
+            batch = await repository.contacts_after(session, campaign_id, after, EXPORT_BATCH)
             if variables is None:
                 variables = list(batch[0].variables or {}) if batch else []
                 export.row([*EXPORT_FIXED, *variables, "disposition", *fields])

@@ -8,27 +8,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from sqlalchemy import delete, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents import service as agents
 from callwright.agents.settings import TEMPLATED, merged
 from callwright.agents.variables import placeholders
 from callwright.campaigns import contacts as reading
-from callwright.campaigns import rules
+from callwright.campaigns import repository, rules
 from callwright.campaigns.events import CampaignEvents
 from callwright.compliance import repository as do_not_call
 from callwright.compliance.calling_hours import Window
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
-from callwright.models import Agent, Call, Campaign, CampaignContact
+from callwright.models import Agent, Campaign
 
 #: Contacts a campaign may hold.
 CONTACTS_MAX = 100_000
 NOT_FOUND = "Campaign not found."
 NOT_EDITABLE = "Only a draft campaign can be changed."
-#: Time-zone groups the preview lists, at most (the biggest first).
-ZONE_GROUPS_SHOWN = 50
 NOT_A_DRAFT = "Contacts can be loaded only while the campaign is a draft."
 NO_CONTACTS = "Load the contacts first: the campaign has none to call."
 NO_AGENT = "The campaign's agent was deleted: create a new campaign."
@@ -40,9 +37,7 @@ class CampaignStateError(AppError):
 
 
 async def owned(session: AsyncSession, user_id: int, campaign_id: str) -> Campaign:
-    campaign = await session.scalar(
-        select(Campaign).where(Campaign.id == campaign_id, Campaign.user_id == user_id)
-    )
+    campaign = await repository.campaign_of(session, user_id, campaign_id)
     if campaign is None:
         raise NotFound(NOT_FOUND)
     return campaign
@@ -66,21 +61,6 @@ async def update(session: AsyncSession, campaign: Campaign, fields: Mapping[str,
     for name, value in fields.items():
         setattr(campaign, name, value)
     await session.flush()
-
-
-async def zone_groups(session: AsyncSession, campaign_id: str) -> list[tuple[str | None, int]]:
-    """The contacts still to call, counted by the zones they are called in."""
-    rows = await session.execute(
-        select(CampaignContact.timezone, func.count())
-        .where(
-            CampaignContact.campaign_id == campaign_id,
-            CampaignContact.status.in_(("pending", "calling")),
-        )
-        .group_by(CampaignContact.timezone)
-        .order_by(func.count().desc())
-        .limit(ZONE_GROUPS_SHOWN)
-    )
-    return [(str(names) if names else None, int(count)) for names, count in rows]
 
 
 async def call_settings(session: AsyncSession, campaign: Campaign) -> dict[str, Any]:
@@ -116,7 +96,7 @@ async def load_contacts(
     if campaign.state != "draft":
         raise CampaignStateError(NOT_A_DRAFT)
     needed = needed_variables(await call_settings(session, campaign))
-    await session.execute(delete(CampaignContact).where(CampaignContact.campaign_id == campaign.id))
+    await repository.delete_contacts(session, campaign.id)
 
     async def listed(phones: list[str]) -> set[str]:
         mine = await do_not_call.listed_among(session, campaign.user_id, phones)
@@ -137,9 +117,7 @@ async def load_contacts(
                 if isinstance(c, reading.Contact)
             ]
             if rows:
-                # One multi-row statement a batch (no objects, no ids read back): added as ORM
-                # objects, SQLite inserted them one statement a row, 16x slower end to end.
-                await session.execute(insert(CampaignContact), rows)
+                await repository.add_contacts(session, rows)
     except reading.ContactsFileError as exc:
         raise ValidationFailed({"file": [str(exc)]}) from None
     return loaded
@@ -181,7 +159,7 @@ async def act(
     if target is None:
         raise CampaignStateError(rules.CANNOT[action])
     if action == "start":
-        if not await _has_contacts(session, campaign.id):
+        if not await repository.has_contacts(session, campaign.id):
             raise CampaignStateError(NO_CONTACTS)
         await call_settings(session, campaign)
     campaign.state = target
@@ -195,53 +173,16 @@ async def act(
     return campaign
 
 
-async def _has_contacts(session: AsyncSession, campaign_id: str) -> bool:
-    found = await session.scalar(
-        select(CampaignContact.id).where(CampaignContact.campaign_id == campaign_id).limit(1)
-    )
-    return found is not None
-
-
 async def skip_pending(session: AsyncSession, campaign_id: str, why: str) -> None:
     """Contacts still to call will not be: marked skipped with the reason."""
-    pending = await session.scalars(
-        select(CampaignContact).where(
-            CampaignContact.campaign_id == campaign_id, CampaignContact.status == "pending"
-        )
-    )
-    for contact in pending:
+    for contact in await repository.contacts_in(session, campaign_id, "pending"):
         contact.status, contact.outcome = "skipped", why
-
-
-async def count(session: AsyncSession, campaign_id: str, *statuses: str) -> int:
-    """The campaign's contacts in any of `statuses`."""
-    found = await session.scalar(
-        select(func.count()).where(
-            CampaignContact.campaign_id == campaign_id, CampaignContact.status.in_(statuses)
-        )
-    )
-    return int(found or 0)
-
-
-async def spent_cents(session: AsyncSession, campaign_id: str) -> int:
-    """What the campaign's calls were charged, and hold while in progress."""
-    spent = await session.scalar(
-        select(func.coalesce(func.sum(func.coalesce(Call.cost_cents, Call.hold_cents)), 0)).where(
-            Call.campaign_id == campaign_id
-        )
-    )
-    return int(spent or 0)
 
 
 async def counters(session: AsyncSession, campaign_id: str) -> dict[str, int]:
     """Contacts by status, and the done ones by their last outcome ("done:busy")."""
-    rows = await session.execute(
-        select(CampaignContact.status, CampaignContact.outcome, func.count())
-        .where(CampaignContact.campaign_id == campaign_id)
-        .group_by(CampaignContact.status, CampaignContact.outcome)
-    )
     counts: dict[str, int] = {"total": 0}
-    for status, outcome, count in rows:
+    for status, outcome, count in await repository.status_counts(session, campaign_id):
         counts["total"] += count
         counts[status] = counts.get(status, 0) + count
         if status == "done" and outcome:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql import ColumnElement
 
+from callwright.compliance import repository
 from callwright.kit.errors import AppError
 from callwright.models.compliance import DoNotCall
 
@@ -19,10 +18,7 @@ Source = Literal["manual", "import", "opt-out"]
 async def listed(session: AsyncSession, user_id: int | None, phone: str) -> DoNotCall | None:
     """The entry that keeps `phone` (E.164) from being dialled for `user_id`: on the user's own
     list or on the global one (the user's own first); None when neither lists it."""
-    owners: ColumnElement[bool] = DoNotCall.user_id.is_(None)
-    if user_id is not None:
-        owners = or_(DoNotCall.user_id == user_id, owners)
-    rows = (await session.scalars(select(DoNotCall).where(DoNotCall.phone == phone, owners))).all()
+    rows = await repository.binding(session, user_id, phone)
     return min(rows, key=lambda e: e.user_id is None, default=None)
 
 
@@ -38,8 +34,7 @@ async def add(
 ) -> tuple[DoNotCall, bool]:
     """Put `phone` (E.164) on `user_id`'s list (None: the global list). Answers the entry and
     whether it is new; a number already listed keeps its first entry (and its evidence)."""
-    own = DoNotCall.user_id.is_(None) if user_id is None else DoNotCall.user_id == user_id
-    existing = await session.scalar(select(DoNotCall).where(own, DoNotCall.phone == phone))
+    existing = await repository.on_list_entry(session, user_id, phone)
     if existing is not None:
         return existing, False
     entry = DoNotCall(
@@ -55,7 +50,7 @@ async def add(
             session.add(entry)
     except IntegrityError:
         # Added by a concurrent writer between the select and the insert.
-        raced = await session.scalar(select(DoNotCall).where(own, DoNotCall.phone == phone))
+        raced = await repository.on_list_entry(session, user_id, phone)
         if raced is None:
             raise
         return raced, False

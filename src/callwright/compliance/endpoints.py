@@ -9,7 +9,7 @@ import io
 from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, BinaryIO
 
-from fastapi import APIRouter, File, Query, Request, UploadFile
+from fastapi import APIRouter, File, Query, UploadFile
 from fastapi.responses import StreamingResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -29,6 +29,7 @@ from callwright.compliance.schemas import (
 from callwright.kit.bounds import PageRequest, PathId, page_params
 from callwright.kit.csv_export import CsvExport
 from callwright.kit.db import Database, SessionDep
+from callwright.kit.deps import DatabaseDep
 from callwright.kit.errors import ValidationFailed, or_404
 from callwright.kit.phone import list_number
 from callwright.models.compliance import DoNotCall
@@ -175,9 +176,9 @@ async def _csv_chunks(session: AsyncSession, user_id: int | None) -> AsyncIterat
     yield export.take()
 
 
-def _download(request: Request, user_id: int | None, name: str) -> StreamingResponse:
+def _download(db: Database, user_id: int | None, name: str) -> StreamingResponse:
     return StreamingResponse(
-        _csv(request.app.state.db, user_id),
+        _csv(db, user_id),
         media_type="text/csv; charset=utf-8",
         headers={"content-disposition": f'attachment; filename="{name}"'},
     )
@@ -236,9 +237,9 @@ async def import_do_not_call(
 
 
 @router.get("/do-not-call/export")
-async def export_do_not_call(user: CurrentUser, request: Request) -> StreamingResponse:
+async def export_do_not_call(user: CurrentUser, db: DatabaseDep) -> StreamingResponse:
     """The whole list as CSV."""
-    return _download(request, user.id, "do-not-call.csv")
+    return _download(db, user.id, "do-not-call.csv")
 
 
 @router.delete("/do-not-call/{entry_id}")
@@ -275,8 +276,8 @@ async def import_global_do_not_call(
 
 
 @router.get("/admin/do-not-call/export")
-async def export_global_do_not_call(_admin: AdminUser, request: Request) -> StreamingResponse:
-    return _download(request, None, "global-do-not-call.csv")
+async def export_global_do_not_call(_admin: AdminUser, db: DatabaseDep) -> StreamingResponse:
+    return _download(db, None, "global-do-not-call.csv")
 
 
 @router.delete("/admin/do-not-call/{entry_id}")

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.compliance import repository
 from callwright.kit.errors import AppError
-from callwright.models import Call
 
 WINDOW = timedelta(hours=24)
 
@@ -25,14 +24,7 @@ async def check(session: AsyncSession, user_id: int, phone: str, cap: int, now: 
     if cap <= 0:
         return
     since = now - WINDOW
-    recent = (
-        await session.scalars(
-            select(Call.queued_at)
-            .where(Call.user_id == user_id, Call.to_number == phone, Call.queued_at > since)
-            .order_by(Call.queued_at.desc())
-            .limit(cap)
-        )
-    ).all()
+    recent = await repository.queued_since(session, user_id, phone, since, cap)
     if len(recent) < cap:
         return
     again = min(t for t in recent if t is not None) + WINDOW

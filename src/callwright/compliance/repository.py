@@ -1,13 +1,16 @@
-"""The do-not-call lists' queries: one list at a time (a user's, or the global one)."""
+"""The compliance queries: the do-not-call lists (one list at a time, a user's or the global
+one, or both as they bind a user's call), and the recent calls to a number (the frequency cap)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.pagination import page_of
+from callwright.models import Call
 from callwright.models.compliance import DoNotCall
 
 
@@ -64,3 +67,34 @@ async def stream(session: AsyncSession, user_id: int | None) -> AsyncIterator[Do
     )
     async for row in result:
         yield row
+
+
+async def binding(session: AsyncSession, user_id: int | None, phone: str) -> Sequence[DoNotCall]:
+    """The entries for `phone` on the user's own list and on the global one."""
+    owners: ColumnElement[bool] = DoNotCall.user_id.is_(None)
+    if user_id is not None:
+        owners = or_(DoNotCall.user_id == user_id, owners)
+    return (await session.scalars(select(DoNotCall).where(DoNotCall.phone == phone, owners))).all()
+
+
+async def on_list_entry(session: AsyncSession, user_id: int | None, phone: str) -> DoNotCall | None:
+    """`phone`'s entry on `user_id`'s list (None: the global list)."""
+    found: DoNotCall | None = await session.scalar(
+        select(DoNotCall).where(on_list(user_id), DoNotCall.phone == phone)
+    )
+    return found
+
+
+async def queued_since(
+    session: AsyncSession, user_id: int, phone: str, since: datetime, limit: int
+) -> Sequence[datetime | None]:
+    """When the user's latest calls to `phone` after `since` were queued, newest first, at
+    most `limit`."""
+    return (
+        await session.scalars(
+            select(Call.queued_at)
+            .where(Call.user_id == user_id, Call.to_number == phone, Call.queued_at > since)
+            .order_by(Call.queued_at.desc())
+            .limit(limit)
+        )
+    ).all()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Path, Query
 
 from callwright.auth.deps import CurrentUser
 from callwright.developers import repository, service
@@ -33,9 +33,8 @@ from callwright.developers.schemas import (
 from callwright.developers.ssrf import private_targets
 from callwright.kit.bounds import DB_INT_MAX, PageRequest, PathId, page_params
 from callwright.kit.db import SessionDep
-from callwright.kit.deps import LimiterDep, SettingsDep
+from callwright.kit.deps import JobsDep, LimiterDep, SettingsDep
 from callwright.kit.errors import ValidationFailed
-from callwright.kit.jobs import JobQueue
 from callwright.models import ApiKey, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 router = APIRouter(tags=["developers"])
@@ -222,12 +221,11 @@ async def resend_webhook_delivery(
     delivery_id: DeliveryId,
     user: CurrentUser,
     session: SessionDep,
-    request: Request,
+    jobs: JobsDep,
     limiter: LimiterDep,
 ) -> DeliveryDetailResponse:
     """A new attempt now (the same `webhook-id`, so receivers can drop repeats); at most 10 a
     minute (429 past it)."""
-    jobs: JobQueue = request.app.state.jobs
     delivery = await service.resend(session, jobs, limiter, user, delivery_id)
     attempts = await repository.attempts_of(session, delivery.id)
     return DeliveryDetailResponse(data=_detail(delivery, attempts))

@@ -13,15 +13,15 @@ from datetime import timedelta
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.developers import repository
 from callwright.kit.db import SessionDep
-from callwright.kit.deps import client_ip
+from callwright.kit.deps import LimiterDep, client_ip
 from callwright.kit.errors import Unauthenticated
 from callwright.kit.security import random_token, sha256_hex
 from callwright.kit.time import utcnow
-from callwright.models import ApiKey, User
+from callwright.models import User
 
 KEY_PREFIX = "cw_"
 #: How many characters of a key are kept in the clear to tell keys apart (`cw_` + 8).
@@ -67,26 +67,17 @@ async def resolve(session: AsyncSession, key: str) -> ApiCaller | None:
     """The live key `key` names and its owner; None when unknown or revoked."""
     if not key.startswith(KEY_PREFIX) or len(key) > 200:
         return None
-    row = (
-        await session.execute(
-            select(ApiKey, User)
-            .join(User, User.id == ApiKey.user_id)
-            .where(ApiKey.key_hash == sha256_hex(key), ApiKey.revoked_at.is_(None))
-        )
-    ).first()
-    if row is None:
+    found = await repository.key_and_owner(session, sha256_hex(key))
+    if found is None:
         return None
-    api_key, user = row
+    api_key, user = found
     now = utcnow()
     if api_key.last_used_at is None or now - api_key.last_used_at > TOUCH_EVERY:
-        await session.execute(
-            update(ApiKey).where(ApiKey.id == api_key.id).values(last_used_at=now)
-        )
+        await repository.touch_key(session, api_key.id, now)
     return ApiCaller(user=user, key_id=api_key.id)
 
 
-async def api_key_caller(request: Request, session: SessionDep) -> ApiCaller:
-    limiter = request.app.state.limiter
+async def api_key_caller(request: Request, session: SessionDep, limiter: LimiterDep) -> ApiCaller:
     address = client_ip(request)
     refused = ("api-key-refused", address, REFUSED_PER_WINDOW, WINDOW_SECONDS, TOO_MANY_REFUSED)
     # An address that used up its refusals waits, whatever key it sends now: no lookup.

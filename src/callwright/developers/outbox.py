@@ -13,14 +13,14 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.developers import repository
 from callwright.kit.db import on_commit
 from callwright.kit.jobs import JobQueue
 from callwright.kit.security import random_token
 from callwright.kit.time import utcnow
-from callwright.models import WebhookDelivery, WebhookEndpoint
+from callwright.models import WebhookDelivery
 
 #: Deliver one webhook delivery by id (sent after the commit that wrote it; retries too).
 DELIVER_JOB = "webhooks.deliver"
@@ -70,13 +70,7 @@ class Outbox:
             raise ValueError(f"unknown webhook event {event!r}")
         now = utcnow()
         body = envelope(event, data, now)
-        endpoints = (
-            await session.scalars(
-                select(WebhookEndpoint).where(
-                    WebhookEndpoint.user_id == user_id, WebhookEndpoint.enabled.is_(True)
-                )
-            )
-        ).all()
+        endpoints = await repository.enabled_endpoints(session, user_id)
         targets: list[tuple[int | None, str]] = [
             (endpoint.id, endpoint.url) for endpoint in endpoints if event in endpoint.events
         ]

@@ -38,6 +38,22 @@ async def count_live_keys(session: AsyncSession, user_id: int) -> int:
     return int(total or 0)
 
 
+async def key_and_owner(session: AsyncSession, key_hash: str) -> tuple[ApiKey, User] | None:
+    """The live (unrevoked) key with this hash, and its owner."""
+    row = (
+        await session.execute(
+            select(ApiKey, User)
+            .join(User, User.id == ApiKey.user_id)
+            .where(ApiKey.key_hash == key_hash, ApiKey.revoked_at.is_(None))
+        )
+    ).first()
+    return None if row is None else (row[0], row[1])
+
+
+async def touch_key(session: AsyncSession, key_id: int, now: datetime) -> None:
+    await session.execute(update(ApiKey).where(ApiKey.id == key_id).values(last_used_at=now))
+
+
 async def live_key(session: AsyncSession, user_id: int, key_id: int) -> ApiKey | None:
     key: ApiKey | None = await session.scalar(
         select(ApiKey).where(
@@ -48,6 +64,17 @@ async def live_key(session: AsyncSession, user_id: int, key_id: int) -> ApiKey |
 
 
 # Endpoints
+
+
+async def enabled_endpoints(session: AsyncSession, user_id: int) -> Sequence[WebhookEndpoint]:
+    """The user's enabled webhook endpoints."""
+    return (
+        await session.scalars(
+            select(WebhookEndpoint).where(
+                WebhookEndpoint.user_id == user_id, WebhookEndpoint.enabled.is_(True)
+            )
+        )
+    ).all()
 
 
 async def endpoints_page(

@@ -23,8 +23,10 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import DeclarativeBase, ORMExecuteState, Session
 from sqlalchemy.sql import Executable
 from sqlalchemy.types import TypeDecorator
+from tenacity import RetryCallState
 
 from callwright.kit import sqlite_loop
+from callwright.kit.retry import backoff, failure
 from callwright.kit.time import as_utc
 
 log = logging.getLogger(__name__)
@@ -203,29 +205,37 @@ class Database:
         back, except a COMMIT cut off mid-way, which may have landed: `work` must find what an
         earlier try wrote rather than write it twice. The after-commit work runs once, after
         the try that committed."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + within
-        wait = PERSIST_FIRST_WAIT_S
-        while True:
-            try:
-                async with self.sessionmaker() as session:
-                    try:
-                        result = await work(session)
-                        if wrote(session):
-                            await session.commit()
-                    except BaseException:
-                        with contextlib.suppress(Exception):  # the connection may be gone
-                            await session.rollback()
-                        raise
-                break
-            except Exception as exc:
-                if not unreachable(exc) or loop.time() + wait > deadline:
-                    raise
-                log.warning("%s: database unreachable (%s); trying again", what, exc)
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, PERSIST_MAX_WAIT_S)
+
+        def warn(state: RetryCallState) -> None:
+            log.warning("%s: database unreachable (%s); trying again", what, failure(state))
+
+        retrying = backoff(
+            unreachable,
+            first=PERSIST_FIRST_WAIT_S,
+            longest=PERSIST_MAX_WAIT_S,
+            within=within,
+            before_sleep=warn,
+        )
+        outcome: tuple[AsyncSession, T] = await retrying(self._unit_of_work, work)
+        session, result = outcome
         await run_after_commit(session)
         return result
+
+    async def _unit_of_work(
+        self, work: Callable[[AsyncSession], Awaitable[T]]
+    ) -> tuple[AsyncSession, T]:
+        """One try of `persist`: `work` in a session of its own, committed; rolled back (as far
+        as the connection allows) when it fails."""
+        async with self.sessionmaker() as session:
+            try:
+                result = await work(session)
+                if wrote(session):
+                    await session.commit()
+            except BaseException:
+                with contextlib.suppress(Exception):  # the connection may be gone
+                    await session.rollback()
+                raise
+        return session, result
 
 
 class TrackedSession(Session):

@@ -1,23 +1,34 @@
-"""Typed access to the app-wide singletons kept on app.state."""
+"""Typed access to the app-wide singletons kept on app.state: `from_app` reads one, and each
+package that owns a singleton names its dependency (`SettingsDep` here, `CallsDep` in
+`calls/deps.py`, ...)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
 
 from callwright.config import Settings
+from callwright.kit.db import Database
+from callwright.kit.jobs import JobQueue
 from callwright.kit.ratelimit import RateLimiter
 
 
-def _settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+def from_app(path: str) -> Callable[[HTTPConnection], Any]:
+    """A dependency answering the singleton at `path` on app.state ("settings", "calls.billing"),
+    for a request or a websocket; the `Annotated` alias that uses it gives its type."""
+    names = path.split(".")
 
+    def singleton(connection: HTTPConnection) -> Any:
+        found = connection.app.state
+        for name in names:
+            found = getattr(found, name)
+        return found
 
-def _limiter(request: Request) -> RateLimiter:
-    limiter: RateLimiter = request.app.state.limiter
-    return limiter
+    singleton.__name__ = f"app_{'_'.join(names)}"
+    return singleton
 
 
 def client_ip(request: Request) -> str:
@@ -26,6 +37,9 @@ def client_ip(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-SettingsDep = Annotated[Settings, Depends(_settings)]
-LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
+SettingsDep = Annotated[Settings, Depends(from_app("settings"))]
+LimiterDep = Annotated[RateLimiter, Depends(from_app("limiter"))]
+JobsDep = Annotated[JobQueue, Depends(from_app("jobs"))]
+#: The app's database, for work outside the request's unit of work (a streamed export).
+DatabaseDep = Annotated[Database, Depends(from_app("db"))]
 ClientIP = Annotated[str, Depends(client_ip)]

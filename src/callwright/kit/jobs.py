@@ -26,6 +26,9 @@ from taskiq import AsyncBroker, InMemoryBroker
 from taskiq.api import run_receiver_task
 from taskiq.exceptions import SendTaskError
 from taskiq_redis import ListQueueBroker
+from tenacity import RetryCallState
+
+from callwright.kit.retry import backoff, failure
 
 log = logging.getLogger(__name__)
 
@@ -97,23 +100,34 @@ class RedisQueue(ListQueueBroker):
     and its BRPOP blocks for ever, so an idle queue met redis-py's 5 s socket timeout."""
 
     async def listen(self) -> AsyncGenerator[bytes, None]:
-        wait = RETRY_FIRST_S
+        retrying = backoff(
+            _redis_down, first=RETRY_FIRST_S, longest=RETRY_MAX_S, before_sleep=_waiting
+        )
         while True:
-            try:
-                async with Redis(connection_pool=self.connection_pool) as redis:
-                    popped = await redis.brpop([self.queue_name], timeout=BRPOP_WAIT_S)
-            except REDIS_DOWN as exc:
-                if wait == RETRY_FIRST_S:
-                    log.warning("job broker unreachable (%s); waiting for it", exc)
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, RETRY_MAX_S)
-                continue
-            if wait != RETRY_FIRST_S:
+            popped: Any = await retrying(self._pop)
+            if retrying.statistics["attempt_number"] > 1:
                 log.warning("job broker reachable again")
-                wait = RETRY_FIRST_S
             if popped:
                 message = popped[1]
                 yield message if isinstance(message, bytes) else message.encode()
+
+    async def _pop(self) -> Any:
+        async with Redis(connection_pool=self.connection_pool) as redis:
+            return await redis.brpop([self.queue_name], timeout=BRPOP_WAIT_S)
+
+
+def _redis_down(exc: BaseException) -> bool:
+    return isinstance(exc, REDIS_DOWN)
+
+
+def _waiting(state: RetryCallState) -> None:
+    """Said once an outage: at the first wait."""
+    if state.attempt_number == 1:
+        log.warning("job broker unreachable (%s); waiting for it", failure(state))
+
+
+def _not_sent(exc: BaseException) -> bool:
+    return isinstance(exc, SendTaskError)
 
 
 def make_broker(url: str) -> AsyncBroker:
@@ -200,19 +214,12 @@ class JobQueue(BackgroundJobs):
         """Send the held jobs in order, trying again (sooner first, then every few seconds)
         until the broker takes them: the first try after a restart often meets a pooled
         connection the restart cut."""
-        wait = RETRY_FIRST_S
         while self._held:
             name, args = self._held[0]
             task = self.broker.find_task(name)
-            try:
-                if task is not None:
-                    await task.kiq(*args)
-            except SendTaskError:
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, RETRY_MAX_S)
-                continue
+            if task is not None:
+                await backoff(_not_sent, first=RETRY_FIRST_S, longest=RETRY_MAX_S)(task.kiq, *args)
             self._held.popleft()
-            wait = RETRY_FIRST_S
         log.warning("held jobs sent: the broker answers again")
 
     async def start(self, *, receive: bool = False) -> None:

@@ -1,12 +1,18 @@
+"""Paged lists: the page of a query (`paged`, `page_of`) and the page's description the
+responses carry (`Pagination`)."""
+
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import Select
+from sqlalchemy import Select, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 _S = TypeVar("_S", bound=Select)  # type: ignore[type-arg]
+_T = TypeVar("_T")
 
 
 def skipped(page: int, per_page: int) -> int:
@@ -33,3 +39,13 @@ class Pagination(BaseModel):
             per_page=per_page,
             total=total,
         )
+
+
+async def paged(
+    session: AsyncSession, query: Select[_T], *, page: int, per_page: int
+) -> tuple[Sequence[_T], int]:
+    """Page `page` (1-based) of `per_page` of `query`'s rows, in its order, and how many rows
+    it has in all: what every paged list's repository answers."""
+    total = await session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
+    rows = (await session.scalars(page_of(query, page=page, per_page=per_page))).all()
+    return rows, int(total or 0)

@@ -1,15 +1,12 @@
+"""The app's mailer as a request dependency."""
+
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
+from callwright.kit.deps import from_app
 from callwright.mail.service import Mailer
 
-
-def _mailer(request: Request) -> Mailer:
-    mailer: Mailer = request.app.state.mailer
-    return mailer
-
-
-MailerDep = Annotated[Mailer, Depends(_mailer)]
+MailerDep = Annotated[Mailer, Depends(from_app("mailer"))]

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
+from callwright.kit.deps import from_app
 from callwright.realtime.server import Realtime
 
-
-def _realtime(request: Request) -> Realtime:
-    realtime: Realtime = request.app.state.realtime
-    return realtime
-
-
-SocketsDep = Annotated[Realtime, Depends(_realtime)]
+SocketsDep = Annotated[Realtime, Depends(from_app("realtime"))]

@@ -36,9 +36,11 @@ import redis.asyncio as aioredis
 import socketio
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp
+from tenacity import RetryCallState
 
 from callwright.config import Settings
 from callwright.kit.db import on_commit
+from callwright.kit.retry import backoff, failure
 from callwright.kit.time import utcnow
 from callwright.realtime.events import CALL_STATE, CallState, LiveEvent, wire
 
@@ -121,22 +123,26 @@ class RelisteningRedisManager(socketio.AsyncRedisManager):  # type: ignore[misc]
     """socket.io's Redis manager, listening again within `RELISTEN_SECONDS` once Redis is back.
     The library's own waits double up to 60 s, and what other processes publish while an API
     process is not listening (a call's transcript lines, its end) never reaches its sockets:
-    after a Redis restart the sockets stayed dark for up to a minute."""
+    after a Redis restart the sockets stayed dark for up to a minute. Here the waits double from
+    the first to the longest and stay there (one back-off for the manager's life)."""
 
     async def _redis_listen_with_retries(self) -> AsyncIterator[Any]:
         first, longest = RELISTEN_SECONDS
-        wait = first
-        while True:
-            try:
+        async for attempt in backoff(_any, first=first, longest=longest, before_sleep=_relisten):
+            with attempt:
                 self._redis_connect()
                 await self.pubsub.subscribe(self.channel)
-                wait = first
                 async for message in self.pubsub.listen():
                     yield message
-            except Exception as exc:
-                log.warning("socket.io lost Redis (%s); listening again in %.2f s", exc, wait)
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, longest)
+
+
+def _any(exc: BaseException) -> bool:
+    return isinstance(exc, Exception)
+
+
+def _relisten(state: RetryCallState) -> None:
+    wait = state.upcoming_sleep
+    log.warning("socket.io lost Redis (%s); listening again in %.2f s", failure(state), wait)
 
 
 class Realtime:
@@ -314,6 +320,8 @@ class Realtime:
             self._redis = None
 
     async def _recheck_forever(self) -> None:
+        # In-process on purpose, not a scheduled job: each API process re-checks the sockets it
+        # holds itself (`self._sockets`), which no other process can see.
         while True:
             await asyncio.sleep(self.recheck_seconds)
             try:

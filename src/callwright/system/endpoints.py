@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from callwright.auth.deps import AdminUser, CurrentUser
-from callwright.config import Settings
+from callwright.calls.deps import CallsDep
+from callwright.kit.deps import DatabaseDep, SettingsDep
 from callwright.kit.time import utcnow
 from callwright.sandbox import numbers
 from callwright.system import checks
@@ -22,20 +23,15 @@ from callwright.system.schemas import (
     SystemReport,
     SystemReportOut,
 )
+from callwright.voice_agent.deps import EnginesDep
 
 router = APIRouter(tags=["system"])
 
 
-def _settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
-
-
 @router.get("/system/mode")
-async def mode(_user: CurrentUser, request: Request) -> ModeOut:
+async def mode(_user: CurrentUser, s: SettingsDep) -> ModeOut:
     """Which carrier places calls and which brain holds the conversation, so the app can say
     when calls go to the sandbox network or the brain is the offline demo policy."""
-    s = _settings(request)
     return ModeOut(
         data=Mode(
             carrier=s.carrier,
@@ -59,25 +55,24 @@ def _row(number: str, persona: numbers.Persona) -> SandboxNumber:
 
 
 @router.get("/system/sandbox-numbers")
-async def sandbox_numbers(_user: CurrentUser, request: Request) -> SandboxPlanOut:
+async def sandbox_numbers(_user: CurrentUser, settings: SettingsDep) -> SandboxPlanOut:
     """The sandbox network's number plan, read from the network's own table."""
     return SandboxPlanOut(
         data=SandboxPlan(
             special=[_row(n, p) for n, p in numbers.SPECIAL.items()],
             scenarios=[_row(numbers.example_number(i), p) for i, p in enumerate(numbers.SCENARIOS)],
-            from_number=_settings(request).sandbox_from_number,
+            from_number=settings.sandbox_from_number,
         )
     )
 
 
 @router.get("/admin/system")
-async def system(_admin: AdminUser, request: Request) -> SystemReportOut:
+async def system(
+    _admin: AdminUser, settings: SettingsDep, db: DatabaseDep, engines: EnginesDep, calls: CallsDep
+) -> SystemReportOut:
     """Each part of the running system, what it is and whether it answers (checked now)."""
-    state = request.app.state
     components = await checks.run_all(
-        checks.Context(
-            state.settings, state.db, state.voice_engines.transcriber, state.calls.media.store
-        )
+        checks.Context(settings, db, engines.transcriber, calls.media.store)
     )
     return SystemReportOut(
         data=SystemReport(

@@ -13,8 +13,8 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from callwright.voice_agent.contract import MediaCalls
-from callwright.voice_agent.session import CallSession, Engines
+from callwright.voice_agent.deps import EnginesDep, MediaCallsDep
+from callwright.voice_agent.session import CallSession
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -23,10 +23,8 @@ REFUSED = 1008
 
 
 @router.websocket("/media/twilio")
-async def twilio_media(websocket: WebSocket) -> None:
+async def twilio_media(websocket: WebSocket, media: MediaCallsDep, engines: EnginesDep) -> None:
     """Twilio Media Streams (and the sandbox, which speaks the same protocol)."""
-    media: MediaCalls = websocket.app.state.media_calls
-    engines: Engines = websocket.app.state.voice_engines
     headers = {k.lower(): v for k, v in websocket.headers.items()}
     if not media.verify(headers):
         log.warning("media stream refused: no valid carrier signature")
