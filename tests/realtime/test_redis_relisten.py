@@ -12,7 +12,12 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from callwright.realtime.server import RELISTEN_SECONDS, RelisteningRedisManager
+from callwright.realtime.server import (
+    RELISTEN_SECONDS,
+    SOCKETIO_CHANNEL,
+    RelisteningRedisManager,
+    channel,
+)
 from tests.servers import PrivateRedis
 
 pytestmark = pytest.mark.asyncio
@@ -26,7 +31,7 @@ async def _published_until_heard(url: str, heard: list[Any], within: float) -> f
     try:
         while not heard:
             assert loop.time() - started < within, f"not heard within {within} s"
-            await client.publish("socketio", b'{"method": "probe"}')
+            await client.publish(channel(url, SOCKETIO_CHANNEL), b'{"method": "probe"}')
             await asyncio.sleep(0.1)
     finally:
         await client.aclose()
@@ -39,7 +44,9 @@ async def test_the_manager_listens_again_soon_after_a_redis_restart() -> None:
     redis = PrivateRedis()
     redis.start()
     heard: list[Any] = []
-    manager = RelisteningRedisManager(redis.url, write_only=True)
+    manager = RelisteningRedisManager(
+        redis.url, channel=channel(redis.url, SOCKETIO_CHANNEL), write_only=True
+    )
 
     async def listen() -> None:
         async for message in manager._redis_listen_with_retries():
@@ -59,3 +66,11 @@ async def test_the_manager_listens_again_soon_after_a_redis_restart() -> None:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         redis.stop()
+
+
+def test_pubsub_channels_are_per_database() -> None:
+    """Pub/sub ignores the database number: two installs on one Redis server (or the suite's
+    two passes side by side) must not hear each other's events."""
+    assert channel("redis://127.0.0.1:6379/15", "socketio") == "callwright:15:socketio"
+    assert channel("redis://127.0.0.1:6379/14", "socketio") == "callwright:14:socketio"
+    assert channel("redis://127.0.0.1:6379", "realtime-control") == "callwright:0:realtime-control"

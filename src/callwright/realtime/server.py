@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from http.cookies import SimpleCookie
 from typing import Any, Protocol, TypeGuard
+from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
 import socketio
@@ -65,8 +66,20 @@ Authenticator = Callable[[str], Awaitable[Identity | None]]
 #: token ids -> the identities of those still valid (unknown and expired ones left out).
 Revalidator = Callable[[Collection[int]], Awaitable[dict[int, Identity]]]
 
-#: Where API processes tell each other which rooms to end (Redis pub/sub).
-CONTROL_CHANNEL = "callwright:realtime-control"
+
+def channel(redis_url: str, name: str) -> str:
+    """A pub/sub channel of this install. Redis keys live in the URL's database but pub/sub
+    channels are server-wide: two installs on one Redis server with different database numbers
+    (or the test suite's two passes, run side by side) would hear each other's events under one
+    name. The database number in the name keeps them apart."""
+    database = urlsplit(redis_url).path.strip("/") or "0"
+    return f"callwright:{database}:{name}"
+
+
+#: Where socket.io's Redis manager carries emits between processes, and where API processes
+#: tell each other which rooms to end (Redis pub/sub; `channel()` adds the database).
+SOCKETIO_CHANNEL = "socketio"
+CONTROL_CHANNEL = "realtime-control"
 #: How often a process re-checks its sockets against the database.
 RECHECK_SECONDS = 60.0
 #: The longest call id and visitor secret a handshake may bring (ids are UUIDs, secrets 43
@@ -155,7 +168,13 @@ class Realtime:
         visitors: Visitors | None = None,
         recheck_seconds: float = RECHECK_SECONDS,
     ) -> None:
-        manager = RelisteningRedisManager(settings.redis_url) if settings.redis_url else None
+        manager = (
+            RelisteningRedisManager(
+                settings.redis_url, channel=channel(settings.redis_url, SOCKETIO_CHANNEL)
+            )
+            if settings.redis_url
+            else None
+        )
         self.sio = socketio.AsyncServer(
             async_mode="asgi",
             cors_allowed_origins=settings.allowed_origins,
@@ -260,7 +279,7 @@ class Realtime:
         if self._redis_url:
             message = json.dumps({"host": self._host_id, "rooms": rooms})
             try:
-                await self._control().publish(CONTROL_CHANNEL, message)
+                await self._control().publish(channel(self._redis_url, CONTROL_CHANNEL), message)
             except Exception:
                 # The periodic re-check ends the other processes' sockets in the end.
                 log.exception("could not send the end of %s to the other processes", rooms)
@@ -338,7 +357,7 @@ class Realtime:
         while True:
             try:
                 async with self._control().pubsub() as pubsub:
-                    await pubsub.subscribe(CONTROL_CHANNEL)
+                    await pubsub.subscribe(channel(self._redis_url, CONTROL_CHANNEL))
                     async for message in pubsub.listen():
                         if message.get("type") != "message":
                             continue
@@ -381,7 +400,9 @@ def redis_publisher(settings: Settings) -> Publisher:
             log.debug("realtime %s to %s dropped: %s", name, room, data)
 
         return drop
-    manager = socketio.AsyncRedisManager(settings.redis_url, write_only=True)
+    manager = socketio.AsyncRedisManager(
+        settings.redis_url, channel=channel(settings.redis_url, SOCKETIO_CHANNEL), write_only=True
+    )
 
     async def publish(room: str, event: LiveEvent) -> None:
         name, data = wire(event)
