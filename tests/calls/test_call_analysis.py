@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from callwright.calls import analysis as analysing
-from callwright.calls.analysis import (
+from callwright import analysis as analysing
+from callwright.analysis import (
     Analysis,
     AnalysisLLM,
     ExtractedField,
@@ -20,6 +20,7 @@ from callwright.calls.analysis import (
     choose_disposition,
     date_in,
 )
+from callwright.analysis import llm as analysis_llm
 from callwright.models import Call, TranscriptEntry
 
 PROMPT = "You are Sam from Acme Tours, booking a city tour for the customer."
@@ -118,9 +119,9 @@ def test_with_dispositions_the_outcome_is_always_one_of_them(
 async def test_the_llms_outcome_is_one_of_the_dispositions_too() -> None:
     answer = {"summary": "They hung up.", "outcome": "wrong number", "sentiment": "neutral"}
     content = json.dumps(answer | {"disposition_tag": "SOMETHING_ELSE", "key_facts": []})
-    result = analysing._parse_llm(content, _call(), _lines())
+    result = analysis_llm._parse_llm(content, _call(), _lines())
     assert (result.outcome, result.disposition_tag) == ("NOT_INTERESTED", "NOT_INTERESTED")
-    without = analysing._parse_llm(content, _call(dispositions=None), _lines())
+    without = analysis_llm._parse_llm(content, _call(dispositions=None), _lines())
     assert (without.outcome, without.disposition_tag) == ("wrong number", None)
 
 

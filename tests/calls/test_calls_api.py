@@ -12,7 +12,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from callwright.calls import analysis as analysing
+from callwright import analysis as analysing
 from callwright.models import Call, CallReport, LedgerEntry, TranscriptEntry, User
 from tests.factories import ARABIC_INDIC, add_user, in_digits, queued_call, signed_in
 

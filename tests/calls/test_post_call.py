@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from callwright.calls.analysis import Analysis
+from callwright.analysis import Analysis
 from callwright.developers.outbox import DELIVER_JOB
 from callwright.kit.time import utcnow
 from callwright.models import Call, WebhookDelivery, WebhookEndpoint

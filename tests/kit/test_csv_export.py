@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import update
 
-from callwright.calls.analysis import Analysis, ExtractedField
+from callwright.analysis import Analysis, ExtractedField
 from callwright.kit.csv_export import CsvExport, neutralise
 from callwright.models import Call, CampaignContact, DoNotCall, LedgerEntry
 from tests.factories import queued_call, signed_in

@@ -13,9 +13,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 from sqlalchemy import Row
 
+from callwright import analysis as analysing
 from callwright.auth.deps import AdminUser, CurrentUser
 from callwright.auth.schemas import Message
-from callwright.calls import analysis as analysing
 from callwright.calls import page as pages
 from callwright.calls import repository as calls
 from callwright.calls.builder import CallRequest, build_order

@@ -12,8 +12,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.analysis import Analysis, AnalysisLLM, analyze
 from callwright.calls import repository as calls
-from callwright.calls.analysis import Analysis, AnalysisLLM, analyze
 from callwright.calls.lifecycle import CallLife, owned
 from callwright.calls.tasks import ANALYZE_JOB
 from callwright.config import Settings

@@ -11,9 +11,9 @@ from fastapi import APIRouter, File, Path, Query, UploadFile
 from fastapi.responses import StreamingResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.analysis import Analysis
 from callwright.auth.deps import CurrentUser
 from callwright.billing.service import hold_for
-from callwright.calls.analysis import Analysis
 from callwright.campaigns import repository, rules
 from callwright.campaigns import service as campaigns
 from callwright.campaigns.deps import CampaignEventsDep

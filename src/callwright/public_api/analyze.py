@@ -1,6 +1,6 @@
 """`POST /v1/calls/{call_id}/analyze` (Bland's "Analyze call"): ad-hoc questions about one of
 the key owner's ended calls, answered from its transcript (by the LLM when one is configured,
-else offline; see calls.analysis.answer_questions). Answers Bland's SDK shape: `answers` holds
+else offline; see analysis.answer_questions). Answers Bland's SDK shape: `answers` holds
 one list per call analysed (here always one), one answer per question, null when the call does
 not say."""
 
@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field, field_validator
 
+from callwright.analysis import AnalysisLLM, answer_questions, call_day
 from callwright.calls import repository as calls
-from callwright.calls.analysis import AnalysisLLM, answer_questions, call_day
 from callwright.developers.keys import ApiKeyCaller
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import SettingsDep
