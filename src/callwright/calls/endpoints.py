@@ -19,7 +19,7 @@ from callwright.auth.schemas import Message
 from callwright.calls import page as pages
 from callwright.calls import repository as calls
 from callwright.calls.builder import CallRequest, build_order
-from callwright.calls.domain import Calls
+from callwright.calls.deps import CallsDep
 from callwright.calls.outcomes import outcome_of
 from callwright.calls.schemas import (
     AnalysisByDayOut,
@@ -51,7 +51,7 @@ from callwright.kit.deps import SettingsDep
 from callwright.kit.errors import AppError, Forbidden, NotFound, ValidationFailed, or_404
 from callwright.kit.money import dollars
 from callwright.kit.sqltime import WEEKDAYS, TzOffset
-from callwright.kit.storage import StoreError
+from callwright.kit.storage import Store, StoreError
 from callwright.models import Call, CallReport, TranscriptEntry, User
 from callwright.realtime.events import TranscriptLine, TurnLatencyOut
 from callwright.telephony.state import TERMINAL, CallOutcome
@@ -60,11 +60,6 @@ log = logging.getLogger(__name__)
 #: A recording kept in storage that does not answer now (an S3 bucket out of reach).
 RECORDING_UNAVAILABLE = "The recording cannot be read from storage right now. Please try again."
 router = APIRouter(tags=["calls"])
-
-
-def _calls(request: Request) -> Calls:
-    domain: Calls = request.app.state.calls
-    return domain
 
 
 async def _owned(session: SessionDep, user: User, call_id: str) -> Call:
@@ -140,7 +135,7 @@ _SEND_CALL_SETTINGS = {
 
 @router.post("/send-call")
 async def send_call(
-    body: SendCallIn, user: CurrentUser, session: SessionDep, request: Request
+    body: SendCallIn, user: CurrentUser, session: SessionDep, domain: CallsDep
 ) -> SendCallOut:
     """Place a call. From an agent (`agentId`), the agent's settings fill in every field the
     request did not send; `{{variables}}` are filled from `variables` (one missing: 422)."""
@@ -148,7 +143,7 @@ async def send_call(
         raise Forbidden("You can only place calls from your own account.")
     # From an agent only the fields the client sent override it (the others have defaults).
     sent = body.model_fields_set if body.agentId else set(_SEND_CALL_SETTINGS)
-    service = _calls(request).service
+    service = domain.service
     order = await build_order(
         session,
         CallRequest(
@@ -192,9 +187,9 @@ def _scheduled(start_at: datetime | None, now: datetime) -> datetime | None:
 
 @router.post("/stop-call/{call_id}")
 async def stop_call(
-    call_id: str, user: CurrentUser, session: SessionDep, request: Request
+    call_id: str, user: CurrentUser, session: SessionDep, domain: CallsDep
 ) -> Message:
-    await _calls(request).stop(session, await _owned(session, user, call_id))
+    await domain.stop(session, await _owned(session, user, call_id))
     return Message(message="Call stopped successfully")
 
 
@@ -406,10 +401,9 @@ async def user_analysis(
     return AnalysisByDayOut(data=out)
 
 
-async def _recording_file(call: Call, request: Request, disposition: str) -> Response:
+async def _recording_file(call: Call, request: Request, store: Store, disposition: str) -> Response:
     """The call's MP3 from the recordings' store, a folder or an S3 bucket (404 when there is
     none). Range requests are answered with 206 and the bytes asked for, so players can seek."""
-    store = _calls(request).media.store
     try:
         response = (
             await store.response(
@@ -433,17 +427,21 @@ async def _recording_file(call: Call, request: Request, disposition: str) -> Res
 
 @router.get("/download-recording/{call_id}", response_class=FileResponse)
 async def download_recording(
-    call_id: str, user: CurrentUser, session: SessionDep, request: Request
+    call_id: str, user: CurrentUser, session: SessionDep, request: Request, domain: CallsDep
 ) -> Response:
-    return await _recording_file(await _owned(session, user, call_id), request, "attachment")
+    return await _recording_file(
+        await _owned(session, user, call_id), request, domain.media.store, "attachment"
+    )
 
 
 @router.get("/play-recording/{call_id}", response_class=FileResponse)
 async def play_recording(
-    call_id: str, user: CurrentUser, session: SessionDep, request: Request
+    call_id: str, user: CurrentUser, session: SessionDep, request: Request, domain: CallsDep
 ) -> Response:
     """Inline audio; honours Range requests so the player can seek."""
-    return await _recording_file(await _owned(session, user, call_id), request, "inline")
+    return await _recording_file(
+        await _owned(session, user, call_id), request, domain.media.store, "inline"
+    )
 
 
 @router.post("/call/{call_id}/report", status_code=201)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from callwright.calls.domain import Calls
+from callwright.calls.deps import CallsDep
 from callwright.kit.errors import AppError, NotFound
 from callwright.telephony.base import WebhookRequest
 
@@ -12,8 +12,7 @@ router = APIRouter(tags=["webhooks"], include_in_schema=False)
 
 
 @router.post("/webhooks/{carrier}/status")
-async def status_callback(carrier: str, request: Request) -> Response:
-    domain: Calls = request.app.state.calls
+async def status_callback(carrier: str, request: Request, domain: CallsDep) -> Response:
     engine = domain.flows
     if carrier != engine.carrier.name:
         raise NotFound("Unknown carrier.")

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.billing.service import InsufficientBalance, hold_for
@@ -36,7 +35,7 @@ from callwright.config import Settings
 from callwright.kit.db import Database
 from callwright.kit.errors import ValidationFailed
 from callwright.kit.time import utcnow
-from callwright.models import Call, Campaign, CampaignContact, User
+from callwright.models import Campaign, CampaignContact, User
 
 log = logging.getLogger(__name__)
 
@@ -81,15 +80,10 @@ class Dialler:
 
     async def _active(self) -> list[str]:
         async with self.db.sessionmaker() as session:
-            ids = await session.scalars(
-                select(Campaign.id).where(Campaign.state.in_(("scheduled", "running")))
-            )
-            return list(ids)
+            return await repository.active_ids(session)
 
     async def _campaign(self, session: AsyncSession, campaign_id: str, done: Dialled) -> None:
-        campaign = await session.scalar(
-            select(Campaign).where(Campaign.id == campaign_id).with_for_update()
-        )
+        campaign = await repository.locked(session, campaign_id)
         if campaign is None or campaign.state not in ("scheduled", "running"):
             return
         now = self.clock()
@@ -117,12 +111,8 @@ class Dialler:
         """How many more calls may start now: the concurrency cap less the calls in progress,
         and the pace less the calls started in the last minute."""
         live = await repository.count(session, campaign.id, "calling")
-        recent = await session.scalar(
-            select(func.count()).where(
-                Call.campaign_id == campaign.id, Call.queued_at > now - timedelta(minutes=1)
-            )
-        )
-        return min(campaign.concurrency - live, campaign.pace_per_minute - (recent or 0))
+        recent = await repository.queued_since(session, campaign.id, now - timedelta(minutes=1))
+        return min(campaign.concurrency - live, campaign.pace_per_minute - recent)
 
     async def _dial_due(
         self,
@@ -133,21 +123,7 @@ class Dialler:
         now: datetime,
         done: Dialled,
     ) -> None:
-        due = await session.scalars(
-            select(CampaignContact)
-            .where(
-                CampaignContact.campaign_id == campaign.id,
-                CampaignContact.status == "pending",
-                (CampaignContact.next_attempt_at.is_(None))
-                | (CampaignContact.next_attempt_at <= now),
-            )
-            .order_by(
-                CampaignContact.next_attempt_at.is_not(None),
-                CampaignContact.next_attempt_at,
-                CampaignContact.id,
-            )
-            .limit(slots * LOOKAHEAD)
-        )
+        due = await repository.due_contacts(session, campaign.id, now, slots * LOOKAHEAD)
         # Per zone, once a tick: whether the window is open there, and when it opens next.
         windows: dict[str | None, tuple[bool, datetime | None]] = {}
         owner = await session.get(User, campaign.user_id)

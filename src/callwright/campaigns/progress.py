@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.calls.lifecycle import CallLife
 from callwright.campaigns import rules
 from callwright.campaigns.dialler import finish_if_done
 from callwright.campaigns.events import CampaignEvents
+from callwright.compliance import repository as do_not_call
 from callwright.kit.db import on_commit
 from callwright.kit.time import utcnow
-from callwright.models import Call, Campaign, CampaignContact, DoNotCall
+from callwright.models import Call, Campaign, CampaignContact
 
 
 class CampaignProgress:
@@ -36,7 +36,8 @@ class CampaignProgress:
             return
         now = utcnow()
         contact.outcome = call.end_reason
-        if await _opted_out(session, call):
+        # The callee asked not to be called again during this call (the agent listed them).
+        if await do_not_call.listed_during(session, call.id):
             contact.status, contact.next_attempt_at = "opted-out", None
         elif campaign.state == "cancelled":
             contact.status, contact.next_attempt_at = "done", None
@@ -52,9 +53,3 @@ class CampaignProgress:
         if not completed:  # completing tells the screens itself
             self.events.changed(session, campaign)
         on_commit(session, self.nudge)
-
-
-async def _opted_out(session: AsyncSession, call: Call) -> bool:
-    """The callee asked not to be called again during this call (the agent listed them)."""
-    found = await session.scalar(select(DoNotCall.id).where(DoNotCall.call_id == call.id).limit(1))
-    return found is not None

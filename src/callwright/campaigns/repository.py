@@ -1,9 +1,11 @@
-"""Every campaign query: the user's campaigns, their contacts (loaded, listed, counted, exported)
-and what their calls cost."""
+"""Every campaign query: the user's campaigns, the dialler's (the active ones, one locked for a
+tick, its due contacts), their contacts (loaded, listed, counted, exported) and their calls (listed,
+counted, what they cost)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Text, cast, delete, func, insert, or_, select
@@ -30,6 +32,60 @@ async def campaigns_page(
     query = select(Campaign).where(Campaign.user_id == user_id)
     ordered = query.order_by(Campaign.created_at.desc(), Campaign.id)
     return await paged(session, ordered, page=page, per_page=per_page)
+
+
+async def newest(session: AsyncSession, user_id: int, limit: int) -> Sequence[Campaign]:
+    """The user's latest `limit` campaigns, newest first."""
+    found = await session.scalars(
+        select(Campaign)
+        .where(Campaign.user_id == user_id)
+        .order_by(Campaign.created_at.desc(), Campaign.id)
+        .limit(limit)
+    )
+    return found.all()
+
+
+async def active_ids(session: AsyncSession) -> list[str]:
+    """The campaigns that may dial: scheduled or running."""
+    ids = await session.scalars(
+        select(Campaign.id).where(Campaign.state.in_(("scheduled", "running")))
+    )
+    return list(ids)
+
+
+async def locked(session: AsyncSession, campaign_id: str) -> Campaign | None:
+    """The campaign, its row locked (`FOR UPDATE`) until the transaction ends."""
+    found: Campaign | None = await session.scalar(
+        select(Campaign).where(Campaign.id == campaign_id).with_for_update()
+    )
+    return found
+
+
+# Calls
+
+
+async def first_calls(session: AsyncSession, campaign_id: str, limit: int) -> Sequence[Call]:
+    """The campaign's first `limit` calls, oldest first."""
+    found = await session.scalars(
+        select(Call)
+        .where(Call.campaign_id == campaign_id)
+        .order_by(Call.created_at, Call.id)
+        .limit(limit)
+    )
+    return found.all()
+
+
+async def call_count(session: AsyncSession, campaign_id: str) -> int:
+    found = await session.scalar(select(func.count()).where(Call.campaign_id == campaign_id))
+    return int(found or 0)
+
+
+async def queued_since(session: AsyncSession, campaign_id: str, since: datetime) -> int:
+    """How many of the campaign's calls were queued after `since`."""
+    found = await session.scalar(
+        select(func.count()).where(Call.campaign_id == campaign_id, Call.queued_at > since)
+    )
+    return int(found or 0)
 
 
 async def spent_cents(session: AsyncSession, campaign_id: str) -> int:
@@ -70,6 +126,28 @@ async def has_contacts(session: AsyncSession, campaign_id: str) -> bool:
         select(CampaignContact.id).where(CampaignContact.campaign_id == campaign_id).limit(1)
     )
     return found is not None
+
+
+async def due_contacts(
+    session: AsyncSession, campaign_id: str, now: datetime, limit: int
+) -> Sequence[CampaignContact]:
+    """Up to `limit` of the campaign's pending contacts due by `now`: those never tried first,
+    then by when they are due."""
+    found = await session.scalars(
+        select(CampaignContact)
+        .where(
+            CampaignContact.campaign_id == campaign_id,
+            CampaignContact.status == "pending",
+            (CampaignContact.next_attempt_at.is_(None)) | (CampaignContact.next_attempt_at <= now),
+        )
+        .order_by(
+            CampaignContact.next_attempt_at.is_not(None),
+            CampaignContact.next_attempt_at,
+            CampaignContact.id,
+        )
+        .limit(limit)
+    )
+    return found.all()
 
 
 async def contacts_in(

@@ -69,6 +69,12 @@ async def stream(session: AsyncSession, user_id: int | None) -> AsyncIterator[Do
         yield row
 
 
+async def listed_during(session: AsyncSession, call_id: str) -> bool:
+    """Whether a number was put on a list during this call (the callee asked the agent)."""
+    found = await session.scalar(select(DoNotCall.id).where(DoNotCall.call_id == call_id).limit(1))
+    return found is not None
+
+
 async def binding(session: AsyncSession, user_id: int | None, phone: str) -> Sequence[DoNotCall]:
     """The entries for `phone` on the user's own list and on the global one."""
     owners: ColumnElement[bool] = DoNotCall.user_id.is_(None)

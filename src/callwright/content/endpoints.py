@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from callwright.auth.deps import AdminUser
 from callwright.calls.builder import CallRequest, build_order
-from callwright.calls.domain import Calls
+from callwright.calls.deps import CallsDep
 from callwright.calls.viewers import issue_secret
 from callwright.config import Settings
 from callwright.content import repository as content
@@ -174,7 +174,7 @@ async def _limit_test_calls(limiter: RateLimiter, settings: Settings, ip: str, n
 async def free_test_call(
     body: TestCallIn,
     session: SessionDep,
-    request: Request,
+    domain: CallsDep,
     limiter: LimiterDep,
     settings: SettingsDep,
     ip: ClientIP,
@@ -183,7 +183,6 @@ async def free_test_call(
     short maximum length, no account and no charge. The answer carries a visitor secret (in
     the body, for this page only) that lets this browser's socket watch the call's progress."""
     await _limit_test_calls(limiter, settings, ip, body.phone_number)
-    domain: Calls = request.app.state.calls
     secret, secret_hash = issue_secret()
     order = await build_order(
         session,

@@ -16,19 +16,20 @@ import io
 from collections import Counter
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.calls.service import VoicemailAction
+from callwright.campaigns import repository as campaign_repository
 from callwright.campaigns import service as campaigns
-from callwright.campaigns.events import CampaignEvents
+from callwright.campaigns.deps import CampaignEventsDep
 from callwright.compliance.calling_hours import Window
 from callwright.config import Settings
 from callwright.developers.keys import ApiKeyCaller
 from callwright.kit.bounds import JsonObject, Minutes
 from callwright.kit.db import SessionDep
+from callwright.kit.deps import SettingsDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
 from callwright.models import Agent, Call, Campaign
@@ -180,7 +181,11 @@ def batch_window(settings: Settings) -> Window:
 
 @router.post("/batches", summary="Send a batch of calls")
 async def send_batch(
-    body: V1BatchIn, caller: ApiKeyCaller, session: SessionDep, request: Request
+    body: V1BatchIn,
+    caller: ApiKeyCaller,
+    session: SessionDep,
+    settings: SettingsDep,
+    events: CampaignEventsDep,
 ) -> V1BatchCreated:
     """Call every row with the same task (a campaign that starts now, or at `start_time`)."""
     rows = body.call_objects if body.call_objects is not None else body.call_data
@@ -189,7 +194,6 @@ async def send_batch(
     agent_id, given, shared = _settings(body)
     if not agent_id and not given.get("prompt"):
         raise ValidationFailed({"base_prompt": [NO_TASK]})
-    settings = request.app.state.settings
     campaign = await campaigns.create(  # its agent, if any, the user's own (else 404)
         session,
         caller.user.id,
@@ -220,13 +224,8 @@ async def send_batch(
     if loaded.report.accepted == 0:
         message = refused[0].reason if refused else NO_ROWS
         raise ValidationFailed({"call_data": [message]}, "No call in the batch can be placed.")
-    await campaigns.act(session, campaign, "start", _events(request))
+    await campaigns.act(session, campaign, "start", events)
     return V1BatchCreated(batch_id=campaign.id, contacts=loaded.report.accepted, refused=refused)
-
-
-def _events(request: Request) -> CampaignEvents:
-    events: CampaignEvents = request.app.state.dialler.events
-    return events
 
 
 async def _owned(session: AsyncSession, user_id: int, batch_id: str) -> Campaign:
@@ -271,27 +270,15 @@ def _has_settings(campaign: Campaign) -> bool:
 @router.get("/batches", summary="List batches")
 async def list_batches(caller: ApiKeyCaller, session: SessionDep) -> dict[str, Any]:
     """Every batch (campaign) of the key's owner, newest first."""
-    rows = await session.scalars(
-        select(Campaign)
-        .where(Campaign.user_id == caller.user.id)
-        .order_by(Campaign.created_at.desc(), Campaign.id)
-        .limit(CALL_DATA_SHOWN)
-    )
-    return {"status": "success", "batches": [await _batch_object(session, c) for c in rows.all()]}
+    rows = await campaign_repository.newest(session, caller.user.id, CALL_DATA_SHOWN)
+    return {"status": "success", "batches": [await _batch_object(session, c) for c in rows]}
 
 
 @router.get("/batches/{batch_id}", summary="Batch details")
 async def batch_details(batch_id: str, caller: ApiKeyCaller, session: SessionDep) -> dict[str, Any]:
     """The batch's parameters, an analysis of its calls so far, and its calls (the first 1,000)."""
     campaign = await _owned(session, caller.user.id, batch_id[:36])
-    calls = list(
-        await session.scalars(
-            select(Call)
-            .where(Call.campaign_id == campaign.id)
-            .order_by(Call.created_at, Call.id)
-            .limit(CALL_DATA_SHOWN)
-        )
-    )
+    calls = list(await campaign_repository.first_calls(session, campaign.id, CALL_DATA_SHOWN))
     return {
         "batch_params": await _batch_object(session, campaign),
         "analysis": await _analysis(session, campaign, calls),
@@ -313,14 +300,14 @@ def _call_data(call: Call) -> dict[str, Any]:
 
 
 async def _analysis(session: AsyncSession, campaign: Campaign, calls: list[Call]) -> dict[str, Any]:
-    total = await session.scalar(select(func.count()).where(Call.campaign_id == campaign.id))
+    total = await campaign_repository.call_count(session, campaign.id)
     done = [c for c in calls if c.status in _TERMINAL]
     seconds = [c.duration_seconds or 0 for c in done]
     nonzero = [s for s in seconds if s]
     queues = Counter("complete" if c.status in _TERMINAL else "queued" for c in calls)
     queues["call_error"] = sum(1 for c in done if c.end_reason == "failed")
     return {
-        "total_calls": int(total or 0),
+        "total_calls": total,
         "completed_calls": len(done),
         "in_progress_calls": len(calls) - len(done),
         "queue_statuses": dict(queues),
@@ -335,19 +322,19 @@ async def _analysis(session: AsyncSession, campaign: Campaign, calls: list[Call]
         },
         "call_ids": [c.id for c in calls],
         "error_messages": [c.error for c in done if c.error],
-        "endpoints": {"API": str(int(total or 0))},
+        "endpoints": {"API": str(total)},
     }
 
 
 @router.post("/batches/{batch_id}/stop", summary="Stop a batch")
 async def stop_batch(
-    batch_id: str, caller: ApiKeyCaller, session: SessionDep, request: Request
+    batch_id: str, caller: ApiKeyCaller, session: SessionDep, events: CampaignEventsDep
 ) -> V1StopBatchOut:
     """No new calls are dialled; calls in progress finish."""
     campaign = await _owned(session, caller.user.id, batch_id[:36])
     left = (await campaigns.counters(session, campaign.id)).get("pending", 0)
     try:
-        await campaigns.act(session, campaign, "cancel", _events(request))
+        await campaigns.act(session, campaign, "cancel", events)
     except campaigns.CampaignStateError:
         raise AppError(ENDED, 400) from None
     return V1StopBatchOut(num_calls=left, batch_id=campaign.id)

@@ -15,11 +15,12 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import FileResponse, Response
 
 from callwright.calls import repository as calls
-from callwright.calls.domain import Calls
+from callwright.calls.deps import CallsDep
 from callwright.developers import service as developers
 from callwright.developers.keys import ApiKeyCaller
 from callwright.developers.ssrf import private_targets
 from callwright.kit.db import SessionDep
+from callwright.kit.deps import LimiterDep, SettingsDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.storage import Store, StoreError
 from callwright.models import Call
@@ -64,16 +65,6 @@ AUTH_RESPONSES: dict[int | str, dict[str, Any]] = {
 router = APIRouter(prefix="/v1", tags=[TAG], responses=AUTH_RESPONSES)
 
 
-def _calls(request: Request) -> Calls:
-    domain: Calls = request.app.state.calls
-    return domain
-
-
-def _app_url(request: Request) -> str:
-    url: str = request.app.state.settings.app_url
-    return url
-
-
 async def _owned(session: SessionDep, caller: ApiKeyCaller, call_id: str) -> Call:
     call = await repository.owned_call(session, caller.user.id, call_id)
     if call is None:
@@ -94,23 +85,25 @@ async def send_call(
     body: Annotated[V1SendCallIn, Body(openapi_examples=SEND_CALL_EXAMPLES)],
     caller: ApiKeyCaller,
     session: SessionDep,
-    request: Request,
+    domain: CallsDep,
+    settings: SettingsDep,
+    limiter: LimiterDep,
 ) -> V1SendCallOut:
     """Place an AI phone call (or schedule it with `start_time`). The maximum duration's price
     is held from the balance until the call ends; the call is dialled once queued."""
     order = await order_for(session, caller.user.id, caller.key_id, body)
     notice = None
     if body.webhook:
-        rule = private_targets(request.app.state.settings)
+        rule = private_targets(settings)
         notice = await developers.url_notice(body.webhook, rule, "webhook")
-    await request.app.state.limiter.hit(
+    await limiter.hit(
         "v1-same-number",
         f"{caller.user.id}:{order.to_number}",
         1,
         SAME_NUMBER_SECONDS,
         SAME_NUMBER,
     )
-    service = _calls(request).service
+    service = domain.service
     call = await service.place(session, order)
     said = (await service.notice(session, call), notice)
     return V1SendCallOut(call_id=call.id, notice=" ".join(n for n in said if n) or None)
@@ -192,13 +185,13 @@ async def list_calls(
 
 @router.get("/calls/{call_id}", summary="Call details", responses=NOT_FOUND_RESPONSE)
 async def call_details(
-    call_id: str, caller: ApiKeyCaller, session: SessionDep, request: Request
+    call_id: str, caller: ApiKeyCaller, session: SessionDep, settings: SettingsDep
 ) -> V1CallDetail:
     """Everything about a call: status, who answered and who hung up, length, price, the
     transcript, the recording's URL, the analysis, your metadata and variables."""
     call = await _owned(session, caller, call_id)
     lines = await calls.transcript(session, call.id)
-    return V1CallDetail.model_validate(serialize.detail(call, lines, _app_url(request)))
+    return V1CallDetail.model_validate(serialize.detail(call, lines, settings.app_url))
 
 
 @router.post(
@@ -210,10 +203,10 @@ async def call_details(
     },
 )
 async def stop_call(
-    call_id: str, caller: ApiKeyCaller, session: SessionDep, request: Request
+    call_id: str, caller: ApiKeyCaller, session: SessionDep, domain: CallsDep
 ) -> V1StopOut:
     """Hang up a live call, or cancel a queued or scheduled one (its hold is released)."""
-    await _calls(request).stop(session, await _owned(session, caller, call_id), ended_status=400)
+    await domain.stop(session, await _owned(session, caller, call_id), ended_status=400)
     return V1StopOut()
 
 
@@ -223,11 +216,11 @@ async def stop_call(
     responses=NOT_FOUND_RESPONSE,
 )
 async def call_recording(
-    call_id: str, caller: ApiKeyCaller, session: SessionDep, request: Request
+    call_id: str, caller: ApiKeyCaller, session: SessionDep, settings: SettingsDep
 ) -> V1RecordingOut:
     """Where the call's recording is (`GET /v1/recordings/{call_id}` with your key)."""
     call = await _owned(session, caller, call_id)
-    url = serialize.recording_url(call, _app_url(request))
+    url = serialize.recording_url(call, settings.app_url)
     if url is None:
         raise NotFound("CALL_RECORDING_NOT_FOUND")
     return V1RecordingOut(url=url)
@@ -264,11 +257,11 @@ async def _wav_of(store: Store, mp3: str) -> str | None:
     },
 )
 async def recording_audio(
-    call_id: str, caller: ApiKeyCaller, session: SessionDep, request: Request
+    call_id: str, caller: ApiKeyCaller, session: SessionDep, request: Request, domain: CallsDep
 ) -> Response:
     """The call's recording (stereo: the agent left, the callee right). Range requests work."""
     call = await _owned(session, caller, call_id)
-    store = _calls(request).media.store
+    store = domain.media.store
     response: Response | None = None
     try:
         if call.recording_path and _wants_mp3(request):
