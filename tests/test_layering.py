@@ -218,3 +218,63 @@ def test_only_the_composition_root_and_the_providers_touch_app_state() -> None:
         and _reads_app_state(path)
     ]
     assert outside == []
+
+
+def _method_calls(tree: ast.AST, name: str) -> int:
+    """How many `<...>.name(...)` calls `tree` makes."""
+    return sum(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == name
+        for node in ast.walk(tree)
+    )
+
+
+#: Modules that may skip rows with `.offset(`, each with its reason.
+OFFSET_ALLOWED = {
+    "kit/pagination.py": "the paging helper: every list endpoint's page comes from it",
+}
+
+
+def test_only_the_paging_helper_skips_rows() -> None:
+    """No list pages by hand: skipping to a page (`.offset(`) happens in `kit/pagination.py`."""
+    outside = sorted(
+        relative
+        for path in PACKAGE.rglob("*.py")
+        if (relative := str(path.relative_to(PACKAGE))) not in OFFSET_ALLOWED
+        and _method_calls(ast.parse(path.read_text()), "offset")
+    )
+    assert outside == []
+
+
+#: What a repository pages with, all from `kit/pagination.py`.
+PAGING_HELPERS = {"paged", "paged_rows", "sliced", "one_statement_page"}
+
+
+def _called_names(function: ast.AST) -> set[str]:
+    return {
+        node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute)
+    }
+
+
+def test_every_paged_list_pages_through_the_helper() -> None:
+    """A repository function that answers a page (it takes `per_page`) hands its query to one of
+    `PAGING_HELPERS` (or to a function of its module that does), which counts it and picks the
+    page: no list counts its rows by hand."""
+    by_hand = []
+    for path in filter(_repository, PACKAGE.rglob("*.py")):
+        functions = [
+            node
+            for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and "per_page" in {a.arg for a in node.args.args + node.args.kwonlyargs}
+        ]
+        pagers = {f.name for f in functions if _called_names(f) & PAGING_HELPERS}
+        by_hand += [
+            f"{path.relative_to(PACKAGE)}:{f.name}"
+            for f in functions
+            if f.name not in pagers and not _called_names(f) & pagers
+        ]
+    assert by_hand == []

@@ -45,7 +45,6 @@ from callwright.kit.deps import DatabaseDep
 from callwright.kit.envelope import Paged
 from callwright.kit.errors import AppError, ValidationFailed, or_404
 from callwright.kit.money import dollars, money
-from callwright.kit.pagination import skipped
 from callwright.kit.security import hash_password_async
 from callwright.kit.sqltime import TzOffset
 from callwright.kit.time import utcnow
@@ -344,9 +343,8 @@ async def mail_outbox(
     to: Annotated[str | None, Query(max_length=254)] = None,
 ) -> OutboxPage:
     """Every e-mail the app has sent or stored, newest first (the outbox of the embedded default)."""
-    total = await mail.count(session, to_address=to)
-    rows = await mail.latest(
-        session, limit=paging.per_page, offset=skipped(paging.page, paging.per_page), to_address=to
+    rows, total = await mail.outbox_page(
+        session, to_address=to, page=paging.page, per_page=paging.per_page
     )
     return OutboxPage(
         data=[

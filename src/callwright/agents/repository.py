@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.kit.pagination import page_of
+from callwright.kit.pagination import paged
 from callwright.models import Agent
 
 
@@ -15,14 +15,12 @@ async def page_for_user(
     session: AsyncSession, user_id: int, *, page: int, per_page: int
 ) -> tuple[Sequence[Agent], int]:
     """The user's agents, the most recently changed first."""
-    total = await count_for_user(session, user_id)
     query = (
         select(Agent)
         .where(Agent.user_id == user_id)
         .order_by(Agent.updated_at.desc(), Agent.id.desc())
     )
-    rows = await session.scalars(page_of(query, page=page, per_page=per_page))
-    return rows.all(), total
+    return await paged(session, query, page=page, per_page=per_page)
 
 
 async def count_for_user(session: AsyncSession, user_id: int) -> int:

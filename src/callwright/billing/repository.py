@@ -3,31 +3,27 @@ holds, the card top-ups and the auto-recharge claim."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.kit.pagination import page_of
+from callwright.kit.pagination import paged
 from callwright.models import BillingProfile, Call, LedgerEntry, TopUp, User
 
 
 async def history(
     session: AsyncSession, user_id: int, *, page: int, per_page: int
-) -> tuple[list[LedgerEntry], int]:
+) -> tuple[Sequence[LedgerEntry], int]:
     """The user's ledger, newest first."""
     query = (
         select(LedgerEntry)
         .where(LedgerEntry.user_id == user_id)
         .order_by(LedgerEntry.created_at.desc(), LedgerEntry.id.desc())
     )
-    rows = (await session.scalars(page_of(query, page=page, per_page=per_page))).all()
-    total = await session.scalar(
-        select(func.count()).select_from(LedgerEntry).where(LedgerEntry.user_id == user_id)
-    )
-    return list(rows), int(total or 0)
+    return await paged(session, query, page=page, per_page=per_page)
 
 
 async def stream_history(session: AsyncSession, user_id: int) -> AsyncIterator[LedgerEntry]:
@@ -52,18 +48,14 @@ async def top_up(session: AsyncSession, top_up_id: int, user_id: int | None = No
 
 async def top_ups(
     session: AsyncSession, user_id: int, *, page: int, per_page: int
-) -> tuple[list[TopUp], int]:
+) -> tuple[Sequence[TopUp], int]:
     """A user's card top-ups, newest first (failed and pending ones too)."""
     query = (
         select(TopUp)
         .where(TopUp.user_id == user_id)
         .order_by(TopUp.created_at.desc(), TopUp.id.desc())
     )
-    rows = (await session.scalars(page_of(query, page=page, per_page=per_page))).all()
-    total = await session.scalar(
-        select(func.count()).select_from(TopUp).where(TopUp.user_id == user_id)
-    )
-    return list(rows), int(total or 0)
+    return await paged(session, query, page=page, per_page=per_page)
 
 
 def _changed_one(result: Any) -> bool:

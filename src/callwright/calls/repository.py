@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from callwright.billing.service import COST_PER_MINUTE_CENTS
 from callwright.calls.outcomes import failed_sql, outcome_sql, successful_sql
-from callwright.kit.pagination import skipped
+from callwright.kit.pagination import one_statement_page, paged_rows, window, with_total
 from callwright.kit.sqltime import LocalTime
 from callwright.models import (
     Agent,
@@ -425,15 +425,14 @@ async def page_for_user(
     along on every row; only a page past the end asks for it on its own."""
     if outcome is not None or digits:
         return await _filtered_page(session, user_id, page, per_page, outcome, digits)
-    connection = await _core(session)
-    rows = (
-        await connection.execute(
-            _USER_PAGE, {"user_id": user_id, "skip": skipped(page, per_page), "size": per_page}
-        )
-    ).all()
-    if rows:
-        return rows, int(rows[0].total)
-    return rows, int(await connection.scalar(_USER_COUNT, {"user_id": user_id}) or 0)
+    return await one_statement_page(
+        await _core(session),
+        _USER_PAGE,
+        _USER_COUNT,
+        {"user_id": user_id},
+        page=page,
+        per_page=per_page,
+    )
 
 
 async def _filtered_page(
@@ -456,16 +455,8 @@ async def _filtered_page(
                 Call.from_number.contains(digits, autoescape=True),
             )
         )
-    connection = await _core(session)
-    total = int(await connection.scalar(select(func.count()).where(*where)) or 0)
-    query = (
-        select(*LOG_COLUMNS)
-        .where(*where)
-        .order_by(*_NEWEST_FIRST)
-        .offset(skipped(page, per_page))
-        .limit(per_page)
-    )
-    return (await connection.execute(query)).all(), total
+    query = select(*LOG_COLUMNS).where(*where).order_by(*_NEWEST_FIRST)
+    return await paged_rows(await _core(session), query, page=page, per_page=per_page)
 
 
 async def page_view(
@@ -493,19 +484,17 @@ async def ledger_for_call(session: AsyncSession, call_id: str) -> Sequence[Ledge
 _DETAILS = select(*DETAIL_COLUMNS).where(Call.id == bindparam("call_id"))
 _USER_COUNT = select(func.count()).where(Call.user_id == bindparam("user_id"))
 _NEWEST_FIRST = (Call.created_at.desc(), Call.id.desc())
-_USER_PAGE = (
-    select(*LOG_COLUMNS, _USER_COUNT.scalar_subquery().label("total"))
+_USER_PAGE = with_total(
+    select(*LOG_COLUMNS)
     .where(
         Call.id.in_(
-            select(Call.id)
-            .where(Call.user_id == bindparam("user_id"))
-            .order_by(*_NEWEST_FIRST)
-            .offset(bindparam("skip"))
-            .limit(bindparam("size"))
-            .scalar_subquery()
+            window(
+                select(Call.id).where(Call.user_id == bindparam("user_id")).order_by(*_NEWEST_FIRST)
+            ).scalar_subquery()
         )
     )
-    .order_by(*_NEWEST_FIRST)
+    .order_by(*_NEWEST_FIRST),
+    _USER_COUNT,
 )
 _USAGE = select(func.count(), func.coalesce(func.sum(Call.duration_seconds), 0)).where(
     Call.user_id == bindparam("user_id")

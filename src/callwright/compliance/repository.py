@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.kit.pagination import page_of
+from callwright.kit.pagination import paged
 from callwright.models import Call
 from callwright.models.compliance import DoNotCall
 
@@ -25,17 +25,10 @@ async def page(
     digits = "".join(c for c in search if c.isdigit())
     if digits:
         where.append(DoNotCall.phone.contains(digits, autoescape=True))
-    total = await session.scalar(select(func.count()).select_from(DoNotCall).where(*where))
-    rows = await session.scalars(
-        page_of(
-            select(DoNotCall)
-            .where(*where)
-            .order_by(DoNotCall.created_at.desc(), DoNotCall.id.desc()),
-            page=page,
-            per_page=per_page,
-        )
+    query = (
+        select(DoNotCall).where(*where).order_by(DoNotCall.created_at.desc(), DoNotCall.id.desc())
     )
-    return rows.all(), int(total or 0)
+    return await paged(session, query, page=page, per_page=per_page)
 
 
 async def entry(session: AsyncSession, user_id: int | None, entry_id: int) -> DoNotCall | None:

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.kit.pagination import page_of
+from callwright.kit.pagination import paged
 from callwright.kit.time import utcnow
 from callwright.models import Call, FormSubmission, Post, SiteSetting
 
@@ -30,10 +30,8 @@ DEFAULT_TEST_CALL_TASK = (
 async def posts_page(
     session: AsyncSession, *, page: int, per_page: int
 ) -> tuple[Sequence[Post], int]:
-    total = await session.scalar(select(func.count()).select_from(Post))
     query = select(Post).order_by(Post.post_date.desc(), Post.id.desc())
-    rows = await session.scalars(page_of(query, page=page, per_page=per_page))
-    return rows.all(), int(total or 0)
+    return await paged(session, query, page=page, per_page=per_page)
 
 
 async def get_post(session: AsyncSession, post_id: int) -> Post | None:
@@ -103,12 +101,10 @@ async def delete_post(session: AsyncSession, post: Post) -> None:
 async def submissions_page(
     session: AsyncSession, *, page: int, per_page: int
 ) -> tuple[Sequence[FormSubmission], int]:
-    total = await session.scalar(select(func.count()).select_from(FormSubmission))
     query = select(FormSubmission).order_by(
         FormSubmission.created_at.desc(), FormSubmission.id.desc()
     )
-    rows = await session.scalars(page_of(query, page=page, per_page=per_page))
-    return rows.all(), int(total or 0)
+    return await paged(session, query, page=page, per_page=per_page)
 
 
 async def unread_submissions(session: AsyncSession) -> int:

@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.kit.pagination import page_of
+from callwright.kit.pagination import paged
 from callwright.models import ApiKey, User, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 # API keys
@@ -17,16 +17,9 @@ from callwright.models import ApiKey, User, WebhookAttempt, WebhookDelivery, Web
 async def live_keys_page(
     session: AsyncSession, user_id: int, *, page: int, per_page: int
 ) -> tuple[Sequence[ApiKey], int]:
-    where = (ApiKey.user_id == user_id, ApiKey.revoked_at.is_(None))
-    total = await session.scalar(select(func.count()).select_from(ApiKey).where(*where))
-    rows = await session.scalars(
-        page_of(
-            select(ApiKey).where(*where).order_by(ApiKey.created_at.desc(), ApiKey.id.desc()),
-            page=page,
-            per_page=per_page,
-        )
-    )
-    return rows.all(), int(total or 0)
+    query = select(ApiKey).where(ApiKey.user_id == user_id, ApiKey.revoked_at.is_(None))
+    ordered = query.order_by(ApiKey.created_at.desc(), ApiKey.id.desc())
+    return await paged(session, ordered, page=page, per_page=per_page)
 
 
 async def count_live_keys(session: AsyncSession, user_id: int) -> int:
@@ -80,17 +73,12 @@ async def enabled_endpoints(session: AsyncSession, user_id: int) -> Sequence[Web
 async def endpoints_page(
     session: AsyncSession, user_id: int, *, page: int, per_page: int
 ) -> tuple[Sequence[WebhookEndpoint], int]:
-    total = await count_endpoints(session, user_id)
-    rows = await session.scalars(
-        page_of(
-            select(WebhookEndpoint)
-            .where(WebhookEndpoint.user_id == user_id)
-            .order_by(WebhookEndpoint.created_at.desc(), WebhookEndpoint.id.desc()),
-            page=page,
-            per_page=per_page,
-        )
+    query = (
+        select(WebhookEndpoint)
+        .where(WebhookEndpoint.user_id == user_id)
+        .order_by(WebhookEndpoint.created_at.desc(), WebhookEndpoint.id.desc())
     )
-    return rows.all(), total
+    return await paged(session, query, page=page, per_page=per_page)
 
 
 async def count_endpoints(session: AsyncSession, user_id: int) -> int:
@@ -140,17 +128,12 @@ async def deliveries_page(
         where.append(WebhookDelivery.event == event)
     if endpoint_id is not None:
         where.append(WebhookDelivery.endpoint_id == endpoint_id)
-    total = await session.scalar(select(func.count()).select_from(WebhookDelivery).where(*where))
-    rows = await session.scalars(
-        page_of(
-            select(WebhookDelivery)
-            .where(*where)
-            .order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.id.desc()),
-            page=page,
-            per_page=per_page,
-        )
+    query = (
+        select(WebhookDelivery)
+        .where(*where)
+        .order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.id.desc())
     )
-    return rows.all(), int(total or 0)
+    return await paged(session, query, page=page, per_page=per_page)
 
 
 async def delivery_of(

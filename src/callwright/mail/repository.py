@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.kit.pagination import paged
 from callwright.models import EmailMessage
 
 
@@ -18,20 +19,25 @@ async def get(session: AsyncSession, message_id: int) -> EmailMessage | None:
     return await session.get(EmailMessage, message_id)
 
 
+def _newest_first(to_address: str | None) -> Select[EmailMessage]:
+    """Every message (only those to `to_address` when given), newest first."""
+    query = select(EmailMessage).order_by(EmailMessage.id.desc())
+    if to_address:
+        query = query.where(EmailMessage.to_address == to_address.lower())
+    return query
+
+
 async def latest(
-    session: AsyncSession, *, limit: int, offset: int = 0, to_address: str | None = None
+    session: AsyncSession, *, limit: int, to_address: str | None = None
 ) -> Sequence[EmailMessage]:
-    query = select(EmailMessage).order_by(EmailMessage.id.desc()).limit(limit).offset(offset)
-    if to_address:
-        query = query.where(EmailMessage.to_address == to_address.lower())
-    return (await session.scalars(query)).all()
+    return (await session.scalars(_newest_first(to_address).limit(limit))).all()
 
 
-async def count(session: AsyncSession, *, to_address: str | None = None) -> int:
-    query = select(func.count()).select_from(EmailMessage)
-    if to_address:
-        query = query.where(EmailMessage.to_address == to_address.lower())
-    return (await session.scalar(query)) or 0
+async def outbox_page(
+    session: AsyncSession, *, to_address: str | None, page: int, per_page: int
+) -> tuple[Sequence[EmailMessage], int]:
+    """The outbox, newest first (only the messages to `to_address` when given)."""
+    return await paged(session, _newest_first(to_address), page=page, per_page=per_page)
 
 
 async def pending_ids(session: AsyncSession) -> list[int]:

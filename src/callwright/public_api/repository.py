@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.kit.pagination import sliced
 from callwright.models import Call
 from callwright.telephony.state import TERMINAL
 
@@ -58,13 +59,9 @@ async def list_calls(
 ) -> tuple[Sequence[Call], int]:
     """One slice of the user's matching calls (newest first unless `ascending`) and how many
     match in all."""
-    where = _where(user_id, f)
     order = (Call.created_at, Call.id) if ascending else (Call.created_at.desc(), Call.id.desc())
-    rows = (
-        await session.scalars(select(Call).where(*where).order_by(*order).offset(skip).limit(size))
-    ).all()
-    total = await session.scalar(select(func.count()).select_from(Call).where(*where))
-    return rows, int(total or 0)
+    query = select(Call).where(*_where(user_id, f)).order_by(*order)
+    return await sliced(session, query, skip=skip, size=size)
 
 
 async def owned_call(session: AsyncSession, user_id: int, call_id: str) -> Call | None:

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.kit.pagination import page_of
+from callwright.kit.pagination import paged, paged_rows
 from callwright.models import Call, CallReport, User
 
 #: The call log's sortable columns (the spec's headers) and what each sorts by.
@@ -44,10 +44,8 @@ async def users_page(
 ) -> tuple[Sequence[User], int]:
     """Users whose name or e-mail contains `q` (any case), by name."""
     where = [_user_match(q)] if q else []
-    total = await session.scalar(select(func.count()).select_from(User).where(*where))
     query = select(User).where(*where).order_by(func.lower(User.name), User.id)
-    rows = await session.scalars(page_of(query, page=page, per_page=per_page))
-    return rows.all(), int(total or 0)
+    return await paged(session, query, page=page, per_page=per_page)
 
 
 def _prefix(column: Any, value: str) -> ColumnElement[bool]:
@@ -84,7 +82,6 @@ async def calls_page(
 ) -> tuple[Sequence[tuple[Call, User | None]], int]:
     column, descending = parse_sort(sort)
     where = [call_search(q)] if q else []
-    total = await session.scalar(select(func.count()).select_from(Call).where(*where))
     order = [column.desc() if descending else column.asc()]
     if column is not Call.created_at:
         order.append(Call.created_at.desc())
@@ -92,8 +89,8 @@ async def calls_page(
     query = (
         select(Call, User).outerjoin(User, User.id == Call.user_id).where(*where).order_by(*order)
     )
-    rows = await session.execute(page_of(query, page=page, per_page=per_page))
-    return rows.all(), int(total or 0)
+    counted = select(Call).where(*where)
+    return await paged_rows(session, query, page=page, per_page=per_page, counted=counted)
 
 
 async def top_users(session: AsyncSession, limit: int) -> list[tuple[User, int]]:
@@ -118,14 +115,13 @@ async def top_users(session: AsyncSession, limit: int) -> list[tuple[User, int]]
 async def reports_page(
     session: AsyncSession, *, page: int, per_page: int
 ) -> tuple[Sequence[tuple[CallReport, User | None]], int]:
-    total = await session.scalar(select(func.count()).select_from(CallReport))
     query = (
         select(CallReport, User)
         .outerjoin(User, User.id == CallReport.user_id)
         .order_by(CallReport.created_at.desc(), CallReport.id.desc())
     )
-    rows = await session.execute(page_of(query, page=page, per_page=per_page))
-    return rows.all(), int(total or 0)
+    counted = select(CallReport)
+    return await paged_rows(session, query, page=page, per_page=per_page, counted=counted)
 
 
 async def open_calls(session: AsyncSession, user_id: int) -> int:
