@@ -127,3 +127,17 @@ async def test_the_call_page_and_the_admins_logs_say_where_a_call_came_from(
         sent.json()["callId"]: "dashboard",
         api_call: "api",
     }
+
+
+def test_the_free_test_calls_prompt_follows_the_admins_rule_not_the_users() -> None:
+    """The spec lets the admin save any prompt of 1 to 1000 characters for the landing page's
+    free test call; the user's ten-character minimum must not refuse it there."""
+    short = "Say hi."
+    assert (
+        order_from(_request(kind="test", user_id=None, settings={"prompt": short})).prompt == short
+    )
+    with pytest.raises(OrderRefused) as refused:
+        order_from(_request(settings={"prompt": short}))
+    assert (refused.value.field, refused.value.problem) == ("prompt", "too-short")
+    with pytest.raises(OrderRefused):
+        order_from(_request(kind="test", user_id=None, settings={"prompt": "  "}))
