@@ -127,6 +127,10 @@ async def test_the_newer_shape_and_its_refusals(live: Live) -> None:
         )
         no_task = await api.post("/v1/batches", json={"call_data": [{"phone_number": DECLINES}]})
         nothing = await api.post("/v1/batches", json={"base_prompt": PROMPT})
+        short = await api.post(
+            "/v1/batches",
+            json={"base_prompt": "Say hi.", "call_data": [{"phone_number": DECLINES}]},
+        )
     assert made.json()["contacts"] == 2
     async with live.app.state.db.sessionmaker() as session:
         campaign = await session.get(Campaign, made.json()["batch_id"])
@@ -151,3 +155,7 @@ async def test_the_newer_shape_and_its_refusals(live: Live) -> None:
     assert "base_prompt" in no_task.json()["errors"]
     assert nothing.status_code == 400
     assert nothing.json()["status"] == "error"
+    assert short.status_code == 400, "a prompt every call would refuse: refused with the batch"
+    assert short.json()["errors"]["base_prompt"] == [
+        "The prompt must be at least 10 characters long"
+    ]

@@ -20,6 +20,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.agents.settings import checked_prompt
 from callwright.calls.service import VoicemailAction
 from callwright.campaigns import repository as campaign_repository
 from callwright.campaigns import service as campaigns
@@ -132,6 +133,11 @@ def _settings(body: V1BatchIn) -> tuple[str | None, dict[str, Any], dict[str, An
         return value if value is not None else getattr(top, name)
 
     prompt = (body.base_prompt or inner.task or body.task or "").strip() or None
+    if prompt is not None:
+        try:  # refused here, not contact by contact once the batch runs (calls.builder)
+            checked_prompt(prompt)
+        except ValueError as exc:
+            raise ValidationFailed({"base_prompt": [str(exc)]}) from None
     requested = pick("voice") if pick("voice") is not None else pick("voice_id")
     voice = find_voice(requested)
     if requested is not None and voice is None:
