@@ -48,7 +48,7 @@ async def admin_user(user: Annotated[User, Depends(current_user)]) -> User:
     return user
 
 
-def current_token(request: Request, _user: Annotated[User, Depends(current_user)]) -> int:
+async def current_token(request: Request, _user: Annotated[User, Depends(current_user)]) -> int:
     """The id of the token the request was signed in with."""
     token_id: int | None = getattr(request.state, "token_id", None)
     if token_id is None:

@@ -137,7 +137,7 @@ def page_params(default: int, most: int = PER_PAGE_MAX) -> Any:
     """The dependency of a paged list: `paging: Annotated[PageRequest, page_params(20)]` reads
     `page` (1-based) and `per_page` (1 to `most`, `default` when absent)."""
 
-    def params(page: int, per_page: int) -> PageRequest:
+    async def params(page: int, per_page: int) -> PageRequest:
         return PageRequest(page, per_page)
 
     # Real objects, not the strings this module's annotations are (the bounds are this call's).

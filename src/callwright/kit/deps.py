@@ -4,7 +4,7 @@ package that owns a singleton names its dependency (`SettingsDep` here, `CallsDe
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -16,12 +16,14 @@ from callwright.kit.jobs import JobQueue
 from callwright.kit.ratelimit import RateLimiter
 
 
-def from_app(path: str) -> Callable[[HTTPConnection], Any]:
+def from_app(path: str) -> Callable[[HTTPConnection], Awaitable[Any]]:
     """A dependency answering the singleton at `path` on app.state ("settings", "calls.billing"),
-    for a request or a websocket; the `Annotated` alias that uses it gives its type."""
+    for a request or a websocket; the `Annotated` alias that uses it gives its type. It is a
+    coroutine function, as every dependency here: FastAPI runs a plain `def` dependency in its
+    thread pool, a thread hop per dependency per request (POST /v1/calls resolves several)."""
     names = path.split(".")
 
-    def singleton(connection: HTTPConnection) -> Any:
+    async def singleton(connection: HTTPConnection) -> Any:
         found = connection.app.state
         for name in names:
             found = getattr(found, name)
@@ -42,4 +44,10 @@ LimiterDep = Annotated[RateLimiter, Depends(from_app("limiter"))]
 JobsDep = Annotated[JobQueue, Depends(from_app("jobs"))]
 #: The app's database, for work outside the request's unit of work (a streamed export).
 DatabaseDep = Annotated[Database, Depends(from_app("db"))]
-ClientIP = Annotated[str, Depends(client_ip)]
+
+
+async def _client_address(request: Request) -> str:
+    return client_ip(request)
+
+
+ClientIP = Annotated[str, Depends(_client_address)]

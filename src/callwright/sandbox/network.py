@@ -136,7 +136,7 @@ class SandboxNetwork:
 
         return router
 
-    def _authenticate(self, request: Request, account_sid: str) -> None:
+    async def _authenticate(self, request: Request, account_sid: str) -> None:
         # A local network: only this machine's processes (the app's carrier) may use it.
         if not _is_loopback(request.client.host if request.client else ""):
             raise _TwilioError(20003, "The sandbox network answers this machine only.", 403)
