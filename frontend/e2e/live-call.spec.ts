@@ -66,9 +66,8 @@ test('the agent\'s words reach the browser as they are spoken', async ({ page })
   await expect(page.getByText('Call stopped successfully')).toBeVisible()
 })
 
-// FIXME(issue 26, open): since this session's merges, coming back to Send Call shows the call's
-// stored transcript without its first agent line (the stored row is there: seq 1), every run.
-// Not found before the session ended; the next session fixes it and turns this test back on.
+// Coming back must show the transcript from a fresh fetch: a cached copy of the live calls from
+// the ringing (Recent Calls') once lost the first agent line here (useLiveCall's pick-up).
 test('a call is not lost by leaving Send Call: the user comes back to its transcript and stops it', async ({ page }) => {
   test.setTimeout(150_000)
   await signIn(page, DEMO.email, DEMO.password)

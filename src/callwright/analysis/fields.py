@@ -4,7 +4,6 @@ before it) that holds a value of the field's type."""
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,11 +12,6 @@ from typing import Any
 
 from callwright.analysis.result import ExtractedField, Value
 from callwright.models import Call, TranscriptEntry
-
-log = logging.getLogger(__name__)
-
-
-# --- fields -----------------------------------------------------------------------------
 
 FIELD_TYPES = ("string", "number", "boolean", "date")
 _STOP = {

@@ -21,9 +21,6 @@ from callwright.models import Call, TranscriptEntry
 log = logging.getLogger(__name__)
 
 
-# --- the LLM path -------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class AnalysisLLM:
     """An OpenAI-compatible chat-completions endpoint (the agent's own, LLM_BASE_URL)."""

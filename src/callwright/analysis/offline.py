@@ -4,16 +4,12 @@ the outcome mapped onto the call's list by its words (`disposition_for`)."""
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
 
 from callwright.analysis.fields import call_day, extract_offline, field_specs, plain_words
 from callwright.analysis.result import Analysis, KeyFact
 from callwright.models import Call, TranscriptEntry
-
-log = logging.getLogger(__name__)
-
 
 # Checked in this order on the callee's words; the first rule that matches decides.
 OUTCOME_RULES: list[tuple[str, re.Pattern[str]]] = [

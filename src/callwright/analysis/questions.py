@@ -24,9 +24,6 @@ from callwright.models import TranscriptEntry
 log = logging.getLogger(__name__)
 
 
-# --- ad-hoc questions (POST /v1/calls/{id}/analyze) ---------------------------------------
-
-
 def enum_options(kind: str) -> list[str]:
     """A custom answer type's options ("human or voicemail" -> human, voicemail); [] for the
     plain types."""

@@ -4,11 +4,7 @@ they come from, a disposition and the extracted fields; stored on the call as JS
 from __future__ import annotations
 
 import json
-import logging
 from dataclasses import asdict, dataclass, field
-
-log = logging.getLogger(__name__)
-
 
 OUTCOMES = (
     "interested",

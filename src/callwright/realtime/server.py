@@ -183,6 +183,7 @@ class Realtime:
             engineio_logger=False,
         )
         self._redis_url = settings.redis_url
+        self._control_channel = channel(settings.redis_url, CONTROL_CHANNEL)
         self._session_cookie = settings.session_cookie
         self._authenticate = authenticate
         self._revalidate = revalidate
@@ -279,7 +280,7 @@ class Realtime:
         if self._redis_url:
             message = json.dumps({"host": self._host_id, "rooms": rooms})
             try:
-                await self._control().publish(channel(self._redis_url, CONTROL_CHANNEL), message)
+                await self._control().publish(self._control_channel, message)
             except Exception:
                 # The periodic re-check ends the other processes' sockets in the end.
                 log.exception("could not send the end of %s to the other processes", rooms)
@@ -357,7 +358,7 @@ class Realtime:
         while True:
             try:
                 async with self._control().pubsub() as pubsub:
-                    await pubsub.subscribe(channel(self._redis_url, CONTROL_CHANNEL))
+                    await pubsub.subscribe(self._control_channel)
                     async for message in pubsub.listen():
                         if message.get("type") != "message":
                             continue
