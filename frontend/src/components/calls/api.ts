@@ -21,10 +21,13 @@ export const callKeys = {
 
 export type LiveCall = components['schemas']['LiveCall']
 
-/** The user's calls still going on, with their transcript so far (picked up on load). */
+/** The user's calls still going on, with their transcript so far (picked up on load). Never
+ * served from the cache: they change by the second, and a copy taken while a call rang (Recent
+ * Calls') once made Send Call pick the call up without its first agent line. */
 export const liveCallsQuery = (userId: number) =>
   queryOptions({
     queryKey: callKeys.live(userId),
+    staleTime: 0,
     queryFn: async () =>
       (await unwrap(api.GET('/api/v1/user/{user_id}/live-calls', { params: { path: { user_id: userId } } }), 'Failed to fetch user calls')).data,
   })

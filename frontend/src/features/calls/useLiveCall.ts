@@ -188,7 +188,7 @@ function useCatchUp(userId: number, { activeCalls, callId, inCall, answered, dis
     if (activeCalls.length === 0) return
     let live: LiveCall[]
     try {
-      live = await queryClient.fetchQuery({ ...liveCallsQuery(userId), staleTime: 0 })
+      live = await queryClient.fetchQuery(liveCallsQuery(userId))
     } catch {
       notify.error('Failed to fetch user calls')
       return
@@ -232,9 +232,7 @@ function usePickUp(userId: number, onFound: (call: LiveCall, calls: LiveCall[]) 
     if (userId <= 0) return
     let cancelled = false
     queryClient
-      // Fresh, never the cache: Recent Calls or the dashboard's banner may hold a copy from
-      // before the lines said since (the call's first agent line went missing that way).
-      .fetchQuery({ ...liveCallsQuery(userId), staleTime: 0 })
+      .fetchQuery(liveCallsQuery(userId))
       .then((calls) => {
         const call = calls[calls.length - 1]
         if (cancelled || !call) return
