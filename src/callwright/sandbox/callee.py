@@ -116,8 +116,9 @@ class _Conversation:
         """A frame of the agent's audio heard: when the agent starts and stops talking."""
         self.heard.append(frame)
         change = self.vad.feed(frame)
-        loud = float(np.abs(frame.astype(np.int32)).mean()) > 150
-        if (self.vad.speaking or change == "start") and loud:
+        if (self.vad.speaking or change == "start") and (
+            float(np.abs(frame.astype(np.int32)).mean()) > 150
+        ):
             self.last_loud = now
         if change == "start":
             self.agent_from = now - self.vad.start_frames * FRAME
