@@ -12,9 +12,11 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
+from callwright.config import Settings
 from callwright.realtime.server import (
     RELISTEN_SECONDS,
     SOCKETIO_CHANNEL,
+    Realtime,
     RelisteningRedisManager,
     channel,
 )
@@ -74,3 +76,26 @@ def test_pubsub_channels_are_per_database() -> None:
     assert channel("redis://127.0.0.1:6379/15", "socketio") == "callwright:15:socketio"
     assert channel("redis://127.0.0.1:6379/14", "socketio") == "callwright:14:socketio"
     assert channel("redis://127.0.0.1:6379", "realtime-control") == "callwright:0:realtime-control"
+
+
+async def test_closing_stops_the_socketio_listener(migrated: Settings) -> None:
+    """socket.io never stops its Redis manager's listener: left running after the app closed,
+    it retried a Redis that had gone with the app for ever (and logged each time)."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (scripts/test.sh installs it)")
+    redis = PrivateRedis()
+    redis.start()
+
+    async def nobody(_token: str) -> None:
+        return None
+
+    try:
+        realtime = Realtime(migrated.model_copy(update={"redis_url": redis.url}), nobody)
+        realtime.sio.manager.initialize()
+        listener = realtime.sio.manager.thread
+        await asyncio.sleep(0.2)
+        assert not listener.done(), "listening"
+        await realtime.close()
+        assert listener.done()
+    finally:
+        redis.stop()

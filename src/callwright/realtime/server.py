@@ -338,6 +338,12 @@ class Realtime:
         if self._redis is not None:
             await self._redis.aclose()
             self._redis = None
+        # socket.io's Redis listener (the manager's background task) is never stopped by the
+        # library: left running, it retried a Redis that had gone with the app, for ever.
+        listener = getattr(self.sio.manager, "thread", None)
+        if isinstance(listener, asyncio.Task):
+            listener.cancel()
+            await asyncio.gather(listener, return_exceptions=True)
 
     async def _recheck_forever(self) -> None:
         # In-process on purpose, not a scheduled job: each API process re-checks the sockets it
