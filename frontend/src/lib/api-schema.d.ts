@@ -2732,6 +2732,42 @@ export interface components {
             label: string;
         };
         /**
+         * CallAction
+         * @description Something the agent did in a call (an in-call action): a tool it called, a transfer, keys
+         *     pressed or heard. Kept as the call's event (category "action", `summary` its message), sent
+         *     live on the `webhook-event` that carries it, and as the `call.action` webhook.
+         */
+        CallAction: {
+            /** Arguments */
+            arguments?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "tool" | "transfer" | "keypad";
+            /**
+             * Latency Ms
+             * @default null
+             */
+            latency_ms?: number | null;
+            /** Name */
+            name: string;
+            /**
+             * Result
+             * @default null
+             */
+            result?: unknown;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "started" | "succeeded" | "failed" | "timed-out";
+            /** Summary */
+            summary: string;
+        };
+        /**
          * CallBillingOut
          * @description How the call's cost was computed (docs/calls-and-billing.md, the spec's rule).
          */
@@ -5442,6 +5478,11 @@ export interface components {
          */
         WebhookEvent: {
             /**
+             * Action
+             * @default null
+             */
+            action?: components["schemas"]["CallAction"];
+            /**
              * Answered By
              * @default null
              */
@@ -5454,7 +5495,7 @@ export interface components {
              * Category
              * @enum {string}
              */
-            category: "call" | "status" | "error";
+            category: "call" | "status" | "error" | "action";
             /** Completed */
             completed: boolean;
             /** Final */
@@ -5610,6 +5651,7 @@ export type SchemaBodyImportDoNotCallApiV1DoNotCallImportPost = components['sche
 export type SchemaBodyImportGlobalDoNotCallApiV1AdminDoNotCallImportPost = components['schemas']['Body_import_global_do_not_call_api_v1_admin_do_not_call_import_post'];
 export type SchemaBodyLoadContactsApiV1CampaignsCampaignIdContactsPost = components['schemas']['Body_load_contacts_api_v1_campaigns__campaign_id__contacts_post'];
 export type SchemaBucket = components['schemas']['Bucket'];
+export type SchemaCallAction = components['schemas']['CallAction'];
 export type SchemaCallBillingOut = components['schemas']['CallBillingOut'];
 export type SchemaCallDetails = components['schemas']['CallDetails'];
 export type SchemaCallDetailsOut = components['schemas']['CallDetailsOut'];

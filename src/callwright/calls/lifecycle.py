@@ -3,6 +3,9 @@ and ended (finalised), in the order it happens.
 
 - queued:  the subscribers (the webhooks' `call.queued`).
 - started: the subscribers (the webhooks' `call.started`).
+- acted:   the agent did something in the call (an in-call action: a tool, a transfer, keys):
+           its action line (the call's event, live after the commit), then the action
+           subscribers (the webhooks' `call.action`).
 - ended:   the call settled (billing: the charge, the hold's rest released, `balance-update`),
            its closing live events ("Call duration & price", "Closing call stream", to the
            sockets after the commit), then the subscribers: the webhooks' `call.ended`, the
@@ -24,12 +27,14 @@ from callwright.billing.service import Billing
 from callwright.calls.events import CLOSING, CallEvents
 from callwright.calls.outcomes import sentence
 from callwright.models import Call
-from callwright.realtime.events import WebhookEvent
+from callwright.realtime.events import CallAction, WebhookEvent
 from callwright.telephony.state import CallOutcome
 
 Stage = Literal["queued", "started", "ended"]
 #: What a subscriber does at a stage of a call's life.
 Hook = Callable[[AsyncSession, Call], Awaitable[None]]
+#: What a subscriber does when the agent acts in a call.
+ActionHook = Callable[[AsyncSession, Call, CallAction], Awaitable[None]]
 #: Which calls a subscriber hears of.
 Only = Callable[[Call], bool]
 
@@ -52,11 +57,30 @@ class CallLife:
             "started": [],
             "ended": [],
         }
+        self._action_hooks: list[tuple[ActionHook, Only]] = []
 
     def subscribe(self, stage: Stage, hook: Hook, *, only: Only = every_call) -> None:
         """Have `hook` told of every call (`only` those) reaching `stage`, after those
         subscribed before it."""
         self._hooks[stage].append((hook, only))
+
+    def subscribe_actions(self, hook: ActionHook, *, only: Only = every_call) -> None:
+        """Have `hook` told of every action the agent takes in a call (`only` those calls)."""
+        self._action_hooks.append((hook, only))
+
+    async def acted(self, session: AsyncSession, call: Call, action: CallAction) -> None:
+        """The agent acted in `call`: its action line, then the subscribers."""
+        line = WebhookEvent(
+            call_id=call.id,
+            message=action.summary,
+            category="action",
+            completed=False,
+            action=action,
+        )
+        await self.events.keep(session, call, line)
+        for hook, only in self._action_hooks:
+            if only(call):
+                await hook(session, call, action)
 
     async def queued(self, session: AsyncSession, call: Call) -> None:
         await self._tell("queued", session, call)

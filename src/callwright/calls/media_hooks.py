@@ -24,10 +24,11 @@ from callwright.kit.security import sha256_hex
 from callwright.kit.storage import Store, StoreError
 from callwright.kit.time import utcnow
 from callwright.models import TurnLatency
-from callwright.realtime.events import CaptionEvent, WebhookEvent
+from callwright.realtime.events import CallAction, CaptionEvent, WebhookEvent
 from callwright.telephony.base import CarrierError
 from callwright.telephony.state import TERMINAL, AnsweredBy, CallOutcome, CallStatus
 from callwright.voice_agent.contract import (
+    ActionReport,
     AgentEnding,
     Answerer,
     CallHooks,
@@ -264,6 +265,27 @@ class MediaHooks(CallHooks):
             if not unreachable(exc):
                 raise
             log.warning("call %s: a turn's latency not kept (database unreachable)", self.call_id)
+
+    async def action(self, report: ActionReport) -> None:
+        """An in-call action: its line in the call's events (in order with the transcript),
+        live, and the `call.action` webhook (calls.lifecycle `acted`)."""
+        action = CallAction(
+            kind=report.kind,
+            name=report.name,
+            status=report.status,
+            summary=report.summary,
+            arguments=dict(report.arguments),
+            result=report.result,
+            latency_ms=report.latency_ms,
+        )
+
+        async def write(session: AsyncSession) -> None:
+            call = await calls.get(session, self.call_id)
+            if call is not None:
+                await self.flows.life.acted(session, call, action)
+
+        async with self._lines:
+            await self.db.persist(write, what=f"call {self.call_id} action")
 
     async def hang_up(self, ending: AgentEnding = "completed") -> None:
         if self._hung_up:

@@ -29,6 +29,7 @@ DELIVER_JOB = "webhooks.deliver"
 EVENTS = (
     "call.queued",
     "call.started",
+    "call.action",
     "call.ended",
     "call.analyzed",
     "campaign.started",

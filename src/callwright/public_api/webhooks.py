@@ -16,6 +16,7 @@ from callwright.developers.outbox import Outbox
 from callwright.models import Call
 from callwright.public_api import serialize
 from callwright.public_api.schemas import V1CallDetail, V1ListedCall
+from callwright.realtime.events import CallAction
 
 
 def detail_json(data: dict[str, Any]) -> dict[str, Any]:
@@ -35,6 +36,7 @@ class CallWebhooks:
         life.subscribe("queued", self.queued, only=owned)
         life.subscribe("started", self.started, only=owned)
         life.subscribe("ended", self.ended, only=owned)
+        life.subscribe_actions(self.acted, only=owned)
 
     async def _emit(
         self, session: AsyncSession, call: Call, event: str, data: dict[str, Any]
@@ -63,6 +65,10 @@ class CallWebhooks:
         lines = await calls.transcript(session, call.id)
         data = serialize.detail(call, lines, self.settings.app_url)
         await self._emit(session, call, "call.ended", detail_json(data))
+
+    async def acted(self, session: AsyncSession, call: Call, action: CallAction) -> None:
+        data = {"call_id": call.id, **action.model_dump(mode="json")}
+        await self._emit(session, call, "call.action", data)
 
 
 def _json(data: dict[str, Any]) -> dict[str, Any]:

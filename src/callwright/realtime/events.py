@@ -35,7 +35,11 @@ CAMPAIGN_UPDATED = "campaign-updated"
 CALL_STATE = "call-state"
 
 Speaker = Literal["assistant", "user"]
-EventCategory = Literal["call", "status", "error"]
+EventCategory = Literal["call", "status", "error", "action"]
+#: What kind of thing the agent did in a call (docs/actions.md).
+ActionKind = Literal["tool", "transfer", "keypad"]
+#: Where an action stands: begun, done, or not done (failed or out of time).
+ActionStatus = Literal["started", "succeeded", "failed", "timed-out"]
 #: An optional field that is absent when not set, never null: the schema leaves null out.
 Absent = SkipJsonSchema[None]
 
@@ -65,6 +69,24 @@ class LiveEvent(BaseModel):
     def payload(self) -> dict[str, Any]:
         """What the sockets receive."""
         return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+class CallAction(BaseModel):
+    """Something the agent did in a call (an in-call action): a tool it called, a transfer, keys
+    pressed or heard. Kept as the call's event (category "action", `summary` its message), sent
+    live on the `webhook-event` that carries it, and as the `call.action` webhook."""
+
+    kind: ActionKind
+    #: The tool's name, or the built-in action's: `transfer`, `press_digits`, `caller_pressed`.
+    name: str
+    status: ActionStatus
+    #: The line the transcript shows ("Pressed 1 2", "check_calendar answered in 312 ms").
+    summary: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    #: What came back (a tool's answer, a transfer's result), when there is one.
+    result: Any = None
+    #: How long it took, when it is over.
+    latency_ms: int | None = None
 
 
 class CallScoped(LiveEvent):
@@ -98,6 +120,8 @@ class WebhookEvent(CallScoped):
     answered_by: AnsweredBy | None = Field(None, alias="answeredBy")
     #: On "Closing call stream": how the call ended, in words.
     outcome_text: str | Absent = Field(None, alias="outcomeText")
+    #: On an action line (category "action"): what the agent did.
+    action: CallAction | Absent = None
 
 
 class CaptionEvent(CallScoped):

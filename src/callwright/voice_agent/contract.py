@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Literal, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -59,6 +59,25 @@ AgentEnding = Literal["completed", "time-limit"]
 Answerer = Literal["human", "voicemail"]
 
 
+ActionKind = Literal["tool", "transfer", "keypad"]
+ActionStatus = Literal["started", "succeeded", "failed", "timed-out"]
+
+
+@dataclass(frozen=True)
+class ActionReport:
+    """Something the agent did in the call (docs/actions.md): a tool called, a transfer, keys
+    pressed or heard. `summary` is the line the transcript shows."""
+
+    kind: ActionKind
+    #: The tool's name, or the built-in action's (`transfer`, `press_digits`, `caller_pressed`).
+    name: str
+    status: ActionStatus
+    summary: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    result: Any = None
+    latency_ms: int | None = None
+
+
 class CallHooks(Protocol):
     async def answered(self) -> None: ...
     async def caption(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
@@ -76,6 +95,11 @@ class CallHooks(Protocol):
         ...
 
     async def latency(self, timing: TurnTiming) -> None: ...
+    async def action(self, report: ActionReport) -> None:
+        """The agent did something in the call: kept in the call's events (an action line),
+        published live, and sent as the `call.action` webhook."""
+        ...
+
     async def hang_up(self, ending: AgentEnding = "completed") -> None: ...
     async def recorded(self, callee: bytes, agent: bytes, rate: int) -> None:
         """What each side's track (mono int16 at `rate`) recorded since the last time, as the

@@ -117,7 +117,7 @@ function isLine(event: CallEvent): boolean {
   return event.category === 'call' && /^(Assistant|User): /.test(event.message)
 }
 
-const DOT: Record<string, string> = { status: 'bg-sky-500', call: 'bg-indigo-500', error: 'bg-rose-500' }
+const DOT: Record<string, string> = { status: 'bg-sky-500', call: 'bg-indigo-500', error: 'bg-rose-500', action: 'bg-amber-500' }
 
 export function CallTimeline({ events }: { events: CallEvent[] }) {
   const [withLines, setWithLines] = useState(false)

@@ -12,7 +12,7 @@ export type Delivery = S['DeliveryOut']
 export type DeliveryDetail = S['DeliveryDetail']
 
 /** Every event an endpoint can take (outbox.EVENTS on the server). */
-export const EVENTS = ['call.queued', 'call.started', 'call.ended', 'call.analyzed', 'campaign.started', 'campaign.paused', 'campaign.completed'] as const
+export const EVENTS = ['call.queued', 'call.started', 'call.action', 'call.ended', 'call.analyzed', 'campaign.started', 'campaign.paused', 'campaign.completed'] as const
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const
 export const DELIVERIES_PAGE_SIZE = 10
 

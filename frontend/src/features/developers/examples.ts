@@ -22,7 +22,7 @@ def handle(raw_body: bytes, headers: dict[str, str]) -> int:
         event = webhook.verify(raw_body, headers)  # signature and timestamp
     except WebhookVerificationError:
         return 400
-    # event["type"]: call.queued | call.started | call.ended | call.analyzed | campaign.started | campaign.paused | campaign.completed
+    # event["type"]: call.queued | call.started | call.action | call.ended | call.analyzed | campaign.started | campaign.paused | campaign.completed
     # headers["webhook-id"] is the same on every retry: drop repeats.
     print(event["type"], event["data"])
     return 200`
