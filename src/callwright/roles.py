@@ -28,6 +28,7 @@ from callwright.speech import tts
 from callwright.speech.stt import Transcriber
 from callwright.voice_agent.media import router as media_router
 from callwright.voice_agent.session import Engines, LLMConfig
+from callwright.voice_agent.tool_runner import Reach
 
 log = logging.getLogger(__name__)
 API_PREFIX = "/api/v1"
@@ -41,6 +42,7 @@ def build_engines(settings: Settings) -> Engines:
         llm=LLMConfig(settings.llm_base_url, settings.llm_api_key, settings.llm_model)
         if settings.llm_base_url
         else None,
+        reach=Reach.of(settings),
     )
 
 

@@ -12,6 +12,7 @@ from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.agents.tools import spec as tool_spec
 from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
 from callwright.calls.flows import CallFlows
@@ -105,6 +106,8 @@ class CallMedia:
             voicemail_message=call.voicemail_message or None,
             disclosure=disclosure.spoken(call.disclosure),
             language=call.language,
+            tools=tuple(tool_spec(t, self.flows.settings.secret_key) for t in call.tools or ()),
+            variables=dict(call.variables or {}),
         )
 
     @property

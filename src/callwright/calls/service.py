@@ -87,6 +87,10 @@ class CallOrder:
     #: The campaign and contact it is an attempt for.
     campaign_id: str | None = None
     campaign_contact_id: int | None = None
+    #: The custom tools its agent may call, and the requests made when it is dialled whose
+    #: answers fill variables (docs/actions.md; header values sealed).
+    tools: list[dict[str, Any]] | None = None
+    dynamic_data: list[dict[str, Any]] | None = None
 
 
 class CallService:

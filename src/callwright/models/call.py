@@ -137,6 +137,12 @@ class Call(Base):
     dispositions: Mapped[list[str] | None] = mapped_column(JSON, default=None)
     #: Named fields to extract after the call: [{name, type, description}].
     analysis_schema: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    #: The custom tools the agent may call ([{name, description, parameters, method, url,
+    #: headers (values sealed), body, timeout_seconds, waiting_line}]; docs/actions.md).
+    tools: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    #: Requests made when the call is dialled whose answers fill `{{variables}}` (Bland's
+    #: `dynamic_data`: [{url, method, headers (values sealed), body, cache, response_data}]).
+    dynamic_data: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
     #: A scheduled call is dialled at this time (null: at once).
     start_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     #: The API key that placed it (null: the dashboard, the test call, the CLI).

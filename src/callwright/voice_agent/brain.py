@@ -27,6 +27,7 @@ from pipecat.services.openai.llm import OpenAILLMService
 from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.frames import FinalReplyFrame
 from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify, llm_opening
+from callwright.voice_agent.tools import TOOLS_STYLE, ToolCalls, tool_schemas
 
 
 @dataclass(frozen=True)
@@ -76,15 +77,18 @@ def brain_context(plan: CallPlan, *, llm: bool) -> LLMContext:
             system += FIRST_SENTENCE.format(llm_opening(plan.first_sentence, plan.disclosure))
         elif plan.disclosure:
             system += DISCLOSED.format(llm_opening(None, plan.disclosure))
+        if plan.tools:
+            system += TOOLS_STYLE
         return LLMContext(
             messages=[{"role": "system", "content": system}],
-            tools=ToolsSchema(standard_tools=[END_CALL]),
+            tools=ToolsSchema(standard_tools=[END_CALL, *tool_schemas(plan)]),
         )
     return LLMContext(messages=[{"role": "system", "content": plan.prompt}])
 
 
-def llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
-    """The LLM service; its end_call function ends the call like the offline brain's last reply."""
+def llm_brain(config: LLMConfig, plan: CallPlan, tools: ToolCalls | None = None) -> FrameProcessor:
+    """The LLM service; its end_call function ends the call like the offline brain's last reply,
+    and the call's custom tools (voice_agent/tools.py) are its other functions."""
     llm = OpenAILLMService(
         api_key=config.api_key or "not-needed",
         base_url=config.base_url,
@@ -98,6 +102,8 @@ def llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
         await llm.push_frame(FinalReplyFrame())
 
     llm.register_function("end_call", end_call)
+    if tools is not None:
+        tools.register(llm)
     return llm
 
 
@@ -212,13 +218,15 @@ class LLMOpener(_Replies):
         #: A person answered (the first turn was not a voicemail's): no voicemail after that,
         #: so "I'm not available on Monday" never hangs up on them.
         self._human = False
+        #: What the callee said last (the goodbye watch reads it).
+        self.heard = ""
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
         if isinstance(frame, LLMContextFrame) and direction == FrameDirection.DOWNSTREAM:
             if self._closing:
                 return  # the voicemail's reply is on its way; the model is not asked again
-            heard = _last_user_text(frame)
+            heard = self.heard = _last_user_text(frame)
             if classify(heard) is Intent.OPT_OUT:
                 # Not left to the model: the acknowledgement and the hang-up are the rule's.
                 self._closing = True

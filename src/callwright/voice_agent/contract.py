@@ -8,6 +8,29 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
+#: Said at once when a tool starts, unless the tool has its own line.
+WAITING_LINE = "One moment while I check that."
+#: How long a tool may take by default, and at most (seconds).
+TOOL_TIMEOUT = 5.0
+TOOL_TIMEOUT_MAX = 30.0
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A custom tool as the voice agent calls it: an HTTP endpoint (secrets already opened)."""
+
+    name: str
+    description: str
+    #: The JSON Schema (an object) of its arguments.
+    parameters: Mapping[str, Any]
+    url: str
+    method: str = "POST"
+    headers: Mapping[str, str] = field(default_factory=dict)
+    #: A body template (its `{{variables}}` and `{{input.NAME}}` filled); None: the arguments.
+    body: Any = None
+    timeout_seconds: float = TOOL_TIMEOUT
+    waiting_line: str = WAITING_LINE
+
 
 @dataclass(frozen=True)
 class CallPlan:
@@ -30,6 +53,10 @@ class CallPlan:
     disclosure: str = ""
     #: The language the call is held in (a `speech.languages` code): the STT's and the voice's.
     language: str = "en-US"
+    #: The custom tools the agent may call (an LLM through function calling; docs/actions.md).
+    tools: tuple[ToolSpec, ...] = ()
+    #: The call's `{{variables}}`: filled into a tool's URL, headers and body.
+    variables: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

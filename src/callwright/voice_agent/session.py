@@ -11,7 +11,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -66,6 +66,8 @@ from callwright.voice_agent.policy import (
     opts_out,
 )
 from callwright.voice_agent.services import InlineSileroVAD, LocalTTSService, WhisperSTTService
+from callwright.voice_agent.tool_runner import Reach
+from callwright.voice_agent.tools import GoodbyeWatch, ToolCalls
 from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
 from callwright.voice_agent.turn_timer import TurnTimer
 
@@ -93,6 +95,8 @@ class Engines:
 
     transcriber: Transcriber
     llm: LLMConfig | None = None
+    #: Which targets custom tools may call (the webhooks' request-forgery rules).
+    reach: Reach = field(default_factory=Reach)
 
 
 class CallSession:
@@ -202,9 +206,14 @@ class CallSession:
 
     def _build_brain(self) -> list[FrameProcessor]:
         if self.engines.llm is not None:
+            opener = LLMOpener(self.policy, self.plan, speed=self.speed)
+            tools = ToolCalls(
+                self.plan, self.engines.reach, lambda report: self._write(self.hooks.action(report))
+            )
             return [
-                LLMOpener(self.policy, self.plan, speed=self.speed),
-                llm_brain(self.engines.llm, self.plan),
+                opener,
+                llm_brain(self.engines.llm, self.plan, tools),
+                GoodbyeWatch(lambda: opener.heard),
             ]
         return [
             OfflineBrain(

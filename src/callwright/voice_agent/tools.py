@@ -1,0 +1,177 @@
+"""The LLM's custom tools (docs/actions.md, Tools) and the goodbye that ends a call when a model
+never calls `end_call`.
+
+Each of the call's tools is a function the model may call (`tool_schemas`). When it does, the
+tool's waiting line is spoken at once, the call is reported (an action line: started, then
+succeeded, failed or timed-out, with its arguments, its answer and its latency), the endpoint is
+called (tool_runner.py, with the tool's timeout), and the answer goes back to the model, whose
+reply is spoken: the callee never hears more silence than the waiting line covers. A tool that
+timed out or failed tells the model so, and the model says it could not get the answer."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
+from pipecat.frames.frames import (
+    Frame,
+    FunctionCallsStartedFrame,
+    InterruptionFrame,
+    LLMFullResponseEndFrame,
+    LLMFullResponseStartFrame,
+    LLMTextFrame,
+    TTSSpeakFrame,
+)
+from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
+from pipecat.services.llm_service import LLMService
+
+from callwright.voice_agent.contract import ActionReport, CallPlan, ToolSpec
+from callwright.voice_agent.frames import FinalReplyFrame
+from callwright.voice_agent.tool_runner import Reach, ToolAnswer, call_tool
+
+#: Added to the system message when the call has tools.
+TOOLS_STYLE = (
+    " When you call one of your tools, a short waiting line is spoken for you while it runs: "
+    "do not say that you are checking. Answer from what the tool returns."
+)
+Report = Callable[[ActionReport], None]
+
+
+def tool_schemas(plan: CallPlan) -> list[FunctionSchema]:
+    """The call's tools as the model sees them."""
+    return [
+        FunctionSchema(
+            name=spec.name,
+            description=spec.description,
+            properties=dict(spec.parameters.get("properties") or {}),
+            required=list(spec.parameters.get("required") or []),
+        )
+        for spec in plan.tools
+    ]
+
+
+def summary(spec: ToolSpec, answer: ToolAnswer) -> str:
+    """The action line of a finished call of `spec`."""
+    if answer.status == "succeeded":
+        return f"{spec.name} answered in {answer.latency_ms} ms"
+    if answer.status == "timed-out":
+        return f"{spec.name} timed out after {spec.timeout_seconds:g} s"
+    return f"{spec.name} failed: {answer.error or 'no answer'}"
+
+
+class ToolCalls:
+    """Runs the call's tools for the LLM."""
+
+    def __init__(
+        self,
+        plan: CallPlan,
+        reach: Reach,
+        report: Report,
+        speak: Callable[[LLMService, str], Awaitable[None]] | None = None,
+    ) -> None:
+        self.plan = plan
+        self.reach = reach
+        self.report = report
+        self._speak = speak or _speak
+
+    def register(self, llm: LLMService) -> None:
+        for spec in self.plan.tools:
+            llm.register_function(spec.name, self._handler(llm, spec))
+
+    def _handler(self, llm: LLMService, spec: ToolSpec) -> Callable[[Any], Awaitable[None]]:
+        async def handler(params: Any) -> None:
+            answer = await self.run(llm, spec, dict(params.arguments or {}))
+            await params.result_callback(answer.for_model())
+
+        return handler
+
+    async def run(
+        self, llm: LLMService, spec: ToolSpec, arguments: Mapping[str, Any]
+    ) -> ToolAnswer:
+        """Say the waiting line, call the tool and report both ends of it."""
+        await self._speak(llm, spec.waiting_line)
+        self.report(
+            ActionReport("tool", spec.name, "started", f"Calling {spec.name}", arguments=arguments)
+        )
+        try:
+            answer = await call_tool(spec, arguments, self.plan.variables, self.reach)
+        except asyncio.CancelledError:  # the callee talked over the wait: the turn is theirs
+            self.report(
+                ActionReport(
+                    "tool", spec.name, "failed", f"{spec.name} cut off", arguments=arguments
+                )
+            )
+            raise
+        result = answer.result if answer.status == "succeeded" else answer.error
+        self.report(
+            ActionReport(
+                "tool",
+                spec.name,
+                answer.status,
+                summary(spec, answer),
+                arguments=arguments,
+                result=result,
+                latency_ms=answer.latency_ms,
+            )
+        )
+        return answer
+
+
+async def _speak(llm: LLMService, line: str) -> None:
+    if line:
+        await llm.push_frame(TTSSpeakFrame(line, append_to_context=False))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_GOODBYE = re.compile(r"\b(good ?bye|bye|farewell|take care)\b", re.IGNORECASE)
+
+
+def closes(reply: str, heard: str) -> bool:
+    """Whether the agent's `reply` ends the conversation: its last sentence says goodbye (and
+    asks nothing), or it says goodbye to a callee who just did."""
+    sentences = [s for s in _SENTENCE_END.split(reply.strip()) if s]
+    if not sentences:
+        return False
+    last = sentences[-1]
+    if _GOODBYE.search(last) and not last.rstrip().endswith("?"):
+        return True
+    return bool(_GOODBYE.search(reply) and _GOODBYE.search(heard))
+
+
+class GoodbyeWatch(FrameProcessor):
+    """After the LLM: a reply that says goodbye ends the call, when the model did not call
+    `end_call` with it (some models never do). The model's call of `end_call` is a system
+    frame, which may pass before the reply's text: once seen, it stands until the callee
+    talks over the goodbye."""
+
+    def __init__(self, heard: Callable[[], str]) -> None:
+        super().__init__()
+        self._heard = heard
+        self._text: list[str] = []
+        self._ending = False
+
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        if direction is FrameDirection.DOWNSTREAM:
+            if isinstance(frame, LLMFullResponseStartFrame):
+                self._text = []
+            elif isinstance(frame, InterruptionFrame):
+                self._ending = False  # the callee talked over the goodbye: the call goes on
+            elif isinstance(frame, LLMTextFrame):
+                self._text.append(frame.text)
+            elif isinstance(frame, FunctionCallsStartedFrame):
+                self._ending = self._ending or any(
+                    call.function_name == "end_call" for call in frame.function_calls
+                )
+            elif isinstance(frame, FinalReplyFrame):
+                self._ending = True
+            elif isinstance(frame, LLMFullResponseEndFrame):
+                await self.push_frame(frame, direction)
+                if not self._ending and closes("".join(self._text), self._heard()):
+                    self._ending = True
+                    await self.push_frame(FinalReplyFrame())
+                return
+        await self.push_frame(frame, direction)
