@@ -12,8 +12,8 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from callwright.kit.serving import free_port, serving
 from callwright.kit.security import unseal
+from callwright.kit.serving import free_port, serving
 from callwright.models import AgentTool, Call
 from tests.agents.test_agents_api import agent_body, from_agent
 from tests.agents.tool_server import ToolServer
@@ -194,7 +194,8 @@ async def test_testing_a_tool_calls_its_endpoint(app: FastAPI) -> None:
         assert placed.status_code in (200, 201), placed.text
         async with app.state.db.sessionmaker() as session:
             call = await session.scalar(select(Call).where(Call.agent_id == agent_id))
-        assert call is not None and call.tools is not None
+        assert call is not None
+        assert call.tools is not None
         assert [t["name"] for t in call.tools] == ["check_calendar", "slow_tool"]
         assert "s3cret" not in str(call.tools)
 

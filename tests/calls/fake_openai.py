@@ -43,7 +43,11 @@ class FakeOpenAI:
             self._stream(body["model"], CLOSING, end_call=True), media_type="text/event-stream"
         )
 
-    async def _stream(self, model: str, text: str, *, end_call: bool) -> AsyncIterator[bytes]:
+    async def _stream(
+        self, model: str, text: str, *, end_call: bool, tool: tuple[str, str] | None = None
+    ) -> AsyncIterator[bytes]:
+        """`text` streamed word by word, then a call of end_call, or of `tool` (its name and
+        its arguments' JSON)."""
         created = int(time.time())
 
         def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
@@ -57,9 +61,15 @@ class FakeOpenAI:
             return f"data: {json.dumps(data)}\n\n".encode()
 
         yield chunk({"role": "assistant", "content": ""})
-        for word in text.split(" "):
+        for word in text.split(" ") if text else ():
             yield chunk({"content": word + " "})
-        if end_call:
+        if tool is not None:
+            name, arguments = tool
+            call = {"index": 0, "id": "call_tool", "type": "function"}
+            yield chunk({"tool_calls": [call | {"function": {"name": name, "arguments": ""}}]})
+            yield chunk({"tool_calls": [{"index": 0, "function": {"arguments": arguments}}]})
+            yield chunk({}, "tool_calls")
+        elif end_call:
             yield chunk(
                 {
                     "tool_calls": [

@@ -102,4 +102,3 @@ async def update_agent(
 async def delete_agent(agent_id: AgentId, user: CurrentUser, session: SessionDep) -> AgentDeleted:
     await service.delete(session, await service.owned(session, user.id, agent_id))
     return AgentDeleted(message="Agent deleted successfully")
-

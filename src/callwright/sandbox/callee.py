@@ -90,6 +90,8 @@ class _Conversation:
     still has to say, and where the turn-taking stands (times in seconds of call time)."""
 
     lines: list[str]
+    #: How long it waits before answering, once the agent has stopped (the persona's).
+    thinking: float = THINKING_PAUSE
     heard: list[PCM] = field(default_factory=list)
     spoken: list[PCM] = field(default_factory=list)
     segments: list[Segment] = field(default_factory=list)
@@ -132,7 +134,7 @@ class _Conversation:
             if self.interrupt_started is not None:
                 self.yield_delays.append(max(0.0, self.last_loud + FRAME - self.interrupt_started))
                 self.interrupt_started = None
-            self.reply_at = now + THINKING_PAUSE
+            self.reply_at = now + self.thinking
 
     def done_saying(self, now: float, *, ends_after_lines: bool) -> None:
         """The callee's words ran out: the line is a segment and the agent's reply is awaited."""
@@ -192,7 +194,7 @@ class SimulatedCallee:
 
     async def run(self) -> CalleeReport:
         playback = _Playback()
-        talk = _Conversation(lines=list(self.persona.lines))
+        talk = _Conversation(lines=list(self.persona.lines), thinking=self.persona.thinking)
         async with websockets.connect(
             self.stream_url, max_size=2**20, additional_headers=self.headers
         ) as ws:

@@ -32,6 +32,8 @@ class Persona:
     lines: tuple[str, ...] = ()
     #: For "interrupts": the line said over the agent.
     interruption: str = ""
+    #: Seconds (of call time) it waits, once the agent has stopped, before it answers.
+    thinking: float = 0.3
 
 
 SPECIAL: dict[str, Persona] = {
@@ -55,6 +57,18 @@ SPECIAL: dict[str, Persona] = {
         "opts-out",
         "asks not to be called again",
         lines=("Please stop calling me and take me off your list.", "Bye."),
+    ),
+    # Tools (+1 500 555 0030..0039, docs/actions.md): asks what only the business's systems
+    # know, and waits for the answer (an agent's waiting line, then its tool's answer).
+    "+15005550030": Persona(
+        "person",
+        "asks about a free time, and waits while the agent checks",
+        lines=(
+            "Yes, speaking.",
+            "Do you have a free time on Tuesday afternoon?",
+            "Great, thank you. Goodbye.",
+        ),
+        thinking=3.0,
     ),
 }
 

@@ -64,24 +64,20 @@ class ToolAnswer:
     excerpt: str = ""
     error: str | None = None
 
-    def for_model(self) -> str:
-        """The function call's result as the model reads it."""
+    def for_model(self) -> Any:
+        """The function call's result as the model reads it (Pipecat sends it as JSON)."""
         if self.status == "timed-out":
-            return json.dumps(
-                {
-                    "error": "The tool did not answer in time.",
-                    "instruction": "Tell the caller you could not get that answer right now, "
-                    "and carry on with the call.",
-                }
-            )
+            return {
+                "error": "The tool did not answer in time.",
+                "instruction": "Tell the caller you could not get that answer right now, and "
+                "carry on with the call.",
+            }
         if self.status == "failed":
-            return json.dumps(
-                {
-                    "error": self.error or "The tool failed.",
-                    "instruction": "Tell the caller you could not look that up, and carry on.",
-                }
-            )
-        return self.result if isinstance(self.result, str) else json.dumps(self.result)
+            return {
+                "error": self.error or "The tool failed.",
+                "instruction": "Tell the caller you could not look that up, and carry on.",
+            }
+        return self.result
 
 
 def _text(value: Any) -> str:

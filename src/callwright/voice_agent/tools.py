@@ -18,8 +18,10 @@ from typing import Any
 from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
 from pipecat.frames.frames import (
     Frame,
+    FunctionCallResultProperties,
     FunctionCallsStartedFrame,
     InterruptionFrame,
+    LLMContextFrame,
     LLMFullResponseEndFrame,
     LLMFullResponseStartFrame,
     LLMTextFrame,
@@ -84,7 +86,22 @@ class ToolCalls:
     def _handler(self, llm: LLMService, spec: ToolSpec) -> Callable[[Any], Awaitable[None]]:
         async def handler(params: Any) -> None:
             answer = await self.run(llm, spec, dict(params.arguments or {}))
-            await params.result_callback(answer.for_model())
+
+            async def answer_now() -> None:
+                # Pipecat would run the model once the waiting line's "bot stopped speaking"
+                # comes (3 s after its audio, with our TTS): the model answers as soon as the
+                # result is in the context instead, its reply queued behind the waiting line.
+                # Not when the callee spoke meanwhile: their turn runs the model.
+                last = params.context.get_messages()[-1]
+                if isinstance(last, dict) and last.get("tool_call_id") == params.tool_call_id:
+                    await llm.queue_frame(LLMContextFrame(params.context))
+
+            await params.result_callback(
+                answer.for_model(),
+                properties=FunctionCallResultProperties(
+                    run_llm=False, on_context_updated=answer_now
+                ),
+            )
 
         return handler
 
