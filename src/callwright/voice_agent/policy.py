@@ -25,6 +25,9 @@ class Intent(StrEnum):
     LATER = "later"
     GOODBYE = "goodbye"
     PRICE = "price"
+    #: Asks what only the business's own systems could answer (a free time, an order, an
+    #: account): the offline brain cannot look it up (no tools without an LLM).
+    LOOKUP = "lookup"
     WHO = "who"
     YES = "yes"
     NO = "no"
@@ -60,6 +63,14 @@ _INTENT_PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
     (
         Intent.NOT_INTERESTED,
         re.compile(r"not interested|no,? thanks?|no thank you"),
+    ),
+    (
+        # Before "later": "do you have anything free next week?" asks, it does not put off.
+        Intent.LOOKUP,
+        re.compile(
+            r"\b(is|are|do you have|have you got|any(thing)?|what)\b[^.?!]*\b(free|available|availability|openings?|slots?|in stock)\b"
+            r"|\b(where|what|when|how|check|look up|status of)\b[^.?!]*\bmy (order|account|balance|booking|reservation|appointment|delivery|package|bill|invoice|refund)"
+        ),
     ),
     (
         Intent.LATER,
@@ -101,6 +112,12 @@ _GREETING_ONLY = re.compile(r"^\s*(hello|hi|hey)\b(?!.*\b(yes|yeah|sure|okay|wor
 OPT_OUT_REPLY = (
     "I understand, and I'm sorry for the trouble. I've taken your number off our list, so you "
     "won't be called again. Goodbye."
+)
+
+
+#: What the offline brain says to a question only a tool could answer: plainly, it cannot.
+LOOKUP_REPLY = (
+    "I'm sorry, I can't look that up on this call. A colleague can call you back with the answer."
 )
 
 
@@ -483,6 +500,12 @@ class OfflinePolicy:
             question = self.pending or self._next_question()
             return Reply(
                 text + (f" {question}" if question else " Do you have a minute?"), intent=intent
+            )
+        if intent is Intent.LOOKUP:
+            question = self._next_question()
+            return Reply(
+                f"{LOOKUP_REPLY} {question or 'Is there anything else I can help with?'}",
+                intent=intent,
             )
         if intent is Intent.PRICE:
             text = (
