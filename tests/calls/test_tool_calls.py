@@ -29,7 +29,7 @@ from callwright.models import Call, WebhookDelivery
 from callwright.speech import tts
 from tests.agents.tool_server import ToolServer
 from tests.calls.fake_openai import GREETING, FakeOpenAI
-from tests.factories import add_user
+from tests.factories import add_api_key, add_user
 from tests.live import decode_mp3
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.conversation]
@@ -81,6 +81,7 @@ class Rig:
     llm: ToolScript
     tools: ToolServer
     tools_url: str
+    app_url: str
 
 
 @pytest.fixture
@@ -107,7 +108,7 @@ async def rig(migrated: Settings, request: pytest.FixtureRequest) -> AsyncIterat
         serving(app.state.realtime.wrap(app), app_port),
     ):
         await asyncio.to_thread(app.state.voice_engines.transcriber.load)
-        yield Rig(app, llm, server, f"http://127.0.0.1:{tools_port}")
+        yield Rig(app, llm, server, f"http://127.0.0.1:{tools_port}", settings.app_url)
 
 
 async def _call(rig: Rig, path: str, email: str) -> str:
@@ -256,3 +257,66 @@ async def test_a_tool_that_times_out_leaves_no_more_silence_than_its_wait(rig: R
     gap = apology[0] - waiting[1]
     assert gap <= TIMEOUT + 1.5, (gap, waiting, apology, agent)
     assert not any(waiting[1] < s[0] < apology[0] for s in callee), "the callee waited"
+
+
+async def test_v1_tools_and_dynamic_data_through_the_bland_sdk(rig: Rig) -> None:
+    """Bland's own SDK sends `tools` (its CustomTool objects, with the endpoint's fields) and
+    `dynamic_data`: the data is fetched when the call is dialled and fills the first sentence
+    (a request that fails is an action line, and the call goes on); the model calls the tool."""
+    from bland import CustomTool, DynamicData, ResponseData
+    from bland.client import BlandAI
+
+    user = await add_user(rig.app, email="sdk-tools@example.com", balance_cents=5_000)
+    sdk = BlandAI(api_key=await add_api_key(rig.app, user), base_url=rig.app_url, timeout=30)
+    calendar = CustomTool(
+        name="check_calendar",
+        description="Whether a day has a free time.",
+        input_schema={
+            "type": "object",
+            "properties": {"day": {"type": "string"}},
+            "required": ["day"],
+        },
+        speech=WAITING,
+        response_data=[],
+        url=rig.tools_url + "/calendar",
+        method="post",
+        headers={"Authorization": "Bearer sdk-key"},
+        body={"day": "{{input.day}}", "customer": "{{customer_id}}"},
+    )
+    fetched = DynamicData(
+        url=rig.tools_url + "/customers/{{customer_id}}",
+        response_data=[
+            ResponseData(name="customer_name", data="$.data.name", context="The customer is"),
+            ResponseData(name="plan", data="data.plan", context="Their plan: {{plan}}."),
+        ],
+    )
+    broken = DynamicData(url=rig.tools_url + "/broken", response_data=[])
+    sent = await asyncio.to_thread(
+        sdk.call,
+        phone_number=ASKS_ABOUT_A_TIME,
+        task="You are Nova from Acme Dental. You are calling about an appointment.",
+        first_sentence="Hi {{customer_name}}, this is Nova from Acme Dental.",
+        temperature=0.3,
+        tools=[calendar],
+        interruption_threshold=None,
+        max_duration=2,
+        request_data={"customer_id": "c-42"},
+        dynamic_data=[fetched, broken],
+    )
+    assert sent.status == "success"
+    row, lines, events, _actions = await _record(rig.app, sent.call_id)
+
+    assert row.status == "completed", row.error
+    assert lines[0].startswith("Hi Alex Morgan, this is Nova from Acme Dental."), lines
+    assert row.variables == {"customer_id": "c-42", "customer_name": "Alex Morgan", "plan": "Gold"}
+    assert row.prompt.endswith("The customer is Alex Morgan\nTheir plan: Gold.")
+    assert events[0].startswith(f"Dynamic data from {rig.tools_url}/customers/c-42 in ")
+    assert (
+        events[1] == f"Dynamic data from {rig.tools_url}/broken failed: the call goes on without it"
+    )
+    assert "s3cret" not in json.dumps(row.tools)
+    calls_to_calendar = [r for r in rig.tools.requests if r["path"] == "/calendar"]
+    assert calls_to_calendar[0]["json"] == {"day": "Tuesday", "customer": "c-42"}
+    assert calls_to_calendar[0]["headers"]["authorization"] == "Bearer sdk-key"
+    assert ANSWER in " ".join(lines)
+    assert "check_calendar answered in " in " ".join(events)

@@ -26,7 +26,7 @@ from callwright.agents.variables import PLACEHOLDER, fill
 from callwright.models import Call
 from callwright.realtime.events import CallAction
 from callwright.voice_agent.contract import ToolSpec
-from callwright.voice_agent.tool_runner import Reach, call_tool
+from callwright.voice_agent.tool_runner import Reach, build_request, call_tool
 
 NAME = "dynamic_data"
 #: How long one request may take.
@@ -92,7 +92,7 @@ async def fetch(call: Call, reach: Reach, secret_key: str) -> Fetched:
     for request in call.dynamic_data or ():
         spec = _spec(request, secret_key)
         answer = await call_tool(spec, {}, values, reach)
-        arguments = {"method": spec.method, "url": spec.url}
+        arguments = {"method": spec.method, "url": build_request(spec, {}, values).url}
         if answer.status != "succeeded":
             out.actions.append(_action(answer.status, arguments, answer.error, answer.latency_ms))
             continue

@@ -1,8 +1,8 @@
 """The `/v1` API's shapes, in Bland's dialect (its field names, defaults and answers). Where
 Bland's docs and its published Python SDK (`bland` 0.3.0) disagree, the SDK's models win: they
 are what a switching customer's code parses. Fields Bland takes that Callwright has no use for
-(`model`, `tools`, `pathway_id`, `transfer_*`, `dynamic_data`, `keywords`, ...) are
-accepted and ignored (docs/api.md lists them)."""
+(`model`, `pathway_id`, `keywords`, ...) are accepted and ignored (docs/api.md lists them);
+`tools` and `dynamic_data` are honoured (docs/actions.md)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,78 @@ class V1AnalysisField(BaseModel):
     name: str = Field(min_length=1, max_length=64)
     type: str = Field("string", max_length=32)
     description: str = Field("", max_length=500)
+
+
+HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+
+def _method(value: Any) -> Any:
+    return value.upper() if isinstance(value, str) else value
+
+
+class V1Tool(BaseModel):
+    """Bland's custom tool object: an HTTP endpoint the agent's model may call mid-call
+    (docs/actions.md, Tools). `response_data` is accepted and not used: the model reads the
+    whole answer."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(max_length=64, description="A function name: letters, digits, _ and -.")
+    description: str = Field(min_length=1, max_length=1000)
+    url: str = Field(max_length=2048)
+    method: HttpMethod = "POST"
+    headers: dict[str, Annotated[str, Field(max_length=4000)]] | None = Field(
+        None, max_length=20, description="Sent with each call; kept encrypted."
+    )
+    body: dict[str, Any] | list[Any] | None = Field(
+        None,
+        description="A JSON body template: `{{input.NAME}}` takes an argument, `{{NAME}}` a "
+        "variable. Without one, the arguments are the body (the query for GET and DELETE).",
+    )
+    input_schema: dict[str, Any] | None = Field(
+        None, description='The arguments\' JSON Schema (`"type": "object"`).'
+    )
+    speech: str | None = Field(
+        None, max_length=300, description="Said at once while the tool runs."
+    )
+    timeout: int | None = Field(
+        None, ge=1, le=30_000, description="Milliseconds, at most 30 000 (default 5 000)."
+    )
+
+    @field_validator("method", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return _method(value)
+
+
+class V1ResponseData(BaseModel):
+    """Which value of a dynamic data answer fills which variable."""
+
+    name: str = Field(min_length=1, max_length=64)
+    #: A JSON path in the answer ("$.data.name", "user.flights[0].status").
+    data: str = Field(max_length=300)
+    context: str | None = Field(None, max_length=1000)
+
+
+class V1DynamicData(BaseModel):
+    """Bland's `dynamic_data`: a request made when the call is dialled; its answer's values
+    fill `{{variables}}` (docs/actions.md, Dynamic data)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    url: str = Field(max_length=2048)
+    method: HttpMethod = "GET"
+    headers: dict[str, Annotated[str, Field(max_length=4000)]] | None = Field(None, max_length=20)
+    body: str | dict[str, Any] | None = Field(None, description="May use {{from}}, {{to}}, ...")
+    cache: bool | None = Field(
+        None, description="Accepted: the data is fetched once, when the call is dialled."
+    )
+    response_data: list[V1ResponseData] = Field(default_factory=list, max_length=20)
+
+    @field_validator("method", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return _method(value)
 
 
 SEND_CALL_EXAMPLES: dict[str, Any] = {
@@ -164,6 +236,15 @@ class V1SendCallIn(BaseModel):
     )
     timezone: str | None = Field(
         None, max_length=64, description="IANA name; default America/Los_Angeles."
+    )
+    tools: list[V1Tool] | None = Field(
+        None,
+        max_length=20,
+        description="Custom tools the agent may call mid-call (with an LLM configured), over "
+        "the agent's own of the same name.",
+    )
+    dynamic_data: list[V1DynamicData] | None = Field(
+        None, max_length=10, description="Requests made when the call is dialled."
     )
 
     @field_validator("webhook")
