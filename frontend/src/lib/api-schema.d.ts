@@ -569,6 +569,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_id}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Tools
+         * @description The agent's tools, in the order they were added.
+         */
+        get: operations["list_tools_api_v1_agents__agent_id__tools_get"];
+        put?: never;
+        /** Add Tool */
+        post: operations["add_tool_api_v1_agents__agent_id__tools_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/tools/{tool_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace Tool */
+        put: operations["replace_tool_api_v1_agents__agent_id__tools__tool_id__put"];
+        post?: never;
+        /** Delete Tool */
+        delete: operations["delete_tool_api_v1_agents__agent_id__tools__tool_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/tools/{tool_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test Tool
+         * @description Call the tool's endpoint with sample arguments, as a call would (the same runner, the
+         *     same request-forgery rules, its timeout), and show what it answered.
+         */
+        post: operations["test_tool_api_v1_agents__agent_id__tools__tool_id__test_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analyze-call/{call_id}": {
         parameters: {
             query?: never;
@@ -4611,6 +4671,177 @@ export interface components {
              */
             success?: boolean;
         };
+        /** ToolDeleted */
+        ToolDeleted: {
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** ToolHeaderIn */
+        ToolHeaderIn: {
+            /** Name */
+            name: string;
+            /** Value */
+            value?: string | null;
+        };
+        /**
+         * ToolHeaderOut
+         * @description A header of a kept tool: its name only (the value is a secret, never shown again).
+         */
+        ToolHeaderOut: {
+            /** Name */
+            name: string;
+            /**
+             * Set
+             * @default true
+             */
+            set?: boolean;
+        };
+        /**
+         * ToolIn
+         * @description A custom tool as the editor sends it (POST adds, PUT replaces).
+         */
+        ToolIn: {
+            /** Body */
+            body?: {
+                [key: string]: unknown;
+            } | unknown[] | null;
+            /** Description */
+            description: string;
+            /** Headers */
+            headers?: components["schemas"]["ToolHeaderIn"][];
+            /**
+             * Method
+             * @default POST
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** Name */
+            name: string;
+            /** Parameters */
+            parameters?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Timeout Seconds
+             * @default 5
+             */
+            timeout_seconds?: number;
+            /** Url */
+            url: string;
+            /**
+             * Waiting Line
+             * @default One moment while I check that.
+             */
+            waiting_line?: string;
+        };
+        /** ToolList */
+        ToolList: {
+            /** Data */
+            data: components["schemas"]["ToolOut"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** ToolOut */
+        ToolOut: {
+            /** Body */
+            body: {
+                [key: string]: unknown;
+            } | unknown[] | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Headers */
+            headers: components["schemas"]["ToolHeaderOut"][];
+            /** Id */
+            id: number;
+            /**
+             * Method
+             * @enum {string}
+             */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** Name */
+            name: string;
+            /** Parameters */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /** Timeout Seconds */
+            timeout_seconds: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Url */
+            url: string;
+            /** Waiting Line */
+            waiting_line: string;
+        };
+        /** ToolSaved */
+        ToolSaved: {
+            data: components["schemas"]["ToolOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /**
+         * ToolTestIn
+         * @description Sample arguments (checked against the tool's parameters) and call variables.
+         */
+        ToolTestIn: {
+            /** Arguments */
+            arguments?: {
+                [key: string]: unknown;
+            };
+            /** Variables */
+            variables?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * ToolTestOut
+         * @description What the endpoint answered, as a call's tool call would have.
+         */
+        ToolTestOut: {
+            /** Error */
+            error: string | null;
+            /** Excerpt */
+            excerpt: string;
+            /** Latency Ms */
+            latency_ms: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "succeeded" | "failed" | "timed-out";
+            /** Status Code */
+            status_code: number | null;
+        };
+        /** ToolTestResponse */
+        ToolTestResponse: {
+            data: components["schemas"]["ToolTestOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** TopUpConfirmed */
         TopUpConfirmed: {
             /** Client Secret */
@@ -5086,6 +5317,39 @@ export interface components {
             count: number;
         };
         /**
+         * V1DynamicData
+         * @description Bland's `dynamic_data`: a request made when the call is dialled; its answer's values
+         *     fill `{{variables}}` (docs/actions.md, Dynamic data).
+         */
+        V1DynamicData: {
+            /**
+             * Body
+             * @description May use {{from}}, {{to}}, ...
+             */
+            body?: string | {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Cache
+             * @description Accepted: the data is fetched once, when the call is dialled.
+             */
+            cache?: boolean | null;
+            /** Headers */
+            headers?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Method
+             * @default GET
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** Response Data */
+            response_data?: components["schemas"]["V1ResponseData"][];
+            /** Url */
+            url: string;
+        };
+        /**
          * V1Error
          * @description Every `/v1` error.
          * @example {
@@ -5186,6 +5450,18 @@ export interface components {
             url: string;
         };
         /**
+         * V1ResponseData
+         * @description Which value of a dynamic data answer fills which variable.
+         */
+        V1ResponseData: {
+            /** Context */
+            context?: string | null;
+            /** Data */
+            data: string;
+            /** Name */
+            name: string;
+        };
+        /**
          * V1SendCallIn
          * @description `POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required.
          */
@@ -5214,6 +5490,11 @@ export interface components {
             disclosure?: string | null;
             /** Dispositions */
             dispositions?: string[] | null;
+            /**
+             * Dynamic Data
+             * @description Requests made when the call is dialled.
+             */
+            dynamic_data?: components["schemas"]["V1DynamicData"][] | null;
             /** First Sentence */
             first_sentence?: string | null;
             /**
@@ -5273,6 +5554,11 @@ export interface components {
              * @description IANA name; default America/Los_Angeles.
              */
             timezone?: string | null;
+            /**
+             * Tools
+             * @description Custom tools the agent may call mid-call (with an LLM configured), over the agent's own of the same name.
+             */
+            tools?: components["schemas"]["V1Tool"][] | null;
             /**
              * Voice
              * @description A voice name or id from `GET /v1/voices`.
@@ -5363,6 +5649,60 @@ export interface components {
              * @constant
              */
             status?: "success";
+        };
+        /**
+         * V1Tool
+         * @description Bland's custom tool object: an HTTP endpoint the agent's model may call mid-call
+         *     (docs/actions.md, Tools). `response_data` is accepted and not used: the model reads the
+         *     whole answer.
+         */
+        V1Tool: {
+            /**
+             * Body
+             * @description A JSON body template: `{{input.NAME}}` takes an argument, `{{NAME}}` a variable. Without one, the arguments are the body (the query for GET and DELETE).
+             */
+            body?: {
+                [key: string]: unknown;
+            } | unknown[] | null;
+            /** Description */
+            description: string;
+            /**
+             * Headers
+             * @description Sent with each call; kept encrypted.
+             */
+            headers?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Input Schema
+             * @description The arguments' JSON Schema (`"type": "object"`).
+             */
+            input_schema?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Method
+             * @default POST
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /**
+             * Name
+             * @description A function name: letters, digits, _ and -.
+             */
+            name: string;
+            /**
+             * Speech
+             * @description Said at once while the tool runs.
+             */
+            speech?: string | null;
+            /**
+             * Timeout
+             * @description Milliseconds, at most 30 000 (default 5 000).
+             */
+            timeout?: number | null;
+            /** Url */
+            url: string;
         };
         /** V1TranscriptLine */
         V1TranscriptLine: {
@@ -5774,6 +6114,16 @@ export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
 export type SchemaTimezoneUpdate = components['schemas']['TimezoneUpdate'];
 export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
+export type SchemaToolDeleted = components['schemas']['ToolDeleted'];
+export type SchemaToolHeaderIn = components['schemas']['ToolHeaderIn'];
+export type SchemaToolHeaderOut = components['schemas']['ToolHeaderOut'];
+export type SchemaToolIn = components['schemas']['ToolIn'];
+export type SchemaToolList = components['schemas']['ToolList'];
+export type SchemaToolOut = components['schemas']['ToolOut'];
+export type SchemaToolSaved = components['schemas']['ToolSaved'];
+export type SchemaToolTestIn = components['schemas']['ToolTestIn'];
+export type SchemaToolTestOut = components['schemas']['ToolTestOut'];
+export type SchemaToolTestResponse = components['schemas']['ToolTestResponse'];
 export type SchemaTopUpConfirmed = components['schemas']['TopUpConfirmed'];
 export type SchemaTopUpCreated = components['schemas']['TopUpCreated'];
 export type SchemaTopUpIn = components['schemas']['TopUpIn'];
@@ -5799,13 +6149,16 @@ export type SchemaV1BatchRefused = components['schemas']['V1BatchRefused'];
 export type SchemaV1BatchSettings = components['schemas']['V1BatchSettings'];
 export type SchemaV1CallDetail = components['schemas']['V1CallDetail'];
 export type SchemaV1CallsList = components['schemas']['V1CallsList'];
+export type SchemaV1DynamicData = components['schemas']['V1DynamicData'];
 export type SchemaV1Error = components['schemas']['V1Error'];
 export type SchemaV1ListedCall = components['schemas']['V1ListedCall'];
 export type SchemaV1RecordingOut = components['schemas']['V1RecordingOut'];
+export type SchemaV1ResponseData = components['schemas']['V1ResponseData'];
 export type SchemaV1SendCallIn = components['schemas']['V1SendCallIn'];
 export type SchemaV1SendCallOut = components['schemas']['V1SendCallOut'];
 export type SchemaV1StopBatchOut = components['schemas']['V1StopBatchOut'];
 export type SchemaV1StopOut = components['schemas']['V1StopOut'];
+export type SchemaV1Tool = components['schemas']['V1Tool'];
 export type SchemaV1TranscriptLine = components['schemas']['V1TranscriptLine'];
 export type SchemaV1Voice = components['schemas']['V1Voice'];
 export type SchemaV1Voicemail = components['schemas']['V1Voicemail'];
@@ -6945,6 +7298,176 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentDeleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_tools_api_v1_agents__agent_id__tools_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolList"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_tool_api_v1_agents__agent_id__tools_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    replace_tool_api_v1_agents__agent_id__tools__tool_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                tool_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_tool_api_v1_agents__agent_id__tools__tool_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                tool_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolDeleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    test_tool_api_v1_agents__agent_id__tools__tool_id__test_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                tool_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolTestIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolTestResponse"];
                 };
             };
             /** @description Validation Error */

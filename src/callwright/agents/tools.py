@@ -195,7 +195,7 @@ def tool_out(tool: AgentTool) -> ToolOut:
         name=tool.name,
         description=tool.description,
         parameters=tool.parameters,
-        method=tool.method,  # type: ignore[arg-type]
+        method=tool.method,
         url=tool.url,
         headers=[ToolHeaderOut(name=name) for name in tool.headers],
         body=tool.body,

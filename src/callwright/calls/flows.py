@@ -183,7 +183,7 @@ class CallFlows:
             log.info("call %s not dialled: its number is on a do-not-call list", call_id)
             await self._fail_before_ringing(call_id, do_not_call.why_not(entry))
             return
-        if call.dynamic_data:
+        if call is not None and call.dynamic_data:
             await self._fetch_dynamic_data(call)
         try:
             carrier_call_id = await self.carrier.dial(request)

@@ -72,18 +72,18 @@ class ToolCalls:
         plan: CallPlan,
         reach: Reach,
         report: Report,
-        speak: Callable[[LLMService, str], Awaitable[None]] | None = None,
+        speak: Callable[[LLMService[Any], str], Awaitable[None]] | None = None,
     ) -> None:
         self.plan = plan
         self.reach = reach
         self.report = report
         self._speak = speak or _speak
 
-    def register(self, llm: LLMService) -> None:
+    def register(self, llm: LLMService[Any]) -> None:
         for spec in self.plan.tools:
             llm.register_function(spec.name, self._handler(llm, spec))
 
-    def _handler(self, llm: LLMService, spec: ToolSpec) -> Callable[[Any], Awaitable[None]]:
+    def _handler(self, llm: LLMService[Any], spec: ToolSpec) -> Callable[[Any], Awaitable[None]]:
         async def handler(params: Any) -> None:
             answer = await self.run(llm, spec, dict(params.arguments or {}))
 
@@ -106,7 +106,7 @@ class ToolCalls:
         return handler
 
     async def run(
-        self, llm: LLMService, spec: ToolSpec, arguments: Mapping[str, Any]
+        self, llm: LLMService[Any], spec: ToolSpec, arguments: Mapping[str, Any]
     ) -> ToolAnswer:
         """Say the waiting line, call the tool and report both ends of it."""
         await self._speak(llm, spec.waiting_line)
@@ -137,7 +137,7 @@ class ToolCalls:
         return answer
 
 
-async def _speak(llm: LLMService, line: str) -> None:
+async def _speak(llm: LLMService[Any], line: str) -> None:
     if line:
         await llm.push_frame(TTSSpeakFrame(line, append_to_context=False))
 
