@@ -22,6 +22,7 @@ import { ApiError, messageOf } from '@/lib/api'
 import { BACKGROUNDS, DEFAULT_VOICE, VOICEMAIL_ACTIONS } from '@/lib/callSettings'
 import { notify } from '@/lib/toast'
 import { placeholders } from '@/lib/variables'
+import { AgentToolsSection } from './AgentToolsSection'
 import { agentSchema, bodyOf, DEFAULT_DISCLOSURE, FIELD_TYPES, formOf, LABEL_MAX, LIST_MAX, SERVER_FIELDS, type AgentForm } from './schema'
 
 export function AgentEditorPage() {
@@ -67,6 +68,7 @@ export function AgentEditorPage() {
     <div className="space-y-6">
       <PageHeader title={title} subtitle="Write {{name}} in the texts for what changes per call: Send Call asks for each value." action={back} />
       <AgentEditor key={agentId ?? 'new'} agent={agentId ? (agent.data ?? null) : null} voices={allVoices} languages={offered} />
+      <AgentToolsSection agentId={agentId} />
     </div>
   )
 }
