@@ -144,3 +144,45 @@ async def test_a_private_answer_is_not_read_where_the_operator_opened_private_ta
 )
 def test_a_goodbye_is_told_from_the_conversation(reply: str, heard: str, ends: bool) -> None:
     assert closes(reply, heard) is ends
+
+
+@pytest.mark.asyncio
+async def test_the_waiting_line_comes_first_then_the_reports() -> None:
+    """ToolCalls.run: the waiting line is said before the endpoint is called, the action is
+    reported started then with its result and latency, and two tools called together say the
+    waiting line once."""
+    from callwright.kit.serving import free_port, serving
+    from callwright.voice_agent.contract import ActionReport, CallPlan
+    from callwright.voice_agent.tools import ToolCalls
+    from tests.agents.tool_server import ToolServer
+
+    server, port = ToolServer(), free_port()
+    calendar = spec(url=f"http://127.0.0.1:{port}/calendar", headers={}, waiting_line="Hold on.")
+    plan = CallPlan("c1", "prompt", "joe", 0.5, 100, "none", 60, False, tools=(calendar,))
+    timeline: list[str] = []
+
+    async def speak(_llm: object, line: str) -> None:
+        timeline.append(f"said {line}")
+
+    def report(action: ActionReport) -> None:
+        timeline.append(f"{action.status} {action.summary.split(' in ')[0]}")
+        reports.append(action)
+
+    reports: list[ActionReport] = []
+    tools = ToolCalls(plan, Reach(Guard(allow_private=True), read_private=True), report, speak)
+    async with serving(server.app(), port):
+        answers = await asyncio.gather(
+            tools.run(None, calendar, {"day": "Mon"}),  # type: ignore[arg-type]
+            tools.run(None, calendar, {"day": "Tue"}),  # type: ignore[arg-type]
+        )
+    assert [a.status for a in answers] == ["succeeded", "succeeded"]
+    assert timeline[0] == "said Hold on."
+    assert timeline.count("said Hold on.") == 1
+    assert sorted(timeline[1:3]) == ["started Calling check_calendar"] * 2
+    assert [r.status for r in reports[2:]] == ["succeeded", "succeeded"]
+    assert {r.arguments["day"] for r in reports[2:]} == {"Mon", "Tue"}
+    assert all(r.latency_ms is not None and r.result["free"] for r in reports[2:])
+    assert [s["json"] for s in server.requests] in (
+        [{"day": "Mon"}, {"day": "Tue"}],
+        [{"day": "Tue"}, {"day": "Mon"}],
+    )

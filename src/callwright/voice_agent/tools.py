@@ -78,6 +78,8 @@ class ToolCalls:
         self.reach = reach
         self.report = report
         self._speak = speak or _speak
+        #: Tools running now: the waiting line is said once for tools called together.
+        self._running = 0
 
     def register(self, llm: LLMService[Any]) -> None:
         for spec in self.plan.tools:
@@ -91,10 +93,14 @@ class ToolCalls:
                 # Pipecat would run the model once the waiting line's "bot stopped speaking"
                 # comes (3 s after its audio, with our TTS): the model answers as soon as the
                 # result is in the context instead, its reply queued behind the waiting line.
-                # Not when the callee spoke meanwhile: their turn runs the model.
-                last = params.context.get_messages()[-1]
-                if isinstance(last, dict) and last.get("tool_call_id") == params.tool_call_id:
-                    await llm.queue_frame(LLMContextFrame(params.context))
+                # Not when the callee spoke meanwhile (their turn runs the model), nor while
+                # another tool of the same reply still runs (the last one to answer does).
+                messages = [m for m in params.context.get_messages() if isinstance(m, dict)]
+                if not messages or messages[-1].get("role") != "tool":
+                    return
+                if any(m.get("content") == "IN_PROGRESS" for m in messages):
+                    return
+                await llm.queue_frame(LLMContextFrame(params.context))
 
             await params.result_callback(
                 answer.for_model(),
@@ -109,11 +115,15 @@ class ToolCalls:
         self, llm: LLMService[Any], spec: ToolSpec, arguments: Mapping[str, Any]
     ) -> ToolAnswer:
         """Say the waiting line, call the tool and report both ends of it."""
-        await self._speak(llm, spec.waiting_line)
-        self.report(
-            ActionReport("tool", spec.name, "started", f"Calling {spec.name}", arguments=arguments)
-        )
+        self._running += 1
         try:
+            if self._running == 1:
+                await self._speak(llm, spec.waiting_line)
+            self.report(
+                ActionReport(
+                    "tool", spec.name, "started", f"Calling {spec.name}", arguments=arguments
+                )
+            )
             answer = await call_tool(spec, arguments, self.plan.variables, self.reach)
         except asyncio.CancelledError:  # the callee talked over the wait: the turn is theirs
             self.report(
@@ -122,6 +132,8 @@ class ToolCalls:
                 )
             )
             raise
+        finally:
+            self._running -= 1
         result = answer.result if answer.status == "succeeded" else answer.error
         self.report(
             ActionReport(
