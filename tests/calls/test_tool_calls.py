@@ -68,7 +68,7 @@ class ToolScript(FakeOpenAI):
         users = [str(m["content"]).lower() for m in messages if m["role"] == "user"]
         if not users:
             return say(GREETING)
-        if "bye" in users[-1]:
+        if "bye" in users[-1] or "thank" in users[-1]:
             return say(FAREWELL, end_call=self.end_call)
         if "free" in users[-1] or "tuesday" in users[-1]:
             return say("", tool=("check_calendar", json.dumps({"day": "Tuesday"})))
