@@ -66,7 +66,7 @@ SPECIAL: dict[str, Persona] = {
         lines=(
             "Yes, speaking.",
             "Do you have a free time on Tuesday afternoon?",
-            "Great, thank you. Goodbye.",
+            "Thanks, goodbye.",
         ),
         thinking=3.0,
     ),
