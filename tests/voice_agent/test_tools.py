@@ -186,3 +186,16 @@ async def test_the_waiting_line_comes_first_then_the_reports() -> None:
         [{"day": "Mon"}, {"day": "Tue"}],
         [{"day": "Tue"}, {"day": "Mon"}],
     )
+
+
+@pytest.mark.asyncio
+async def test_the_action_line_keeps_a_long_answer_cut() -> None:
+    long = {"rows": ["x" * 100] * 20}
+    reach, transport = _reach(lambda request: httpx.Response(200, json=long))
+    answer = await call_tool(spec(url="http://127.0.0.1:9/x"), {}, {}, reach, transport=transport)
+    assert answer.for_model() == long, "the model reads it whole"
+    assert isinstance(answer.for_report(), str)
+    assert len(answer.for_report()) == 500
+    reach, transport = _reach(lambda request: httpx.Response(200, json={"free": True}))
+    short = await call_tool(spec(url="http://127.0.0.1:9/x"), {}, {}, reach, transport=transport)
+    assert short.for_report() == {"free": True}

@@ -64,6 +64,15 @@ class ToolAnswer:
     excerpt: str = ""
     error: str | None = None
 
+    def for_report(self) -> Any:
+        """What the action line keeps of it: a short answer whole (its JSON), a long one's
+        first characters, or what went wrong."""
+        if self.status != "succeeded":
+            return self.error
+        if len(json.dumps(self.result)) <= EXCERPT_CHARS:
+            return self.result
+        return self.excerpt
+
     def for_model(self) -> Any:
         """The function call's result as the model reads it (Pipecat sends it as JSON)."""
         if self.status == "timed-out":

@@ -134,7 +134,6 @@ class ToolCalls:
             raise
         finally:
             self._running -= 1
-        result = answer.result if answer.status == "succeeded" else answer.error
         self.report(
             ActionReport(
                 "tool",
@@ -142,7 +141,7 @@ class ToolCalls:
                 answer.status,
                 summary(spec, answer),
                 arguments=arguments,
-                result=result,
+                result=answer.for_report(),
                 latency_ms=answer.latency_ms,
             )
         )
