@@ -30,7 +30,7 @@ class AgentTool(Base):
     #: Header name -> its value sealed.
     headers: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     #: A JSON body template (None: the arguments are the body).
-    body: Mapped[Any] = mapped_column(JSON, default=None)
+    body: Mapped[Any] = mapped_column(JSON, nullable=True, default=None)
     timeout_seconds: Mapped[float] = mapped_column(Float, default=5.0)
     #: Said at once when the tool starts.
     waiting_line: Mapped[str] = mapped_column(Text)
