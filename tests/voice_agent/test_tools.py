@@ -199,3 +199,58 @@ async def test_the_action_line_keeps_a_long_answer_cut() -> None:
     reach, transport = _reach(lambda request: httpx.Response(200, json={"free": True}))
     short = await call_tool(spec(url="http://127.0.0.1:9/x"), {}, {}, reach, transport=transport)
     assert short.for_report() == {"free": True}
+
+
+def _reply(text: str) -> list[object]:
+    from pipecat.frames.frames import (
+        LLMFullResponseEndFrame,
+        LLMFullResponseStartFrame,
+        LLMTextFrame,
+    )
+
+    return [LLMFullResponseStartFrame(), LLMTextFrame(text), LLMFullResponseEndFrame()]
+
+
+def _calls(*names: str) -> object:
+    from pipecat.frames.frames import FunctionCallFromLLM, FunctionCallsStartedFrame
+
+    return FunctionCallsStartedFrame(
+        function_calls=[FunctionCallFromLLM(n, f"id-{n}", {}, None) for n in names]  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(
+    ("frames", "finals"),
+    [
+        # A goodbye without end_call ends the call (a final reply after the reply's end).
+        (_reply("Thank you for your time, goodbye."), 1),
+        # With end_call (its frame may come before the reply's text): the model ends it.
+        ([_calls("end_call"), *_reply("Thank you, goodbye.")], 0),
+        # A reply that calls a tool is not the last word, however it ends.
+        (
+            [
+                *_reply("Okay, bye for now, let me check.")[:2],
+                _calls("check_calendar"),
+                _reply("")[2],
+            ],
+            0,
+        ),
+        # Not a goodbye.
+        (_reply("Tuesday at 3 pm is free."), 0),
+    ],
+)
+@pytest.mark.asyncio
+async def test_the_goodbye_watch_ends_a_call_the_model_does_not(
+    frames: list[object], finals: int
+) -> None:
+    from pipecat.tests.utils import SleepFrame, run_test
+
+    from callwright.voice_agent.frames import FinalReplyFrame
+    from callwright.voice_agent.tools import GoodbyeWatch
+
+    down, _ = await run_test(
+        GoodbyeWatch(lambda: ""),
+        frames_to_send=[*frames, SleepFrame(sleep=0.05)],  # type: ignore[list-item]
+        expected_down_frames=None,
+    )
+    assert sum(isinstance(f, FinalReplyFrame) for f in down) == finals

@@ -171,15 +171,18 @@ def closes(reply: str, heard: str) -> bool:
 
 class GoodbyeWatch(FrameProcessor):
     """After the LLM: a reply that says goodbye ends the call, when the model did not call
-    `end_call` with it (some models never do). The model's call of `end_call` is a system
-    frame, which may pass before the reply's text: once seen, it stands until the callee
-    talks over the goodbye."""
+    `end_call` with it (some models never do), nor any other function (a reply that calls a
+    tool or a transfer is not the last word). A function call is a system frame, which may
+    pass before the reply's text but never after its end; a call of `end_call` stands until
+    the callee talks over the goodbye."""
 
     def __init__(self, heard: Callable[[], str]) -> None:
         super().__init__()
         self._heard = heard
         self._text: list[str] = []
         self._ending = False
+        #: The reply being streamed called a function (its frame comes before the reply's end).
+        self._calling = False
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
@@ -191,14 +194,16 @@ class GoodbyeWatch(FrameProcessor):
             elif isinstance(frame, LLMTextFrame):
                 self._text.append(frame.text)
             elif isinstance(frame, FunctionCallsStartedFrame):
-                self._ending = self._ending or any(
-                    call.function_name == "end_call" for call in frame.function_calls
-                )
+                names = {call.function_name for call in frame.function_calls}
+                self._ending = self._ending or "end_call" in names
+                self._calling = True
             elif isinstance(frame, FinalReplyFrame):
                 self._ending = True
             elif isinstance(frame, LLMFullResponseEndFrame):
                 await self.push_frame(frame, direction)
-                if not self._ending and closes("".join(self._text), self._heard()):
+                # A reply that calls a function (a tool, a transfer) is not the last word.
+                calling, self._calling = self._calling, False
+                if not self._ending and not calling and closes("".join(self._text), self._heard()):
                     self._ending = True
                     await self.push_frame(FinalReplyFrame())
                 return
