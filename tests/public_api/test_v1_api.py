@@ -23,6 +23,8 @@ from tests.factories import add_api_key, add_user, queued_call
 
 pytestmark = pytest.mark.asyncio
 
+SAME_NUMBER_MESSAGE = "Calls can only be sent every 10 seconds to the same number."
+
 TASK = "You are Sam from Acme Dental, confirming {{name}}'s cleaning tomorrow at 3 pm."
 #: Scheduled a day ahead: nothing dials these calls during a test.
 LATER = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%d %H:%M:%S +00:00")
@@ -278,8 +280,25 @@ async def test_the_same_number_only_every_10_seconds(app: FastAPI) -> None:
     assert first.status_code == 200
     assert other.status_code == 200
     body = error_of(again, 429)
-    assert body["message"] == "Calls can only be sent every 10 seconds to the same number."
+    assert body["message"] == SAME_NUMBER_MESSAGE
     assert int(again.headers["retry-after"]) >= 1
+
+
+async def test_a_refused_call_does_not_start_the_numbers_10_seconds(app: FastAPI) -> None:
+    """A call refused for the balance places nothing: the retry after a top-up goes through at
+    once instead of meeting the same-number 429; a placed call still starts the 10 seconds."""
+    user, key = await keyed(app, cents=100)
+    async with api(app, key) as client:
+        refused = await client.post("/v1/calls", json=order(max_duration=30, start_time=LATER))
+        async with app.state.db.sessionmaker() as session:
+            await session.execute(update(User).values(balance_cents=10_000))
+            await session.commit()
+        retried = await client.post("/v1/calls", json=order(max_duration=30, start_time=LATER))
+        again = await client.post("/v1/calls", json=order(max_duration=30, start_time=LATER))
+    assert error_of(refused, 402)["message"] == "Insufficient balance."
+    assert retried.status_code == 200, retried.text
+    assert error_of(again, 429)["message"] == SAME_NUMBER_MESSAGE
+    assert await balance(app, user.id) < 10_000
 
 
 async def test_keys_missing_unknown_and_revoked_are_401(app: FastAPI) -> None:

@@ -96,15 +96,18 @@ async def send_call(
     if body.webhook:
         rule = private_targets(settings)
         notice = await developers.url_notice(body.webhook, rule, "webhook")
-    await limiter.hit(
-        "v1-same-number",
-        f"{caller.user.id}:{order.to_number}",
-        1,
-        SAME_NUMBER_SECONDS,
-        SAME_NUMBER,
-    )
+    same_number = ("v1-same-number", f"{caller.user.id}:{order.to_number}", 1, SAME_NUMBER_SECONDS)
+    await limiter.hit(*same_number, SAME_NUMBER)
     service = domain.service
-    call = await service.place(session, order)
+    try:
+        call = await service.place(session, order)
+    except Exception:
+        # A refused call (the balance, the do-not-call list, the calling hours) places nothing:
+        # it does not start the number's 10 seconds, so the corrected retry goes through. The
+        # window held only this attempt (the hit above refuses a second), so clearing it
+        # undoes just that.
+        await limiter.clear(*same_number)
+        raise
     said = (await service.notice(session, call), notice)
     return V1SendCallOut(call_id=call.id, notice=" ".join(n for n in said if n) or None)
 
