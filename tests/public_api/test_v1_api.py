@@ -208,7 +208,10 @@ async def test_validation_errors_answer_400_in_blands_shape(app: FastAPI) -> Non
         hook = error_of(await client.post("/v1/calls", json=order(webhook="ftp://x")), 400)
         assert hook["errors"]["webhook"] == ["The webhook must be an http(s) URL."]
         unknown = error_of(await client.get("/v1/nothing-here"), 404)
-        assert unknown["message"] == "The requested endpoint does not exist."
+        assert unknown["message"] == (
+            "GET /v1/nothing-here is not supported by Callwright. "
+            "See docs/api.md for the supported endpoints."
+        )
     async with app.state.db.sessionmaker() as session:
         assert (await session.scalars(select(Call))).all() == []
     # The dashboard's routes keep their own shape.
