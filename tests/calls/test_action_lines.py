@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from callwright.calls.events import CallEvents
-from callwright.models import WebhookDelivery
+from callwright.models import WebhookDelivery, WebhookEndpoint
 from callwright.realtime.events import WEBHOOK_EVENT, LiveEvent, wire
 from callwright.realtime.server import ADMIN_ROOM, user_room
 from callwright.voice_agent.contract import ActionReport
@@ -34,9 +34,17 @@ TOOL = ActionReport(
 
 async def test_an_action_is_kept_published_and_sent_as_a_webhook(app: FastAPI) -> None:
     client, user = await signed_in(app, "acts@example.com")
-    call = await add_call(
-        app, user.id, status="in-progress", webhook_url="https://hooks.example.com/c"
-    )
+    call = await add_call(app, user.id, status="in-progress")
+    async with app.state.db.sessionmaker() as session:
+        session.add(
+            WebhookEndpoint(
+                user_id=user.id,
+                url="https://hooks.example.com/c",
+                events=["call.action"],
+                secret="whsec_x",
+            )
+        )
+        await session.commit()
     published: list[tuple[str, str, Any]] = []
 
     async def publish(room: str, event: LiveEvent) -> None:
