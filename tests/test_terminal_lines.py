@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
-from callwright.calls.tasks import DIAL_DUE_JOB, RECONCILE_JOB
+from callwright.calls.tasks import DIAL_DUE_JOB, DIAL_JOB, RECONCILE_JOB
 from callwright.campaigns.dialler import TICK_JOB
 from callwright.config import Settings
 from callwright.core import Core
@@ -21,6 +23,7 @@ from callwright.kit.db import Database
 from callwright.main import create_app
 from callwright.realtime.events import LiveEvent
 from tests.live import Live
+from tests.workers import REDIS_URL, worker_process
 
 ROUTINE = {DIAL_DUE_JOB, TICK_JOB, RECONCILE_JOB, SWEEP_JOB}
 #: Where taskiq logs a line per job run, and per job its scheduler sends.
@@ -77,6 +80,37 @@ async def test_idle_routine_jobs_print_no_info_line(
     assert set(_per_job(lines)) == ROUTINE
     assert {r.levelname for r in lines} == {"DEBUG"}
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == []
+
+
+async def test_a_worker_without_the_scheduler_runs_the_routine_jobs_quietly(
+    migrated: Settings, tmp_path: Path
+) -> None:
+    """In a cluster the scheduler runs in one process; the others run what it sends, and an
+    idle one prints nothing for them either."""
+    if not REDIS_URL:
+        pytest.skip("set CALLWRIGHT_TEST_REDIS_URL (scripts/test.sh does)")
+    redis = aioredis.from_url(REDIS_URL)
+    await redis.delete("callwright:jobs")
+    await redis.aclose()
+    settings = migrated.model_copy(update={"job_broker_url": REDIS_URL, "embedded_worker": False})
+    sender = Core.build(settings, Database(settings.database_url), publish=_nowhere)
+    await sender.start(receive=False)
+    log = tmp_path / "worker.log"
+    loop = asyncio.get_running_loop()
+    try:
+        with worker_process(migrated, log, CALLWRIGHT_SCHEDULER="false") as worker:
+            for name in sorted(ROUTINE):  # as the scheduler in another process sends them
+                await sender.jobs.send(name)
+            await sender.jobs.send(DIAL_JOB, "no-such-call")  # a job whose line shows, after
+            deadline = loop.time() + 60
+            while f"Executing task {DIAL_JOB}" not in log.read_text():
+                assert worker.poll() is None, log.read_text()
+                assert loop.time() < deadline, log.read_text()
+                await asyncio.sleep(0.1)
+    finally:
+        await sender.close()
+    said = log.read_text()
+    assert [name for name in ROUTINE if name in said] == [], said
 
 
 async def test_a_call_prints_one_line_as_it_starts_and_one_as_it_ends(

@@ -138,6 +138,9 @@ class Core:
         deliverer = Deliverer(settings, db, jobs, mailer)
         webhook_tasks.register(jobs, deliverer)
         payments = Payments(settings, calls.billing, mailer, db, jobs)
+        for name in periodic_jobs(settings):
+            # Quiet wherever they run, not only in the scheduler's process (kit.jobs)
+            jobs.routine(name)
         return cls(settings, db, jobs, carrier, calls, mailer, outbox, deliverer, dialler, payments)
 
     async def start(self, *, receive: bool) -> None:
