@@ -91,6 +91,7 @@ class JobScheduler(TaskiqScheduler):
         for task in self.source.schedules:
             self.jobs.routine(task.task_name)  # a line per send would bury the terminal
         self._loop = asyncio.create_task(run_scheduler_task(self), name="job-scheduler")
+        self._loop.add_done_callback(_stopped)
 
     async def stop(self) -> None:
         """Stop the loop and wait for the sends it started (before the broker closes)."""
@@ -99,6 +100,12 @@ class JobScheduler(TaskiqScheduler):
             await asyncio.gather(self._loop, return_exceptions=True)
             self._loop = None
         await asyncio.gather(*self._sending, return_exceptions=True)
+
+
+def _stopped(loop: asyncio.Task[None]) -> None:
+    """Said if Taskiq's loop ever ends by itself: the periodic jobs are no longer sent."""
+    if not loop.cancelled() and loop.exception() is not None:
+        log.error("the job scheduler stopped: no periodic job is sent", exc_info=loop.exception())
 
 
 def start_scheduler(jobs: JobQueue, every: Mapping[str, float]) -> JobScheduler | None:
