@@ -293,14 +293,15 @@ async def test_events_reach_only_subscribed_enabled_endpoints(
 
 
 async def test_a_receiving_process_sweeps_by_itself(app: FastAPI, migrated: Settings) -> None:
-    """With the sweeper on (every CALLWRIGHT_WEBHOOK_SWEEP_SECONDS), a process with the embedded
-    worker sends a delivery nobody queued a job for, with no test driving it."""
+    """With the sweep on (its job sent every CALLWRIGHT_WEBHOOK_SWEEP_SECONDS by the scheduler),
+    a process with the embedded worker sends a delivery nobody queued a job for, with no test
+    driving it."""
     client, user = await signed_in(app, "selfsweep@example.com")
     async with client, receiving() as receiver:
         created = await add_endpoint(client, receiver.url + "/hook")
         receiver.secret = created["secret"]
         ids = await emit_unqueued(app, user.id, "call.ended", "c4")
-        other = create_app(migrated.model_copy(update={"webhook_sweep_seconds": 0.1}))
+        other = create_app(migrated.model_copy(update={"webhook_sweep_seconds": 1}))
         async with other.router.lifespan_context(other):
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 10

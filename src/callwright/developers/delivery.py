@@ -1,5 +1,5 @@
 """The webhook deliverer: the `DELIVER_JOB` (sign, post, log the attempt, schedule the retry)
-and the sweeper that re-queues due deliveries.
+and the sweep that re-queues due deliveries (`tasks.SWEEP_JOB`, sent on a timer).
 
 A delivery is claimed with a conditional UPDATE that sets its lease, so two senders never
 make the same attempt at once; a sender that dies lets it go when the lease passes and the
@@ -339,14 +339,6 @@ class Deliverer:
             self._queued[delivery_id] = now
             await self.jobs.send(DELIVER_JOB, delivery_id)
         return len(fresh)
-
-    async def sweep_forever(self, every: float) -> None:
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("could not sweep the webhook deliveries")
 
 
 async def _excerpt(response: httpx.Response) -> str:
