@@ -136,17 +136,13 @@ async def test_a_scheduled_call_is_queued_with_every_setting_and_its_price_held(
     assert call.api_key_id is not None
     assert await balance(app, user.id) == 10_000 - 4 * 49, "4 minutes at 49 cents held"
 
-    # call.queued went to the call's own webhook in the same transaction.
+    # The call's own webhook gets nothing before the call is over (Bland's: the call object,
+    # once, at its end).
     async with app.state.db.sessionmaker() as session:
         deliveries = (
             await session.scalars(select(WebhookDelivery).where(WebhookDelivery.call_id == call.id))
         ).all()
-    assert [(d.event, d.url) for d in deliveries] == [("call.queued", "https://example.com/hook")]
-    payload = json.loads(deliveries[0].payload)
-    assert payload["type"] == "call.queued"
-    assert payload["data"]["call_id"] == call.id
-    assert payload["data"]["metadata"] == {"crm_id": "lead-8812", "tags": ["vip"]}
-    assert payload["data"]["request_data"] == {"name": "Alex"}
+    assert deliveries == []
 
 
 async def test_details_round_trip_metadata_and_variables_in_blands_fields(app: FastAPI) -> None:
@@ -371,11 +367,11 @@ async def test_stop_cancels_a_scheduled_call_and_releases_its_hold(app: FastAPI)
                 .order_by(WebhookDelivery.created_at)
             )
         ).all()
-    assert [r.event for r in rows] == ["call.queued", "call.ended", "call.analyzed"]
-    ended = json.loads(rows[1].payload)["data"]
+    # The call's own webhook: the call object once, after the post-call analysis.
+    assert [(r.event, r.endpoint_id) for r in rows] == [("call.ended", None)]
+    ended = json.loads(rows[0].payload)
     assert (ended["call_id"], ended["status"], ended["completed"]) == (call_id, "canceled", True)
-    # call.ended is written at the end, before the post-call analysis (call.analyzed carries
-    # that), which may or may not have been stored when the detail was read.
+    # The detail was read before the analysis was stored; the webhook came after it.
     later = {"summary", "analysis", "disposition_tag"}
     assert {k: v for k, v in ended.items() if k not in later} == {
         k: v for k, v in detail.items() if k not in later
