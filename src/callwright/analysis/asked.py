@@ -207,7 +207,8 @@ def _tone(text: str) -> int:
 
 
 def _feedback(asked: Asked) -> Answer | None:
-    """The callee's line of the tone asked for (the strongest; the first of equals)."""
+    """The callee's line of the tone asked for (the strongest; the first of equals); none
+    when the callee said nothing of that tone."""
     words = asked.words
     if asked.kind != "string" or not words & (_ASKS_PRAISE | _ASKS_COMPLAINT | _ASKS_FEEDBACK):
         return None
@@ -217,7 +218,10 @@ def _feedback(asked: Asked) -> Answer | None:
         if entry.speaker == "user":
             tone = _tone(entry.text)
             best = max(best, (tone * sign if sign else abs(tone), -n, entry.text.strip()))
-    return Answer(best[2], -best[1]) if best[0] > 0 else None
+    if best[0] > 0:
+        return Answer(best[2], -best[1])
+    # Praise or complaint asked for and none said: no other line answers it.
+    return Answer(None) if sign else None
 
 
 # --- said in a line; yes/no from the call ---------------------------------------------------
