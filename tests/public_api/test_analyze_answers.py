@@ -69,6 +69,21 @@ async def test_who_called_who_answered_and_when() -> None:
     ]
 
 
+async def test_the_introduction_ends_with_its_sentence() -> None:
+    said = [
+        TranscriptEntry(speaker="assistant", text="Hello!", seq=1),
+        TranscriptEntry(
+            speaker="assistant",
+            text="This is Sarah from Bright Dental. I'm calling about your cleaning.",
+            seq=2,
+        ),
+        TranscriptEntry(speaker="user", text="Oh, hi Sarah.", seq=3),
+    ]
+    calling = [("Who called?", "string"), ("Which company was calling?", "text")]
+    answers = await answer_with_evidence(said, "g", calling, None)
+    assert answers == [Answer("Sarah from Bright Dental", 2)] * 2
+
+
 async def test_what_the_call_does_not_say_is_null_with_no_evidence() -> None:
     answers = await _offline(
         ("What is their insurance provider?", "string"),

@@ -111,7 +111,9 @@ _WHO_CALLED = re.compile(
     re.I,
 )
 _NAME = r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)?"
-_ORG = r"[A-Z0-9&][\w&'.-]*(?: (?:[A-Z0-9&][\w&'.-]*|of|and|the))*"
+#: Capitalised words (and "of", "and", "the" between them); a dot only inside a word.
+_ORG_WORD = r"[A-Z0-9&][\w&'-]*(?:\.\w+)*"
+_ORG = rf"{_ORG_WORD}(?: (?:{_ORG_WORD}|of|and|the))*"
 _INTRO = re.compile(
     rf"(?i:\b(?:this is|my name is|i'm|i am|it's))\s+(?P<name>{_NAME})"
     rf"(?:,?\s+(?i:from|with|at|calling from)\s+(?P<org>{_ORG}))?"
