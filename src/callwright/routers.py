@@ -21,6 +21,7 @@ from callwright.content.endpoints import router as content_router
 from callwright.developers.endpoints import router as developers_router
 from callwright.kit.errors import NotFound
 from callwright.public_api.analyze import router as analyze_router
+from callwright.public_api.batch_analysis import router as batch_analysis_router
 from callwright.public_api.batches import router as batches_router
 from callwright.public_api.endpoints import router as public_api_router
 from callwright.sandbox.network import SandboxNetwork
@@ -53,6 +54,7 @@ PUBLIC_ROUTERS = (
     public_api_router,
     batches_router,
     analyze_router,  # POST /v1/calls/{call_id}/analyze
+    batch_analysis_router,  # POST /v1/batches/{batch_id}/analyze, GET .../analysis
 )
 
 

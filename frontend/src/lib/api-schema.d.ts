@@ -1935,6 +1935,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches/{batch_id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Batch analysis
+         * @description The batch's latest analysis: each analysed call's questions and answers (as text).
+         */
+        get: operations["batch_analysis_v1_batches__batch_id__analysis_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}/analyze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyze a batch
+         * @description Answer questions about every ended call of the batch (its first 1,000) from their
+         *     transcripts; the analysis is kept for `GET /v1/batches/{batch_id}/analysis`.
+         */
+        post: operations["analyze_batch_v1_batches__batch_id__analyze_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/batches/{batch_id}/stop": {
         parameters: {
             query?: never;
@@ -2094,6 +2135,26 @@ export interface paths {
          * @description The voices this server speaks. Send `voice` as the name (or the numeric `voice_id`).
          */
         get: operations["list_voices_v1_voices_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/{voice_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Voice details
+         * @description One voice of `GET /v1/voices`, by its number or its name.
+         */
+        get: operations["voice_details_v1_voices__voice_id__get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2474,6 +2535,33 @@ export interface components {
             /** Summary */
             summary: string;
         };
+        /** AnalyzeBatchOut */
+        AnalyzeBatchOut: {
+            /** Answers */
+            answers: unknown[][];
+            /** Call Ids */
+            call_ids: string[];
+            /**
+             * Credits Used
+             * @default 0
+             */
+            credits_used?: number;
+            /** Evidence */
+            evidence: ({
+                [key: string]: unknown;
+            } | null)[][];
+            /**
+             * Message
+             * @default Batch analyzed successfully.
+             */
+            message?: string;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+        };
         /**
          * AnalyzeCallIn
          * @example {
@@ -2512,6 +2600,10 @@ export interface components {
              * @default 0
              */
             credits_used?: number;
+            /** Evidence */
+            evidence: ({
+                [key: string]: unknown;
+            } | null)[][];
             /**
              * Message
              * @default Call analyzed successfully.
@@ -2677,6 +2769,42 @@ export interface components {
             newBalance: number;
             /** User Id */
             userId: number;
+        };
+        /** BatchAnalysisOut */
+        BatchAnalysisOut: {
+            /** Analysis */
+            analysis: components["schemas"]["BatchCallAnalysis"][];
+            /**
+             * Message
+             * @default Batch analysis retrieved successfully.
+             */
+            message?: string;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+        };
+        /**
+         * BatchCallAnalysis
+         * @description Bland's `BatchAnalysisObject`: one call's answers, as text ("true", "2", "null").
+         */
+        BatchCallAnalysis: {
+            /** Answers */
+            answers: string[];
+            /** Batch Id */
+            batch_id: string;
+            /** Call Id */
+            call_id: string;
+            /** Evidence */
+            evidence: ({
+                [key: string]: unknown;
+            } | null)[];
+            /** Goal */
+            goal: string;
+            /** Questions */
+            questions: string[];
         };
         /** BillingOut */
         BillingOut: {
@@ -5186,6 +5314,49 @@ export interface components {
             url: string;
         };
         /**
+         * V1RetrievedVoice
+         * @description Bland's `RetrievedVoice`, for a built-in voice (the numbers and names of `GET /v1/voices`).
+         */
+        V1RetrievedVoice: {
+            /**
+             * Created At
+             * Format: date-time
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            /** Description */
+            description: string;
+            /**
+             * Editable
+             * @default false
+             */
+            editable?: boolean;
+            /** Interruption Threshold */
+            interruption_threshold?: number | null;
+            /** Language */
+            language: string;
+            /**
+             * Public
+             * @default true
+             */
+            public?: boolean;
+            /**
+             * Reduce Latency
+             * @default true
+             */
+            reduce_latency?: boolean;
+            /** Voice Id */
+            voice_id: number;
+            /** Voice Name */
+            voice_name: string;
+            /** Voice Preset Id */
+            voice_preset_id: string;
+            /** Voice Settings */
+            voice_settings: {
+                [key: string]: string;
+            };
+        };
+        /**
          * V1SendCallIn
          * @description `POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required.
          */
@@ -5409,6 +5580,10 @@ export interface components {
             /** Voice Id */
             voice_id: number;
         };
+        /** V1VoiceOut */
+        V1VoiceOut: {
+            voice: components["schemas"]["V1RetrievedVoice"];
+        };
         /**
          * V1Voicemail
          * @description Bland's `voicemail` object. `sms` and `sensitive` are accepted and ignored.
@@ -5628,6 +5803,7 @@ export type SchemaAgentsPage = components['schemas']['AgentsPage'];
 export type SchemaAnalysisByDayOut = components['schemas']['AnalysisByDayOut'];
 export type SchemaAnalysisField = components['schemas']['AnalysisField'];
 export type SchemaAnalysisOut = components['schemas']['AnalysisOut'];
+export type SchemaAnalyzeBatchOut = components['schemas']['AnalyzeBatchOut'];
 export type SchemaAnalyzeCallIn = components['schemas']['AnalyzeCallIn'];
 export type SchemaAnalyzeCallOut = components['schemas']['AnalyzeCallOut'];
 export type SchemaAnalyzeIn = components['schemas']['AnalyzeIn'];
@@ -5645,6 +5821,8 @@ export type SchemaBalanceData = components['schemas']['BalanceData'];
 export type SchemaBalanceIn = components['schemas']['BalanceIn'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
 export type SchemaBalanceUpdate = components['schemas']['BalanceUpdate'];
+export type SchemaBatchAnalysisOut = components['schemas']['BatchAnalysisOut'];
+export type SchemaBatchCallAnalysis = components['schemas']['BatchCallAnalysis'];
 export type SchemaBillingOut = components['schemas']['BillingOut'];
 export type SchemaBillingSummary = components['schemas']['BillingSummary'];
 export type SchemaBodyImportDoNotCallApiV1DoNotCallImportPost = components['schemas']['Body_import_do_not_call_api_v1_do_not_call_import_post'];
@@ -5802,12 +5980,14 @@ export type SchemaV1CallsList = components['schemas']['V1CallsList'];
 export type SchemaV1Error = components['schemas']['V1Error'];
 export type SchemaV1ListedCall = components['schemas']['V1ListedCall'];
 export type SchemaV1RecordingOut = components['schemas']['V1RecordingOut'];
+export type SchemaV1RetrievedVoice = components['schemas']['V1RetrievedVoice'];
 export type SchemaV1SendCallIn = components['schemas']['V1SendCallIn'];
 export type SchemaV1SendCallOut = components['schemas']['V1SendCallOut'];
 export type SchemaV1StopBatchOut = components['schemas']['V1StopBatchOut'];
 export type SchemaV1StopOut = components['schemas']['V1StopOut'];
 export type SchemaV1TranscriptLine = components['schemas']['V1TranscriptLine'];
 export type SchemaV1Voice = components['schemas']['V1Voice'];
+export type SchemaV1VoiceOut = components['schemas']['V1VoiceOut'];
 export type SchemaV1Voicemail = components['schemas']['V1Voicemail'];
 export type SchemaV1VoicesList = components['schemas']['V1VoicesList'];
 export type SchemaValidationError = components['schemas']['ValidationError'];
@@ -9289,6 +9469,72 @@ export interface operations {
             };
         };
     };
+    batch_analysis_v1_batches__batch_id__analysis_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchAnalysisOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    analyze_batch_v1_batches__batch_id__analyze_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalyzeCallIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeBatchOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     stop_batch_v1_batches__batch_id__stop_post: {
         parameters: {
             query?: never;
@@ -9761,6 +10007,64 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked API key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The key's rate limit (with Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Every error, in Bland's shape. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    voice_details_v1_voices__voice_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1VoiceOut"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,7 @@
 from callwright.models.agent import Agent
 from callwright.models.api_token import ApiToken
 from callwright.models.call import Call, CallEvent, TranscriptEntry, TurnLatency
-from callwright.models.campaign import Campaign, CampaignContact
+from callwright.models.campaign import BatchAnalysis, Campaign, CampaignContact
 from callwright.models.compliance import DoNotCall
 from callwright.models.content import FormSubmission, Post, SiteSetting
 from callwright.models.developer import ApiKey, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -18,6 +18,7 @@ __all__ = [
     "Agent",
     "ApiKey",
     "ApiToken",
+    "BatchAnalysis",
     "BillingProfile",
     "Call",
     "CallEvent",
