@@ -130,6 +130,8 @@ _SEND_CALL_SETTINGS = {
     "voicemail_action": "voicemail_action",
     "voicemail_message": "voicemail_message",
     "disclosure": "disclosure",
+    "transfer_number": "transfer_number",
+    "transfer_mode": "transfer_mode",
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from callwright.agents.settings import BackgroundAudio, checked_prompt
+from callwright.agents.transfers import TransferMode, optional_number
 from callwright.calls.service import CallKind
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import BodyId, Minutes, TextMap
@@ -54,6 +55,15 @@ class SendCallIn(BaseModel):
     #: Dial at this moment instead of at once ("Call when the window opens"): ISO 8601 with
     #: an offset, in the future, at most 30 days ahead.
     start_at: AwareDatetime | None = None
+    #: Where the agent may hand the callee to a person ("" for none, over the agent's), and
+    #: how (cold or warm; over the agent's).
+    transfer_number: str | None = Field(None, max_length=40)
+    transfer_mode: TransferMode | None = None
+
+    @field_validator("transfer_number")
+    @classmethod
+    def _transfer_number(cls, value: str | None) -> str | None:
+        return None if value is None else optional_number(value) or ""
 
     @field_validator("prompt")
     @classmethod
