@@ -388,7 +388,25 @@ LOG_COLUMNS = (
 
 
 #: What a call's details answer shows besides its log row.
-DETAIL_COLUMNS = (*LOG_COLUMNS, Call.user_id, Call.prompt, Call.error, Call.analysis)
+#: A call's transfer (calls/transfers.py): where, when, how it ended, the two parts' seconds.
+TRANSFER_COLUMNS = (
+    Call.transfer_number,
+    Call.transfer_list,
+    Call.transfer_mode,
+    Call.transferred_to,
+    Call.transferred_at,
+    Call.transfer_status,
+    Call.pre_transfer_duration,
+    Call.post_transfer_duration,
+)
+DETAIL_COLUMNS = (
+    *LOG_COLUMNS,
+    Call.user_id,
+    Call.prompt,
+    Call.error,
+    Call.analysis,
+    *TRANSFER_COLUMNS,
+)
 
 
 async def live_for_user(session: AsyncSession, user_id: int) -> Sequence[Call]:

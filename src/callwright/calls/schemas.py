@@ -146,8 +146,28 @@ class CallRecord(BaseModel):
     completed: bool
 
 
+class CallTransferOut(BaseModel):
+    """Where the call could be handed to a person, and what its transfer did (Bland's names)."""
+
+    transfer_number: str | None
+    transfer_list: dict[str, str] | None
+    #: cold or warm.
+    transfer_mode: str
+    #: The number the agent handed the callee to (null: no transfer asked for).
+    transferred_to: str | None
+    transferred_at: datetime | None
+    #: dialing, then the person's leg's end: completed, busy, no-answer, failed, canceled.
+    transfer_status: str | None
+    #: Seconds of the call before the transfer, and after a transfer that reached the person
+    #: (the two parts of the billed duration).
+    pre_transfer_duration: int | None
+    post_transfer_duration: int | None
+
+
 class CallDetails(CallRecord):
     prompt: str
+    #: The call's transfer settings and what its transfer did.
+    transfer: CallTransferOut
     #: Why it failed (the carrier's words), or how a fault cut it; null otherwise.
     error: str | None
     transcripts: list[TranscriptLine]

@@ -301,7 +301,8 @@ class V1TranscriptLine(BaseModel):
     id: str
     created_at: datetime
     text: str
-    user: Literal["assistant", "user"]
+    #: Who said it; "person": the person the call was transferred to.
+    user: Literal["assistant", "user", "person"]
     c_id: str
 
 
@@ -351,6 +352,14 @@ class V1CallDetail(BaseModel):
     record: bool = True
     recording_url: str | None
     error_message: str
+    #: The number the agent handed the callee to, and when (null: no transfer).
+    transferred_to: str | None = None
+    transferred_at: datetime | None = None
+    #: Seconds before the transfer, and after one that reached the person (both billed).
+    pre_transfer_duration: int | None = None
+    post_transfer_duration: int | None = None
+    #: Callwright's: dialing, then completed, busy, no-answer, failed or canceled.
+    transfer_status: str | None = None
     batch_id: str
     endpoint_url: str
     inbound: bool = False
