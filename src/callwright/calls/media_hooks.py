@@ -406,8 +406,9 @@ class MediaHooks(CallHooks):
         is a transfer's listening stream and the agent comes back after a failed transfer."""
         if self._handed_over:
             return True
-        if self.leg != "listen":
-            return False
+        return self.leg == "listen" and await self.transfer_failed()
+
+    async def transfer_failed(self) -> bool:
         async for session in self.db.session():
             call = await calls.get(session, self.call_id)
         return call is not None and resume_follows(call)

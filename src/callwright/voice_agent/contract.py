@@ -129,6 +129,11 @@ class CallHooks(Protocol):
         stops this stream when it has taken the call; `summary` is a warm transfer's whisper."""
         ...
 
+    async def transfer_failed(self) -> bool:
+        """Whether the call's transfer ended without reaching the person (a listening stream
+        then ends: the agent comes back on a stream of its own)."""
+        ...
+
     async def recorded(self, callee: bytes, agent: bytes, rate: int) -> None:
         """What each side's track (mono int16 at `rate`) recorded since the last time, as the
         call goes, so a process that dies mid-call leaves what it had."""

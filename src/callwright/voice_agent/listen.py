@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 SPOOL_EVERY_SECONDS = 1.0
 #: Audio kept before the VAD's start, so an utterance's first sound is not clipped.
 PRE_ROLL_FRAMES = 10
+#: How often (seconds of wall time) the stream asks whether its transfer failed.
+WATCH_EVERY_SECONDS = 0.2
 #: An utterance this long is transcribed even if the speaker has not paused.
 UTTERANCE_MAX_SECONDS = 20.0
 
@@ -114,14 +116,33 @@ class ListenSession:
         self._lines = 0
 
     async def run(self) -> None:
-        spooler = asyncio.create_task(self._spool_forever())
+        """Until the carrier stops the stream, or the transfer failed: the agent comes back on
+        a stream of its own, so this one closes (Twilio ends a listening stream whose socket
+        the app closes; the call goes on)."""
+        tasks = [
+            asyncio.create_task(self._receive()),
+            asyncio.create_task(self._watch()),
+            asyncio.create_task(self._spool_forever()),
+        ]
         try:
-            await self._receive()
+            done, _ = await asyncio.wait(tasks[:2], return_when=asyncio.FIRST_COMPLETED)
+            abandoned = tasks[1] in done and not tasks[1].exception()
         finally:
-            spooler.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await spooler
-            await self.finish()
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if abandoned:
+            with contextlib.suppress(Exception):
+                await self.websocket.close()
+        await self.finish(abandoned=abandoned)
+
+    async def _watch(self) -> None:
+        """Returns once the transfer has failed (the agent is coming back)."""
+        while True:
+            if await self.hooks.transfer_failed():
+                return
+            await asyncio.sleep(WATCH_EVERY_SECONDS)
 
     async def _receive(self) -> None:
         with contextlib.suppress(WebSocketDisconnect):
@@ -166,10 +187,11 @@ class ListenSession:
         if callee or person:
             await self.hooks.recorded(callee, person, PHONE_RATE)
 
-    async def finish(self) -> None:
-        """The last utterances transcribed, what is left spooled, then the stream's end."""
+    async def finish(self, *, abandoned: bool = False) -> None:
+        """The last utterances transcribed (not after a failed transfer: what is being heard
+        then is the agent back), what is left spooled, then the stream's end."""
         for track in self.tracks.values():
-            if (utterance := track.flush()) is not None:
+            if (utterance := track.flush()) is not None and not abandoned:
                 self._write(self._transcribe(track.speaker, *utterance))
         for outcome in await asyncio.gather(*self._writes, return_exceptions=True):
             if isinstance(outcome, BaseException):
