@@ -49,12 +49,13 @@ async def transfer_callback(
     if carrier != engine.carrier.name or step not in TRANSFER_STEPS:
         raise NotFound("Unknown carrier.")
     transfers = CallTransfers(engine)
+    body = await request.body()
     form = await request.form()
     hook = WebhookRequest(
         url=transfers.url(call_id, step),
         headers={k.lower(): v for k, v in request.headers.items()},
         form=[(k, str(v)) for k, v in form.multi_items()],
-        body=await request.body(),
+        body=body,
     )
     if not engine.carrier.verify_webhook(hook):
         raise AppError("Invalid webhook signature.", 403)

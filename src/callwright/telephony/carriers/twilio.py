@@ -32,7 +32,7 @@ STATUS_EVENTS = ["initiated", "ringing", "answered", "completed"]
 
 
 XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>'
-#: The name of a transfer's listening stream (`<Stop>` ends it when the agent comes back).
+#: The name of a transfer's listening stream.
 LISTEN_STREAM = "listen"
 
 
@@ -46,11 +46,10 @@ def _parameters(parameters: Mapping[str, str]) -> str:
     )
 
 
-def stream_twiml(media_url: str, parameters: Mapping[str, str], *, before: str = "") -> str:
-    """`<Connect><Stream>`: the call's audio both ways with our media endpoint (after
-    `before`, TwiML verbs to run first)."""
+def stream_twiml(media_url: str, parameters: Mapping[str, str]) -> str:
+    """`<Connect><Stream>`: the call's audio both ways with our media endpoint."""
     return (
-        f"{XML_HEAD}<Response>{before}<Connect>"
+        f"{XML_HEAD}<Response><Connect>"
         f'<Stream url="{_attr(media_url)}">{_parameters(parameters)}</Stream>'
         "</Connect></Response>"
     )
@@ -166,15 +165,14 @@ class TwilioCarrier(Carrier):
         )
 
     def after_transfer(self, resume: StreamRequest | None) -> WebhookAnswer:
-        """`<Hangup/>`, or the listening stream stopped and the agent back on a new
-        `<Connect><Stream>` (its secret, `leg`, and the failed transfer's status)."""
+        """`<Hangup/>`, or the agent back on a new `<Connect><Stream>` (its secret, `leg`,
+        and the failed transfer's status). The listening stream is not stopped here: our media
+        endpoint closes it when it learns the transfer failed (a fork whose socket the app
+        closes ends, the call goes on)."""
         if resume is None:
             return WebhookAnswer(f"{XML_HEAD}<Response><Hangup/></Response>")
         parameters = {"callId": resume.call_id, "token": resume.token, "leg": resume.leg}
-        stop = f'<Stop><Stream name="{LISTEN_STREAM}"/></Stop>'
-        return WebhookAnswer(
-            stream_twiml(resume.media_url, parameters | dict(resume.parameters), before=stop)
-        )
+        return WebhookAnswer(stream_twiml(resume.media_url, parameters | dict(resume.parameters)))
 
     def whisper(self, text: str) -> WebhookAnswer:
         return WebhookAnswer(f"{XML_HEAD}<Response><Say>{escape(text)}</Say></Response>")
