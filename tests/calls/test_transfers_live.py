@@ -5,15 +5,18 @@ them; a busy or unanswered target brings the agent back, which tells the callee 
 
 from __future__ import annotations
 
+import asyncio
+
 import numpy as np
 import pytest
+from bland.client import BlandAI
 
 from callwright.calls import repository as calls
 from callwright.models import Call
 from callwright.voice_agent.policy import CONNECTING
 from callwright.voice_agent.transfer import back_line
-from tests.factories import add_user
-from tests.live import Live, decode_mp3
+from tests.factories import add_api_key, add_user
+from tests.live import PROMPT, Live, decode_mp3
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -42,12 +45,7 @@ def _loud(channel: np.ndarray, rate: int, start: float, end: float) -> float:
     return float(np.mean(np.sqrt(np.mean(frames**2, axis=1)) > 500)) if len(frames) else 0.0
 
 
-async def _transferred(
-    live: Live, mode: str, **overrides: object
-) -> tuple[Call, list[tuple[str, str]]]:
-    call_id = await live.place(
-        WANTS_A_PERSON, transfer_number=JORDAN, transfer_mode=mode, **overrides
-    )
+async def _transferred(live: Live, call_id: str) -> tuple[Call, list[tuple[str, str]]]:
     call = await live.wait_finalized(call_id, within=180)
     lines = await _lines(live, call_id)
     assert (call.end_reason, call.transfer_status) == ("transferred", "completed"), lines
@@ -65,11 +63,22 @@ async def _transferred(
     return call, lines
 
 
-async def test_a_cold_transfer_reaches_the_person_and_is_recorded_and_billed(
-    live: Live,
-) -> None:
+async def test_a_cold_transfer_through_blands_sdk_is_recorded_and_billed(live: Live) -> None:
+    """`/v1/calls` with Bland's `transfer_list` (its SDK): the callee reaches the person; the
+    recording holds the three voices, the bill and `/v1` details both parts."""
     user = await add_user(live.app, email="transfers@example.com", balance_cents=10_000)
-    call, _ = await _transferred(live, "cold", user_id=user.id)
+    sdk = BlandAI(api_key=await add_api_key(live.app, user), base_url=live.url, timeout=30)
+    sent = await asyncio.to_thread(
+        sdk.call,
+        phone_number=WANTS_A_PERSON,
+        task=PROMPT,
+        temperature=None,
+        tools=None,
+        interruption_threshold=None,
+        max_duration=2,
+        transfer_list={"default": JORDAN, "billing": BUSY},
+    )
+    call, _ = await _transferred(live, sent.call_id)
     sandbox = await live.sandbox_call(call)
     assert [leg.whisper for leg in sandbox.legs] == [[]], "a cold transfer has no whisper"
     # The recording: the agent, then the person on the left (our side of the line); the callee
@@ -91,10 +100,19 @@ async def test_a_cold_transfer_reaches_the_person_and_is_recorded_and_billed(
     )
     minutes = -(-(call.duration_seconds - 1) // 60)
     assert charge.amount_cents == -min(minutes * 49, call.hold_cents)
+    details = (await asyncio.to_thread(sdk.calls.details, sent.call_id)).dict()
+    assert details["outcome"] == "transferred"
+    assert details["transferred_to"] == JORDAN
+    assert (details["pre_transfer_duration"], details["post_transfer_duration"]) == (
+        call.pre_transfer_duration,
+        call.post_transfer_duration,
+    )
+    assert "person" in [line["user"] for line in details["transcripts"]]
 
 
 async def test_a_warm_transfer_whispers_the_summary_first(live: Live) -> None:
-    call, _ = await _transferred(live, "warm")
+    call_id = await live.place(WANTS_A_PERSON, transfer_number=JORDAN, transfer_mode="warm")
+    call, _ = await _transferred(live, call_id)
     sandbox = await live.sandbox_call(call)
     (whisper,) = [leg.whisper for leg in sandbox.legs]
     assert whisper == [call.transfer_summary]
