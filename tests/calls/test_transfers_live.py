@@ -49,13 +49,16 @@ async def _transferred(live: Live, call_id: str) -> tuple[Call, list[tuple[str, 
     call = await live.wait_finalized(call_id, within=180)
     lines = await _lines(live, call_id)
     assert (call.end_reason, call.transfer_status) == ("transferred", "completed"), lines
-    assert call.transferred_to == JORDAN and call.transferred_at is not None
+    assert call.transferred_to == JORDAN
+    assert call.transferred_at is not None
     said = " ".join(t.lower() for s, t in lines if s == "assistant")
     assert CONNECTING.lower() in said, "the agent says its line before the transfer"
     person = " ".join(t.lower() for s, t in lines if s == "person")
-    assert "jordan" in person and "order" in person, lines
+    assert "jordan" in person, lines
+    assert "order" in person, lines
     assert any(s == "user" and "order" in t.lower() for s, t in lines), "the callee, after"
-    assert call.pre_transfer_duration and call.post_transfer_duration
+    assert call.pre_transfer_duration
+    assert call.post_transfer_duration
     assert call.pre_transfer_duration + call.post_transfer_duration == call.duration_seconds
     actions = _actions(live, call_id)
     assert [a["status"] for _, a in actions] == ["started", "succeeded"], actions

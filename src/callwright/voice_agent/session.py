@@ -95,6 +95,18 @@ USER_PAUSE_SECS = 0.4
 GREETING_WAIT_SECS = 4.0
 
 
+def policy_for(plan: CallPlan) -> OfflinePolicy:
+    """The offline policy for the call's plan (the LLM path uses it for its fixed lines)."""
+    return OfflinePolicy(
+        plan.prompt,
+        first_sentence=plan.first_sentence,
+        voicemail_text=plan.voicemail_message,
+        disclosure=plan.disclosure,
+        can_transfer=plan.can_transfer,
+        departments=plan.transfer_departments,
+    )
+
+
 @dataclass
 class Engines:
     """Models shared by every call in this process, and the LLM endpoint (None: offline policy)."""
@@ -122,14 +134,7 @@ class CallSession:
         self.hooks = hooks
         self.engines = engines
         self.speed = speed
-        self.policy = OfflinePolicy(
-            plan.prompt,
-            first_sentence=plan.first_sentence,
-            voicemail_text=plan.voicemail_message,
-            disclosure=plan.disclosure,
-            can_transfer=plan.can_transfer,
-            departments=plan.transfer_departments,
-        )
+        self.policy = policy_for(plan)
         self._hung_up = False
         self._spoke_first = False
         #: Who answered (the callee's first words tell), and why the agent will hang up.
