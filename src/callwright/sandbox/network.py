@@ -222,16 +222,18 @@ class SandboxNetwork:
         """Twilio's Calls/{sid}.json update with Twiml (or Url): the call leaves what it is
         doing (a stream gets `stop` and closes) and runs the new TwiML."""
         call = self._call(call_sid)
-        if call.status != "in-progress" or call.hangup_requested.is_set():
-            raise _TwilioError(21220, "Call is not in-progress. Cannot redirect.", 400)
         document = str(form.get("Twiml", ""))
+        pending: list[Verb] | tuple[str, str]
         if document:
-            call.pending = _verbs(document)
+            pending = _verbs(document)
         else:
             url, method = str(form.get("Url", "")), str(form.get("Method", "POST")).upper()
             if not url.startswith(("http://", "https://")) or method not in ("GET", "POST"):
                 raise _TwilioError(21205, "Url is not a valid URL.", 400)
-            call.pending = (url, method)
+            pending = (url, method)
+        if call.status != "in-progress" or call.hangup_requested.is_set():
+            raise _TwilioError(21220, "Call is not in-progress. Cannot redirect.", 400)
+        call.pending = pending
         call.break_in.set()
         return call
 
