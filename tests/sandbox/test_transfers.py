@@ -295,6 +295,8 @@ async def test_a_warm_transfer_moves_the_callee_to_the_person(world: World) -> N
     assert call.hung_up_by == "agent"
     got = (await world.rest.get(f"{world.calls_url}/{leg.sid}.json")).json()
     assert (got["parent_call_sid"], got["status"], got["to"]) == (sid, "completed", PERSON)
+    listed = await world.rest.get(world.calls_url + ".json", params={"ParentCallSid": sid})
+    assert [row["sid"] for row in listed.json()["calls"]] == [leg.sid]
     assert all(valid for *_, valid, _ in world.fake.posts), "every request signed"
     assert all(s.signed for s in world.fake.streams)
 

@@ -367,6 +367,7 @@ class SimulatedCallee:
         talk.spoken.append(ulaw_decode(out))
         media = {
             "track": "inbound",
+            "chunk": str(seq - 2),
             "timestamp": str(int(now * 1000)),
             "payload": base64.b64encode(out).decode(),
         }

@@ -151,6 +151,27 @@ class SandboxNetwork:
             call = self._place(await request.form())
             return JSONResponse(call.resource(self.account_sid), status_code=201)
 
+        @router.get("/Calls.json", dependencies=authenticated)
+        async def listing(request: Request) -> JSONResponse:
+            """Twilio's call list; the sandbox filters by ParentCallSid (a Dial's child legs)."""
+            parent = request.query_params.get("ParentCallSid", "")
+            call = self.calls.get(parent)
+            rows = [leg.resource(self.account_sid) for leg in (call.legs if call else [])]
+            uri = f"/{API_VERSION}/Accounts/{self.account_sid}/Calls.json"
+            return JSONResponse(
+                {
+                    "calls": rows,
+                    "page": 0,
+                    "page_size": 50,
+                    "start": 0,
+                    "end": max(0, len(rows) - 1),
+                    "uri": uri,
+                    "first_page_uri": uri,
+                    "next_page_uri": None,
+                    "previous_page_uri": None,
+                }
+            )
+
         @router.get("/Calls/{call_sid}.json", dependencies=authenticated)
         async def read(call_sid: str) -> JSONResponse:
             leg = self._leg(call_sid)
