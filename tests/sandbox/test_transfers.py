@@ -11,7 +11,7 @@ import asyncio
 import base64
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -225,6 +225,14 @@ async def _asked_then_update(world: World, to: str, **form: str) -> str:
     return sid
 
 
+async def _until(check: Callable[[], bool], within: float = 30.0) -> None:
+    for _ in range(int(within / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"not within {within} s")
+
+
 async def _first(world: World, leg: str) -> Stream:
     while True:
         for stream in world.fake.streams:
@@ -386,3 +394,29 @@ def test_the_twiml_of_a_transfer_parses_into_its_verbs() -> None:
         caller_id="+18885550100",
     )
     assert hangup == twiml.Hangup()
+
+
+async def test_hanging_up_during_a_cold_transfer_ends_the_dial_and_the_call(world: World) -> None:
+    """Stop Call while the person talks: the Dial ends, its action is told (the call already
+    completed, so what it answers never runs), the fork gets `stop`, the call completes."""
+    world.fake.action_twiml = "<Response><Say>Never said.</Say></Response>"
+    sid = await _asked_then_update(world, CALLEE, Twiml=world.transfer(PERSON, warm=False))
+    hello = (await speech(PERSON_VOICE, SPECIAL[PERSON].hello))[5:30]
+    fork = await _first(world, "listen")
+    await _until(lambda: _contains(fork.payloads("outbound"), hello))  # answered, talking
+    assert (await world.update(sid, Status="completed")).status_code == 200
+    await asyncio.wait_for(world.fake.ended.wait(), timeout=30)
+    call = world.call(sid)
+    (leg,) = call.legs
+    assert world.fake.posted("whisper") == [], "a cold transfer: no whisper"
+    assert leg.whisper == []
+    (action,) = world.fake.posted("action")
+    assert (action["CallStatus"], action["DialCallStatus"], action["DialBridged"]) == (
+        "completed",
+        "completed",
+        "true",
+    )
+    assert 0 < len(leg.script) < 5, "cut while they talked"
+    assert not [s for s in call.said if s.speaker == "network"], "the action's TwiML never ran"
+    assert fork.messages[-1]["event"] == "stop"
+    assert world.fake.posted("status")[-1]["CallStatus"] == "completed"
