@@ -305,10 +305,17 @@ class SimulatedCallee:
         tick = 0
         while not self._hangup.is_set():
             now = tick * FRAME
-            heard = await self._hear(ws, playback, talk, now)
-            if not talk.mic and not await self._turn(talk, now):
+            try:
+                heard = await self._hear(ws, playback, talk, now)
+                if not talk.mic and not await self._turn(talk, now):
+                    break
+                said = await self._speak(ws, talk, now, seq=tick + 3)
+            except websockets.ConnectionClosedOK:
+                # The app closed the stream cleanly while a frame was on its way: as the
+                # reader's end of the socket, the stream's verb is over (an abnormal close
+                # still raises: the media host is gone).
+                self._closed_by_agent = True
                 break
-            said = await self._speak(ws, talk, now, seq=tick + 3)
             if self.tap is not None:
                 await self.tap(said, heard)
             tick += 1
@@ -367,6 +374,7 @@ class SimulatedCallee:
         talk.spoken.append(ulaw_decode(out))
         media = {
             "track": "inbound",
+            "chunk": str(seq - 2),
             "timestamp": str(int(now * 1000)),
             "payload": base64.b64encode(out).decode(),
         }

@@ -151,6 +151,27 @@ class SandboxNetwork:
             call = self._place(await request.form())
             return JSONResponse(call.resource(self.account_sid), status_code=201)
 
+        @router.get("/Calls.json", dependencies=authenticated)
+        async def listing(request: Request) -> JSONResponse:
+            """Twilio's call list; the sandbox filters by ParentCallSid (a Dial's child legs)."""
+            parent = request.query_params.get("ParentCallSid", "")
+            call = self.calls.get(parent)
+            rows = [leg.resource(self.account_sid) for leg in (call.legs if call else [])]
+            uri = f"/{API_VERSION}/Accounts/{self.account_sid}/Calls.json"
+            return JSONResponse(
+                {
+                    "calls": rows,
+                    "page": 0,
+                    "page_size": 50,
+                    "start": 0,
+                    "end": max(0, len(rows) - 1),
+                    "uri": uri,
+                    "first_page_uri": uri,
+                    "next_page_uri": None,
+                    "previous_page_uri": None,
+                }
+            )
+
         @router.get("/Calls/{call_sid}.json", dependencies=authenticated)
         async def read(call_sid: str) -> JSONResponse:
             leg = self._leg(call_sid)
@@ -222,16 +243,18 @@ class SandboxNetwork:
         """Twilio's Calls/{sid}.json update with Twiml (or Url): the call leaves what it is
         doing (a stream gets `stop` and closes) and runs the new TwiML."""
         call = self._call(call_sid)
-        if call.status != "in-progress" or call.hangup_requested.is_set():
-            raise _TwilioError(21220, "Call is not in-progress. Cannot redirect.", 400)
         document = str(form.get("Twiml", ""))
+        pending: list[Verb] | tuple[str, str]
         if document:
-            call.pending = _verbs(document)
+            pending = _verbs(document)
         else:
             url, method = str(form.get("Url", "")), str(form.get("Method", "POST")).upper()
             if not url.startswith(("http://", "https://")) or method not in ("GET", "POST"):
                 raise _TwilioError(21205, "Url is not a valid URL.", 400)
-            call.pending = (url, method)
+            pending = (url, method)
+        if call.status != "in-progress" or call.hangup_requested.is_set():
+            raise _TwilioError(21220, "Call is not in-progress. Cannot redirect.", 400)
+        call.pending = pending
         call.break_in.set()
         return call
 
