@@ -2344,6 +2344,18 @@ export interface components {
              * @default 0.7
              */
             temperature?: number;
+            /** Transfer List */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @default cold
+             * @enum {string}
+             */
+            transfer_mode?: "cold" | "warm";
+            /** Transfer Number */
+            transfer_number?: string | null;
             /**
              * Voice
              * @default
@@ -2401,6 +2413,18 @@ export interface components {
             summary_prompt: string | null;
             /** Temperature */
             temperature: number;
+            /** Transfer List */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @default cold
+             * @enum {string}
+             */
+            transfer_mode?: "cold" | "warm";
+            /** Transfer Number */
+            transfer_number?: string | null;
             /**
              * Updated At
              * Format: date-time
@@ -2957,6 +2981,7 @@ export interface components {
             to: string;
             /** Transcripts */
             transcripts: components["schemas"]["TranscriptLine"][];
+            transfer: components["schemas"]["CallTransferOut"];
             /** Voice */
             voice: string;
         };
@@ -2990,7 +3015,7 @@ export interface components {
          *     analytics and webhooks (stored in `calls.end_reason`). `status` stays the carrier's.
          * @enum {string}
          */
-        CallOutcome: "completed" | "voicemail" | "busy" | "no-answer" | "failed" | "stopped" | "time-limit" | "callee-hung-up" | "cut-by-fault";
+        CallOutcome: "completed" | "voicemail" | "busy" | "no-answer" | "failed" | "stopped" | "time-limit" | "callee-hung-up" | "cut-by-fault" | "transferred";
         /** CallOwner */
         CallOwner: {
             /** Email */
@@ -3053,6 +3078,7 @@ export interface components {
             to: string;
             /** Transcripts */
             transcripts: components["schemas"]["TranscriptLine"][];
+            transfer: components["schemas"]["CallTransferOut"];
             /** Voice */
             voice: string;
         };
@@ -3193,6 +3219,30 @@ export interface components {
             recording_started_at: string | null;
             /** Ringing At */
             ringing_at: string | null;
+        };
+        /**
+         * CallTransferOut
+         * @description Where the call could be handed to a person, and what its transfer did (Bland's names).
+         */
+        CallTransferOut: {
+            /** Post Transfer Duration */
+            post_transfer_duration: number | null;
+            /** Pre Transfer Duration */
+            pre_transfer_duration: number | null;
+            /** Transfer List */
+            transfer_list: {
+                [key: string]: string;
+            } | null;
+            /** Transfer Mode */
+            transfer_mode: string;
+            /** Transfer Number */
+            transfer_number: string | null;
+            /** Transfer Status */
+            transfer_status: string | null;
+            /** Transferred At */
+            transferred_at: string | null;
+            /** Transferred To */
+            transferred_to: string | null;
         };
         /** CallUser */
         CallUser: {
@@ -3354,7 +3404,7 @@ export interface components {
              * Speaker
              * @enum {string}
              */
-            speaker: "assistant" | "user";
+            speaker: "assistant" | "user" | "person";
             /** Text */
             text: string;
         };
@@ -4522,6 +4572,10 @@ export interface components {
              * @default 0.7
              */
             temperature?: number;
+            /** Transfer Mode */
+            transfer_mode?: ("cold" | "warm") | null;
+            /** Transfer Number */
+            transfer_number?: string | null;
             /** Userid */
             userId: number;
             /** Variables */
@@ -4851,7 +4905,7 @@ export interface components {
              * User
              * @enum {string}
              */
-            user: "assistant" | "user";
+            user: "assistant" | "user" | "person";
         };
         /** TranscriptOut */
         TranscriptOut: {
@@ -5170,6 +5224,10 @@ export interface components {
             };
             /** Outcome */
             outcome: string | null;
+            /** Post Transfer Duration */
+            post_transfer_duration?: number | null;
+            /** Pre Transfer Duration */
+            pre_transfer_duration?: number | null;
             /** Price */
             price: number | null;
             /** Queue Status */
@@ -5199,6 +5257,12 @@ export interface components {
             to: string;
             /** Transcripts */
             transcripts: components["schemas"]["V1TranscriptLine"][];
+            /** Transfer Status */
+            transfer_status?: string | null;
+            /** Transferred At */
+            transferred_at?: string | null;
+            /** Transferred To */
+            transferred_to?: string | null;
             /** Variables */
             variables: {
                 [key: string]: string;
@@ -5445,6 +5509,23 @@ export interface components {
              */
             timezone?: string | null;
             /**
+             * Transfer List
+             * @description Departments and their numbers (`{"default": "+1...", "sales": "+1..."}`): the callee (or the model) names one; `default` when none is named.
+             */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @description Callwright's: `cold` (joined at once, the default) or `warm` (the person first hears a one-line summary).
+             */
+            transfer_mode?: ("cold" | "warm") | null;
+            /**
+             * Transfer Phone Number
+             * @description Where the agent hands the callee to a person when they ask for one (E.164; over the agent's).
+             */
+            transfer_phone_number?: string | null;
+            /**
              * Voice
              * @description A voice name or id from `GET /v1/voices`.
              * @example joe
@@ -5552,7 +5633,7 @@ export interface components {
              * User
              * @enum {string}
              */
-            user: "assistant" | "user";
+            user: "assistant" | "user" | "person";
         };
         /** V1Voice */
         V1Voice: {
@@ -5692,7 +5773,7 @@ export interface components {
              * Speaker
              * @enum {string}
              */
-            speaker?: "assistant" | "user";
+            speaker?: "assistant" | "user" | "person";
             /** Text */
             text?: string;
         };
@@ -5843,6 +5924,7 @@ export type SchemaCallSettingsOut = components['schemas']['CallSettingsOut'];
 export type SchemaCallState = components['schemas']['CallState'];
 export type SchemaCallStatus = components['schemas']['CallStatus'];
 export type SchemaCallTimes = components['schemas']['CallTimes'];
+export type SchemaCallTransferOut = components['schemas']['CallTransferOut'];
 export type SchemaCallUser = components['schemas']['CallUser'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
 export type SchemaCampaignIn = components['schemas']['CampaignIn'];

@@ -40,6 +40,9 @@ CALL_SETTINGS = (
     "dispositions",
     "analysis_schema",
     "webhook_url",
+    "transfer_number",
+    "transfer_list",
+    "transfer_mode",
 )
 #: The settings whose text may hold `{{variables}}`.
 TEMPLATED = ("prompt", "first_sentence", "voicemail_message", "disclosure")

@@ -87,6 +87,10 @@ class CallOrder:
     #: The campaign and contact it is an attempt for.
     campaign_id: str | None = None
     campaign_contact_id: int | None = None
+    #: Where the agent may hand the callee to a person, and how (agents.transfers).
+    transfer_number: str | None = None
+    transfer_list: dict[str, str] | None = None
+    transfer_mode: str = "cold"
 
 
 class CallService:

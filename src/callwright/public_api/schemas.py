@@ -1,8 +1,8 @@
 """The `/v1` API's shapes, in Bland's dialect (its field names, defaults and answers). Where
 Bland's docs and its published Python SDK (`bland` 0.3.0) disagree, the SDK's models win: they
 are what a switching customer's code parses. Fields Bland takes that Callwright has no use for
-(`model`, `tools`, `pathway_id`, `transfer_*`, `dynamic_data`, `keywords`, ...) are
-accepted and ignored (docs/api.md lists them)."""
+(`model`, `tools`, `pathway_id`, `dynamic_data`, `keywords`, ...) are accepted and ignored
+(docs/api.md lists them)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from callwright.agents.transfers import departments, optional_number
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import JsonObject, Minutes, TextMap
 
@@ -165,6 +166,32 @@ class V1SendCallIn(BaseModel):
     timezone: str | None = Field(
         None, max_length=64, description="IANA name; default America/Los_Angeles."
     )
+    transfer_phone_number: str | None = Field(
+        None,
+        max_length=40,
+        description="Where the agent hands the callee to a person when they ask for one (E.164; "
+        "over the agent's).",
+    )
+    transfer_list: dict[str, str] | None = Field(
+        None,
+        description='Departments and their numbers (`{"default": "+1...", "sales": "+1..."}`): '
+        "the callee (or the model) names one; `default` when none is named.",
+    )
+    transfer_mode: Literal["cold", "warm"] | None = Field(
+        None,
+        description="Callwright's: `cold` (joined at once, the default) or `warm` (the person "
+        "first hears a one-line summary).",
+    )
+
+    @field_validator("transfer_phone_number")
+    @classmethod
+    def _transfer_number(cls, value: str | None) -> str | None:
+        return None if value is None else optional_number(value) or ""
+
+    @field_validator("transfer_list")
+    @classmethod
+    def _transfer_list(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        return None if value is None else departments(value) or {}
 
     @field_validator("webhook")
     @classmethod
@@ -274,7 +301,8 @@ class V1TranscriptLine(BaseModel):
     id: str
     created_at: datetime
     text: str
-    user: Literal["assistant", "user"]
+    #: Who said it; "person": the person the call was transferred to.
+    user: Literal["assistant", "user", "person"]
     c_id: str
 
 
@@ -324,6 +352,14 @@ class V1CallDetail(BaseModel):
     record: bool = True
     recording_url: str | None
     error_message: str
+    #: The number the agent handed the callee to, and when (null: no transfer).
+    transferred_to: str | None = None
+    transferred_at: datetime | None = None
+    #: Seconds before the transfer, and after one that reached the person (both billed).
+    pre_transfer_duration: int | None = None
+    post_transfer_duration: int | None = None
+    #: Callwright's: dialing, then completed, busy, no-answer, failed or canceled.
+    transfer_status: str | None = None
     batch_id: str
     endpoint_url: str
     inbound: bool = False

@@ -17,6 +17,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -45,7 +46,8 @@ INTERRUPT_AFTER = 1.0  # seconds into the agent's second turn
 
 @dataclass
 class Segment:
-    speaker: Literal["agent", "callee"]
+    #: "person": a transfer target the callee was joined with; "network": a TwiML <Say>.
+    speaker: Literal["agent", "callee", "person", "network"]
     start: float
     end: float
     text: str = ""
@@ -70,6 +72,10 @@ class CalleeReport:
     late_frames: int = 0
     #: Wall-clock time (epoch s) of call time 0: call time t happened at started_at + t / speed.
     started_at: float = 0.0
+    #: The persona's lines it had not said yet when the stream ended.
+    unsaid: tuple[str, ...] = ()
+    #: The network ended the stream to run new TwiML (a call update): the call goes on.
+    redirected: bool = False
 
 
 @dataclass
@@ -81,7 +87,9 @@ class _Playback:
 
 
 #: The personas that hold a conversation and are done once their lines are said.
-TALKERS = ("person", "interrupts", "opts-out")
+TALKERS = ("person", "interrupts", "opts-out", "wants-a-person")
+#: A frame the callee said and a frame it heard, as 8 kHz mu-law.
+Tap = Callable[[bytes, bytes], Awaitable[None]]
 
 
 @dataclass
@@ -165,6 +173,7 @@ class SimulatedCallee:
         speed: float = 1.0,
         voice_name: str = "kal",
         headers: dict[str, str] | None = None,
+        tap: Tap | None = None,
     ) -> None:
         self.persona = persona
         self.call_sid = call_sid
@@ -173,6 +182,9 @@ class SimulatedCallee:
         self.parameters = parameters
         #: The upgrade request's headers (the network's X-Twilio-Signature).
         self.headers = headers or {}
+        #: Called with each 20 ms frame the callee says and hears (the call's listening forks).
+        self.tap = tap
+        self._left = False
         self.speed = max(0.1, speed)
         self.voice = tts.find(voice_name) or tts.default_voice()
         self.stream_sid = "MZ" + secrets.token_hex(16)
@@ -184,6 +196,12 @@ class SimulatedCallee:
     def hang_up_from_network(self) -> None:
         """The agent side ended the call through the REST API."""
         self._closed_by_agent = True
+        self._hangup.set()
+
+    def leave(self) -> None:
+        """The network moves the call elsewhere (a call update with new TwiML): the stream
+        gets `stop` and closes, and the callee stays on the line."""
+        self._left = True
         self._hangup.set()
 
     async def _say(self, text: str) -> list[bytes]:
@@ -224,6 +242,8 @@ class SimulatedCallee:
             clears=talk.counters["clears"],
             late_frames=talk.counters["late"],
             started_at=self.started_at,
+            unsaid=tuple(talk.lines),
+            redirected=self._left,
         )
 
     def _start_message(self) -> dict[str, Any]:
@@ -271,7 +291,8 @@ class SimulatedCallee:
                     playback.marks.clear()
         except websockets.ConnectionClosed:
             pass
-        # The agent closed the media stream: for Twilio that ends the call.
+        # The agent closed the media stream: for Twilio that ends the stream's verb (and the
+        # call, when no TwiML follows it).
         self._closed_by_agent = True
         self._hangup.set()
 
@@ -284,10 +305,19 @@ class SimulatedCallee:
         tick = 0
         while not self._hangup.is_set():
             now = tick * FRAME
-            await self._hear(ws, playback, talk, now)
-            if not talk.mic and not await self._turn(talk, now):
+            try:
+                heard = await self._hear(ws, playback, talk, now)
+                if not talk.mic and not await self._turn(talk, now):
+                    break
+                said = await self._speak(ws, talk, now, seq=tick + 3)
+            except websockets.ConnectionClosedOK:
+                # The app closed the stream cleanly while a frame was on its way: as the
+                # reader's end of the socket, the stream's verb is over (an abnormal close
+                # still raises: the media host is gone).
+                self._closed_by_agent = True
                 break
-            await self._speak(ws, talk, now, seq=tick + 3)
+            if self.tap is not None:
+                await self.tap(said, heard)
             tick += 1
             delay = started + tick * FRAME / self.speed - loop.time()
             if delay > 0:
@@ -295,9 +325,9 @@ class SimulatedCallee:
                     await asyncio.wait_for(self._hangup.wait(), timeout=delay)
         talk.finish(tick * FRAME)
 
-    async def _hear(self, ws: Any, playback: _Playback, talk: _Conversation, now: float) -> None:
+    async def _hear(self, ws: Any, playback: _Playback, talk: _Conversation, now: float) -> bytes:
         """Play one frame of the agent's audio (or the line's silence), echo the marks it
-        passed, and listen to it."""
+        passed, and listen to it; the frame heard."""
         chunk = bytes(playback.audio[:FRAME_SAMPLES]) if playback.audio else b""
         del playback.audio[: len(chunk)]
         if len(chunk) < FRAME_SAMPLES and talk.heard_audio:
@@ -309,7 +339,9 @@ class SimulatedCallee:
         while playback.marks and playback.marks[0][0] <= 0:
             _, name = playback.marks.pop(0)
             await self._send_mark(ws, name, talk.counters)
-        talk.listen(ulaw_decode(chunk.ljust(FRAME_SAMPLES, b"\xff")), now)
+        frame = chunk.ljust(FRAME_SAMPLES, b"\xff")
+        talk.listen(ulaw_decode(frame), now)
+        return frame
 
     async def _turn(self, talk: _Conversation, now: float) -> bool:
         """The persona, done saying its last words, decides; False when it hangs up."""
@@ -336,12 +368,13 @@ class SimulatedCallee:
             talk.pending_latency = False
         return True
 
-    async def _speak(self, ws: Any, talk: _Conversation, now: float, *, seq: int) -> None:
-        """Send one frame of the callee's voice (or silence)."""
+    async def _speak(self, ws: Any, talk: _Conversation, now: float, *, seq: int) -> bytes:
+        """Send one frame of the callee's voice (or silence); the frame sent."""
         out = talk.mic.pop(0) if talk.mic else SILENCE_ULAW
         talk.spoken.append(ulaw_decode(out))
         media = {
             "track": "inbound",
+            "chunk": str(seq - 2),
             "timestamp": str(int(now * 1000)),
             "payload": base64.b64encode(out).decode(),
         }
@@ -352,6 +385,7 @@ class SimulatedCallee:
             "media": media,
         }
         await ws.send(json.dumps(message))
+        return out
 
     def _decide(
         self, now: float, p: Persona, talk: _Conversation

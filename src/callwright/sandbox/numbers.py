@@ -17,6 +17,7 @@ Kind = Literal[
     "interrupts",
     "silent",
     "opts-out",
+    "wants-a-person",
 ]
 
 
@@ -32,6 +33,11 @@ class Persona:
     lines: tuple[str, ...] = ()
     #: For "interrupts": the line said over the agent.
     interruption: str = ""
+    #: Once joined with another party by a <Dial> (a transfer), its lines there in order; a
+    #: transfer target says `hello` first, then its `lines`, and hangs up after the last.
+    joined: tuple[str, ...] = ()
+    #: Back with the agent after a transfer that failed (busy, no answer): its lines then.
+    resumed: tuple[str, ...] = ()
 
 
 SPECIAL: dict[str, Persona] = {
@@ -55,6 +61,32 @@ SPECIAL: dict[str, Persona] = {
         "opts-out",
         "asks not to be called again",
         lines=("Please stop calling me and take me off your list.", "Bye."),
+    ),
+    # Transfers (issue 29): a callee who asks for a person, and three transfer targets.
+    "+15005550010": Persona(
+        "wants-a-person",
+        "asks for a real person; talks with them once transferred, carries on if it fails",
+        lines=(
+            "Can I speak to a real person, please?",
+            "I would really rather talk to a person.",
+            "Okay, never mind. Goodbye.",
+        ),
+        joined=("Hi Jordan. I have a question about my order.", "Great, thank you so much."),
+        resumed=("Oh, okay. Can you help me yourself then?", "Alright, thanks. Goodbye."),
+    ),
+    "+15005550011": Persona(
+        "person",
+        "a transfer target: Jordan in sales answers, hears the whisper, talks, hangs up",
+        ring_seconds=3.0,
+        hello="Hi, this is Jordan in sales. How can I help?",
+        lines=(
+            "Sure, I can help with your order. It ships tomorrow.",
+            "You are welcome. Have a great day, goodbye.",
+        ),
+    ),
+    "+15005550012": Persona("busy", "a transfer target whose line is busy", ring_seconds=0.5),
+    "+15005550013": Persona(
+        "no-answer", "a transfer target that rings and never answers", ring_seconds=60.0
     ),
 }
 
@@ -121,6 +153,7 @@ OUTCOMES: dict[Kind, str] = {
     "interrupts": "completed",
     "silent": "completed",
     "opts-out": "completed",
+    "wants-a-person": "transferred",
 }
 
 #: The talking scenarios' example numbers vary the last digit of this prefix.

@@ -27,6 +27,13 @@ from pipecat.services.openai.llm import OpenAILLMService
 from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.frames import FinalReplyFrame
 from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify, llm_opening
+from callwright.voice_agent.transfer import (
+    LLM_RULE,
+    register_transfer,
+    reply_transfer,
+    resumed,
+    transfer_tools,
+)
 
 
 @dataclass(frozen=True)
@@ -76,11 +83,13 @@ def brain_context(plan: CallPlan, *, llm: bool) -> LLMContext:
             system += FIRST_SENTENCE.format(llm_opening(plan.first_sentence, plan.disclosure))
         elif plan.disclosure:
             system += DISCLOSED.format(llm_opening(None, plan.disclosure))
+        if plan.can_transfer:
+            system += LLM_RULE
         return LLMContext(
-            messages=[{"role": "system", "content": system}],
-            tools=ToolsSchema(standard_tools=[END_CALL]),
+            messages=[{"role": "system", "content": system}, *resumed(plan)],
+            tools=ToolsSchema(standard_tools=[END_CALL, *transfer_tools(plan)]),
         )
-    return LLMContext(messages=[{"role": "system", "content": plan.prompt}])
+    return LLMContext(messages=[{"role": "system", "content": plan.prompt}, *resumed(plan)])
 
 
 def llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
@@ -98,6 +107,7 @@ def llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
         await llm.push_frame(FinalReplyFrame())
 
     llm.register_function("end_call", end_call)
+    register_transfer(llm, plan)
     return llm
 
 
@@ -153,7 +163,9 @@ class _Replies(FrameProcessor):
             await self.push_frame(LLMFullResponseStartFrame())
             await self.push_frame(LLMTextFrame(reply.text))
             await self.push_frame(LLMFullResponseEndFrame())
-        if reply.end_call:
+        if reply.transfer is not None:
+            await self.push_frame(reply_transfer(reply))
+        elif reply.end_call:
             await self.push_frame(FinalReplyFrame())
 
 

@@ -21,6 +21,7 @@ class Intent(StrEnum):
     VOICEMAIL = "voicemail"
     OPT_OUT = "opt_out"
     WRONG_PERSON = "wrong_person"
+    TRANSFER = "transfer"
     NOT_INTERESTED = "not_interested"
     LATER = "later"
     GOODBYE = "goodbye"
@@ -55,6 +56,15 @@ _INTENT_PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
         Intent.WRONG_PERSON,
         re.compile(
             r"wrong (number|person)|no one (here )?(by|with) that name|doesn'?t live here|you have the wrong"
+        ),
+    ),
+    (
+        # The callee asks for a person, a human or a department (docs/actions.md, "Transfer").
+        Intent.TRANSFER,
+        re.compile(
+            r"\b(speak|talk)(ing)? (to|with) (a |an |the |your |some ?one (in |from )?)?(real |live |actual )?(person|human|agent|representative|operator|manager|sales|support|billing|someone|somebody)"
+            r"|\b(want|need|like|get me) (a |an )?(real |live |actual )?(person|human|representative|operator)\b"
+            r"|\btransfer me\b|\bput me through\b|\bconnect me (to|with)\b"
         ),
     ),
     (
@@ -299,12 +309,30 @@ class Brief:
         return f"this is {self.name}" + (f" from {self.company}" if self.company else "")
 
 
+@dataclass(frozen=True)
+class Handoff:
+    """Hand the callee to a person once the reply has been heard: the department they asked
+    for (None: the default), and the line a warm transfer's person hears first."""
+
+    department: str | None
+    summary: str
+
+
+#: What the agent says before it hands the callee over.
+CONNECTING = "Of course, I'll connect you now."
+#: What it says when the call has nowhere to transfer to.
+NO_TRANSFER = "I'm sorry, there is no one I can connect you to on this call."
+ANYTHING_ELSE = "Is there anything else I can help you with?"
+
+
 @dataclass
 class Reply:
     text: str
     #: Hang up once this reply has been heard.
     end_call: bool = False
     intent: Intent | None = None
+    #: Hand the callee to a person once this reply has been heard.
+    transfer: Handoff | None = None
 
 
 @dataclass
@@ -316,6 +344,9 @@ class OfflinePolicy:
     voicemail_text: str | None = None
     #: The AI disclosure and recording notice, said in the opening ("" for none).
     disclosure: str = ""
+    #: Whether the call can be handed to a person, and the departments the callee may name.
+    can_transfer: bool = False
+    departments: tuple[str, ...] = ()
     brief: Brief = field(init=False)
     asked: int = field(default=0, init=False)
     turns: int = field(default=0, init=False)
@@ -419,6 +450,8 @@ class OfflinePolicy:
             if intent is Intent.VOICEMAIL:
                 return self.voicemail_message()
             return Reply(self.opening().text, intent=intent)
+        if intent is Intent.TRANSFER or self._names_department(heard):
+            return self._transfer(heard)
         closing = self._closing(intent, heard)
         if closing is not None:
             return closing
@@ -430,6 +463,46 @@ class OfflinePolicy:
         if intent is Intent.YES:
             return self._yes(heard, answered)
         return self._go_on(intent, answered)
+
+    def _names_department(self, heard: str) -> bool:
+        """The callee asks for one of the call's departments by name ("sales, please")."""
+        asks = re.search(
+            r"\b(speak|talk|connect|transfer|put me|through|department)\b", heard.lower()
+        )
+        return bool(asks) and self._department(heard) is not None
+
+    def _department(self, heard: str) -> str | None:
+        words = _plain(heard)
+        named = (d for d in self.departments if d.casefold() != "default")
+        return next((d for d in named if re.search(rf"\b{re.escape(_plain(d))}\b", words)), None)
+
+    def _transfer(self, heard: str) -> Reply:
+        """The callee asked for a person: the short line, then the transfer (or, with nowhere
+        to go, the conversation goes on)."""
+        if not self.can_transfer:
+            question = self._next_question()
+            return Reply(f"{NO_TRANSFER} {question or ANYTHING_ELSE}", intent=Intent.TRANSFER)
+        department = self._department(heard)
+        b = self.brief
+        caller = b.name + (f" from {b.company}" if b.company else "")
+        summary = (
+            f"A call from {caller}, the AI assistant: the callee asked to speak to "
+            f"{department or 'a person'}."
+        )
+        self.ended = True
+        return Reply(CONNECTING, intent=Intent.TRANSFER, transfer=Handoff(department, summary))
+
+    def resumed(self, said: list[str], apology: str) -> Reply:
+        """The agent is back after a transfer that did not reach the person (`said`: its own
+        lines so far): the apology, then the next question it had not asked."""
+        self.greeted, self.ended = True, False
+        heard = " ".join(_plain(line) for line in said)
+        while self.asked < len(self.brief.questions) and (
+            _plain(self.brief.questions[self.asked]) in heard
+        ):
+            self.asked += 1
+        question = self._next_question()
+        return Reply(f"{apology} {question or ANYTHING_ELSE}")
 
     def _closing(self, intent: Intent, heard: str) -> Reply | None:
         """The last words, for what always ends the call (voicemail, wrong person, not

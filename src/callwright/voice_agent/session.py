@@ -54,7 +54,14 @@ from callwright.voice_agent.brain import (
 )
 from callwright.voice_agent.captions import AgentCaptions, CalleeCaptions, CaptionSink
 from callwright.voice_agent.closer import CallCloser
-from callwright.voice_agent.contract import AgentEnding, Answerer, CallHooks, CallPlan, Recording
+from callwright.voice_agent.contract import (
+    ActionReport,
+    AgentEnding,
+    Answerer,
+    CallHooks,
+    CallPlan,
+    Recording,
+)
 from callwright.voice_agent.frames import FinalReplyFrame
 from callwright.voice_agent.logs import quiet_pipecat
 from callwright.voice_agent.policy import (
@@ -66,6 +73,7 @@ from callwright.voice_agent.policy import (
     opts_out,
 )
 from callwright.voice_agent.services import InlineSileroVAD, LocalTTSService, WhisperSTTService
+from callwright.voice_agent.transfer import CANNOT_TRANSFER, TransferFrame, back_line
 from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
 from callwright.voice_agent.turn_timer import TurnTimer
 
@@ -85,6 +93,18 @@ VAD_STOP_SECS = 0.3
 USER_PAUSE_SECS = 0.4
 #: With wait_for_greeting, the agent speaks first after this much silence from the callee.
 GREETING_WAIT_SECS = 4.0
+
+
+def policy_for(plan: CallPlan) -> OfflinePolicy:
+    """The offline policy for the call's plan (the LLM path uses it for its fixed lines)."""
+    return OfflinePolicy(
+        plan.prompt,
+        first_sentence=plan.first_sentence,
+        voicemail_text=plan.voicemail_message,
+        disclosure=plan.disclosure,
+        can_transfer=plan.can_transfer,
+        departments=plan.transfer_departments,
+    )
 
 
 @dataclass
@@ -114,16 +134,11 @@ class CallSession:
         self.hooks = hooks
         self.engines = engines
         self.speed = speed
-        self.policy = OfflinePolicy(
-            plan.prompt,
-            first_sentence=plan.first_sentence,
-            voicemail_text=plan.voicemail_message,
-            disclosure=plan.disclosure,
-        )
+        self.policy = policy_for(plan)
         self._hung_up = False
         self._spoke_first = False
         #: Who answered (the callee's first words tell), and why the agent will hang up.
-        self._answerer: Answerer | None = None
+        self._answerer: Answerer | None = "human" if plan.leg == "resume" else None
         self._ending: AgentEnding = "completed"
         self._timers: list[asyncio.Task[None]] = []
         #: Captions and transcript lines being reported (see _write).
@@ -136,7 +151,10 @@ class CallSession:
         #: How much of each track has been handed to the hooks' spool (see _spool).
         self._spooled = [0, 0]
         self.closer = CallCloser(
-            self._hang_up, stream_sid=stream_sid, on_reopened=self.policy.reopen
+            self._hang_up,
+            stream_sid=stream_sid,
+            on_reopened=self.policy.reopen,
+            transfer=self._transfer,
         )
         self.agent_captions = AgentCaptions(
             self._caption_sink("assistant"),
@@ -242,8 +260,11 @@ class CallSession:
         first unless the plan waits for the callee's greeting."""
         await self.recorder.start_recording()
         self._timers.append(asyncio.create_task(self._spool_forever()))
-        await self.hooks.answered()
         self._after(self.plan.max_duration_seconds, self._time_up)
+        if self.plan.leg == "resume":
+            await self._resume()
+            return
+        await self.hooks.answered()
         if self.plan.wait_for_greeting:
             self._after(GREETING_WAIT_SECS, self._open_conversation)
         else:
@@ -315,6 +336,39 @@ class CallSession:
         else:
             await self._say(self.policy.opening())  # the policy's, or the call's first sentence
 
+    async def _resume(self) -> None:
+        """Back after a transfer that did not reach the person: say so and carry on."""
+        said = [text for speaker, text in self.plan.history if speaker == "assistant"]
+        await self._say(self.policy.resumed(said, back_line(self.plan.transfer_result)))
+
+    async def _transfer(self, frame: TransferFrame) -> None:
+        """The agent's line before a transfer has been heard: ask the carrier (in a task of
+        its own, awaited before the call's media ends, as the stream stops meanwhile)."""
+        self._writes.append(asyncio.ensure_future(self._hand_over(frame)))
+
+    async def _hand_over(self, frame: TransferFrame) -> None:
+        to = frame.department or "a person"
+        asked = {"department": frame.department} if frame.department else {}
+        await self.hooks.action(
+            ActionReport("transfer", "transfer", "started", f"Transferring to {to}", asked)
+        )
+        started = await self.hooks.transfer(frame.department, frame.summary)
+        if started.ok:
+            return  # the carrier stops this stream; the call goes on without the agent
+        await self.hooks.action(
+            ActionReport(
+                "transfer",
+                "transfer",
+                "failed",
+                f"Transfer to {to} failed: {started.reason}",
+                asked,
+                result={"reason": started.reason},
+            )
+        )
+        await self.closer.reopen()
+        self.policy.reopen()
+        await self._say(Reply(CANNOT_TRANSFER))
+
     async def _time_up(self) -> None:
         if not self.policy.ended:
             self._ending = "time-limit"
@@ -381,6 +435,8 @@ class CallSession:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        # Spooled to the end: after a transfer the call's recording is its streams' spools.
+        await self._spool()
         for outcome in await asyncio.gather(*self._writes, return_exceptions=True):
             if isinstance(outcome, BaseException):
                 log.error("a transcript line was not saved", exc_info=outcome)

@@ -139,6 +139,9 @@ describe('Agent editor', () => {
         { name: 'confirmed', type: 'boolean', description: '' },
       ],
       webhook_url: null,
+      transfer_number: null,
+      transfer_list: null,
+      transfer_mode: 'cold',
     })
     expect(await screen.findByRole('link', { name: 'Dental reminder' })).toBeInTheDocument()
   })

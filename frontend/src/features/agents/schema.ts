@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Agent, AgentBody } from '@/components/agents/api'
 import { DEFAULT_LANGUAGE } from '@/components/calls/api'
 import { BACKGROUND_VALUES, VOICEMAIL_VALUES } from '@/lib/callSettings'
+import { transferBody, transferFields, transferForm } from './transferSchema'
 
 export const FIELD_TYPES = ['string', 'number', 'boolean', 'date'] as const
 export const LIST_MAX = 30
@@ -74,6 +75,7 @@ export const agentSchema = z.object({
     .string()
     .max(2048, tooLong('The webhook URL', 2048))
     .refine((v) => v.trim() === '' || isHttpUrl(v.trim()), 'The webhook URL must be a valid http or https URL.'),
+  ...transferFields,
 })
 
 export type AgentForm = z.infer<typeof agentSchema>
@@ -100,6 +102,7 @@ export function formOf(agent: Agent | null, defaultVoice: string): AgentForm {
     dispositions: agent?.dispositions ?? [],
     analysis_schema: (agent?.analysis_schema ?? []).map((f) => ({ name: f.name, type: f.type ?? 'string', description: f.description ?? '' })),
     webhook_url: agent?.webhook_url ?? '',
+    ...transferForm(agent),
   }
 }
 
@@ -117,5 +120,6 @@ export function bodyOf(form: AgentForm): AgentBody {
     summary_prompt: orNull(form.summary_prompt),
     webhook_url: orNull(form.webhook_url),
     analysis_schema: form.analysis_schema.map((f) => ({ name: f.name.trim(), type: f.type, description: f.description.trim() })),
+    ...transferBody(form),
   }
 }
