@@ -105,6 +105,7 @@ class CallMedia:
             voicemail_message=call.voicemail_message or None,
             disclosure=disclosure.spoken(call.disclosure),
             language=call.language,
+            precall_dtmf_sequence=call.precall_dtmf_sequence or "",
         )
 
     @property

@@ -87,6 +87,8 @@ class CallOrder:
     #: The campaign and contact it is an attempt for.
     campaign_id: str | None = None
     campaign_contact_id: int | None = None
+    #: Keys pressed when the call is answered, before the agent speaks (docs/actions.md).
+    precall_dtmf_sequence: str | None = None
 
 
 class CallService:

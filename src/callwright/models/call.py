@@ -143,6 +143,9 @@ class Call(Base):
     api_key_id: Mapped[int | None] = mapped_column(
         ForeignKey("api_keys.id", ondelete="SET NULL"), default=None
     )
+    #: Keys pressed when the call is answered, before the agent speaks (Bland's name;
+    #: docs/actions.md, Keypad).
+    precall_dtmf_sequence: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class TranscriptEntry(Base):

@@ -26,6 +26,13 @@ from pipecat.services.openai.llm import OpenAILLMService
 
 from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.frames import FinalReplyFrame
+from callwright.voice_agent.keypad import (
+    KEYPAD_STYLE,
+    PRESS_DIGITS,
+    KeysFrame,
+    key_in_message,
+    register_press_digits,
+)
 from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify, llm_opening
 
 
@@ -71,14 +78,14 @@ def brain_context(plan: CallPlan, *, llm: bool) -> LLMContext:
     """The conversation's context: the prompt as the system message (for an LLM, with the phone
     style and the end_call tool)."""
     if llm:
-        system = f"{plan.prompt}\n\n{PHONE_STYLE}"
+        system = f"{plan.prompt}\n\n{PHONE_STYLE}{KEYPAD_STYLE}"
         if plan.first_sentence:
             system += FIRST_SENTENCE.format(llm_opening(plan.first_sentence, plan.disclosure))
         elif plan.disclosure:
             system += DISCLOSED.format(llm_opening(None, plan.disclosure))
         return LLMContext(
             messages=[{"role": "system", "content": system}],
-            tools=ToolsSchema(standard_tools=[END_CALL]),
+            tools=ToolsSchema(standard_tools=[END_CALL, PRESS_DIGITS]),
         )
     return LLMContext(messages=[{"role": "system", "content": plan.prompt}])
 
@@ -98,6 +105,7 @@ def llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
         await llm.push_frame(FinalReplyFrame())
 
     llm.register_function("end_call", end_call)
+    register_press_digits(llm)
     return llm
 
 
@@ -153,6 +161,8 @@ class _Replies(FrameProcessor):
             await self.push_frame(LLMFullResponseStartFrame())
             await self.push_frame(LLMTextFrame(reply.text))
             await self.push_frame(LLMFullResponseEndFrame())
+        if reply.keys:
+            await self.push_frame(KeysFrame(reply.keys))
         if reply.end_call:
             await self.push_frame(FinalReplyFrame())
 
@@ -186,7 +196,12 @@ class OfflineBrain(_Replies):
                 # (it reopens the call too); a turn dropped here left both sides waiting.
                 self.policy.reopen()
             if self._voicemail is None:
-                reply = self.policy.respond(_last_user_text(frame))
+                heard = _last_user_text(frame)
+                key = key_in_message(heard)
+                if key is not None:
+                    await self.say(self.policy.pressed(key))
+                    return
+                reply = self.policy.respond(heard)
                 if reply.intent is Intent.VOICEMAIL:
                     if not self.voicemail_message:
                         reply = Reply("", end_call=True, intent=reply.intent)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 import numpy as np
+
+#: Keys the agent can press: 0-9, * and #, `w` a half-second pause; 1 to 64 of them (Bland's
+#: `precall_dtmf_sequence`).
+KEYS_PATTERN = re.compile(r"[0-9*#w]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,9 @@ class CallPlan:
     disclosure: str = ""
     #: The language the call is held in (a `speech.languages` code): the STT's and the voice's.
     language: str = "en-US"
+    #: Keys pressed when the call is answered, before the agent speaks ("" for none; see
+    #: KEYS_PATTERN and voice_agent.keypad).
+    precall_dtmf_sequence: str = ""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,105 @@
+"""The keypad over whole sandbox calls (docs/actions.md, "Keypad"): the agent's keys go out
+as in-band DTMF tones that the sandbox's IVR hears (Goertzel), whether the offline brain chose
+them from the menu's words or the call's precall_dtmf_sequence pressed them; the callee's keys
+come back as Media Streams `dtmf` messages that the brain answers. Each is an action line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from callwright.calls import repository as calls
+from tests.live import Live
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+IVR = "+15005550020"
+CONFIRMS = "+15005550021"
+#: An agent whose goal shares words with the IVR's "deliveries" and "late or missing delivery".
+LATE_DELIVERY = (
+    "You are Sarah from Bright Dental. You are calling Acme Supplies about a late delivery: "
+    "order 4471 of dental supplies has not arrived. Ask when it will arrive."
+)
+
+
+async def _lines(live: Live, call_id: str) -> list[tuple[str, str]]:
+    async for session in live.app.state.db.session():
+        return [(e.speaker, e.text) for e in await calls.transcript(session, call_id)]
+    return []
+
+
+def _actions(live: Live, call_id: str) -> list[dict[str, Any]]:
+    return [e["action"] for e in live.events_for(call_id) if e["category"] == "action"]
+
+
+async def test_the_offline_brain_gets_through_the_ivr_to_the_person(live: Live) -> None:
+    call_id = await live.place(IVR, prompt=LATE_DELIVERY, wait_for_greeting=True)
+    call = await live.wait_finalized(call_id)
+    sandbox = await live.sandbox_call(call)
+    report = sandbox.report
+    assert report is not None
+    lines = await _lines(live, call_id)
+    assert report.keys_heard == ["3", "1"], (report.keys_heard, lines)
+    assert report.reached == "Jordan"
+    actions = _actions(live, call_id)
+    assert [(a["name"], a["summary"]) for a in actions] == [
+        ("press_digits", "Pressed 3"),
+        ("press_digits", "Pressed 1"),
+    ]
+    assert all(a["kind"] == "keypad" and a["status"] == "succeeded" for a in actions)
+    heard = " ".join(t.lower() for s, t in lines if s == "user")
+    assert "jordan" in heard, lines
+    said = [t for s, t in lines if s == "assistant"]
+    assert said, "the agent talks once a person answers"
+    assert "Bright Dental" in said[0], "its first words are to the person, not to the menu"
+    assert call.status == "completed"
+
+
+async def test_a_precall_sequence_is_pressed_when_answered(live: Live) -> None:
+    # A goal the menu's words do not match: only the precall keys can get through.
+    call_id = await live.place(
+        IVR,
+        prompt="You are Sam from Bright Dental. You are calling to ask about an invoice.",
+        wait_for_greeting=True,
+        precall_dtmf_sequence="3w1",
+    )
+    call = await live.wait_finalized(call_id)
+    sandbox = await live.sandbox_call(call)
+    report = sandbox.report
+    assert report is not None
+    assert report.keys_heard[:2] == ["3", "1"], report.keys_heard
+    assert report.reached == "Jordan"
+    first = _actions(live, call_id)[0]
+    assert first == {
+        "kind": "keypad",
+        "name": "press_digits",
+        "status": "succeeded",
+        "summary": "Pressed 3 (pause) 1",
+        "arguments": {"digits": "3w1", "precall": True},
+        "result": None,
+        "latency_ms": None,
+    }
+
+
+async def test_the_callees_key_reaches_the_agent(live: Live) -> None:
+    call_id = await live.place(
+        CONFIRMS,
+        prompt=(
+            "You are Sarah from Bright Dental. You are calling to remind the customer about their "
+            "cleaning appointment tomorrow at 3 pm. Ask them to press 1 to confirm the appointment."
+        ),
+    )
+    call = await live.wait_finalized(call_id)
+    sandbox = await live.sandbox_call(call)
+    assert sandbox.report is not None
+    assert sandbox.report.keys_pressed == ["1"]
+    lines = await _lines(live, call_id)
+    said = [t for s, t in lines if s == "assistant"]
+    assert "press 1 on your keypad" in said[0], said
+    assert "I got your 1" in said[1], said
+    actions = [a for a in _actions(live, call_id) if a["name"] == "caller_pressed"]
+    assert [(a["kind"], a["summary"], a["arguments"]) for a in actions] == [
+        ("keypad", "The callee pressed 1", {"digit": "1"})
+    ]
+    assert (call.status, call.end_reason) == ("completed", "completed")
