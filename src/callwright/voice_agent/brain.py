@@ -24,6 +24,7 @@ from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.services.openai.llm import OpenAILLMService
 
+from callwright.voice_agent import ivr
 from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.frames import FinalReplyFrame
 from callwright.voice_agent.keypad import (
@@ -234,6 +235,10 @@ class LLMOpener(_Replies):
             if self._closing:
                 return  # the voicemail's reply is on its way; the model is not asked again
             heard = _last_user_text(frame)
+            if ivr.menu_options(heard) or ivr.system_talk(heard):
+                # A phone menu: the model presses its keys; the disclosure waits for a person.
+                await self.push_frame(frame, direction)
+                return
             if classify(heard) is Intent.OPT_OUT:
                 # Not left to the model: the acknowledgement and the hang-up are the rule's.
                 self._closing = True
