@@ -29,8 +29,8 @@ class MenuWalker:
     def press(self, keys: list[str]) -> str:
         """Press `keys` in turn (typed ahead: each on the menu the one before it led to, none
         after a person is reached); what the system says then (a person's first line when one
-        is reached)."""
-        said = self.at.prompt
+        is reached; nothing once one was)."""
+        said = ""
         for key in keys:
             if self.desk is not None:
                 break

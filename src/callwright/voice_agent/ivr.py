@@ -100,7 +100,9 @@ _STOP = frozenset(
     ]
 )
 #: Options that reach a person whatever the goal (when nothing else fits).
-_PERSON = re.compile(r"\b(operator|representative|agent|person|someone|receptionist|all other)\b")
+_PERSON = re.compile(
+    r"\b(operator|representative|agent|person|someone|receptionist|all other|anything else)\b"
+)
 #: Options that only repeat the menu or go back.
 _REPEAT = re.compile(r"\b(repeat|again|previous|main menu|go back)\b")
 #: What a phone system says when a choice led nowhere (the menu follows again).
