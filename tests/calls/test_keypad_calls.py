@@ -5,12 +5,16 @@ come back as Media Streams `dtmf` messages that the brain answers. Each is an ac
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from bland.core.api_error import ApiError
 
+from callwright.agents.settings import DTMF_MESSAGE
 from callwright.calls import repository as calls
 from tests.live import Live
+from tests.public_api.test_bland_sdk import _sdk, run
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -56,21 +60,31 @@ async def test_the_offline_brain_gets_through_the_ivr_to_the_person(live: Live) 
     assert call.status == "completed"
 
 
-async def test_a_precall_sequence_is_pressed_when_answered(live: Live) -> None:
-    # A goal the menu's words do not match: only the precall keys can get through.
-    call_id = await live.place(
-        IVR,
-        prompt="You are Sam from Bright Dental. You are calling to ask about an invoice.",
+async def test_bland_sdk_precall_sequence_is_pressed_when_answered(live: Live) -> None:
+    """`/v1/calls`' precall_dtmf_sequence, sent as a Bland SDK user sends a field its SDK
+    lacks (`additional_body_parameters`); the goal matches none of the menu's words, so only
+    the precall keys can get through."""
+    sdk, _, _ = await _sdk(live)
+    options: Any = {"additional_body_parameters": {"precall_dtmf_sequence": "3w1"}}
+    sent = await run(
+        sdk.call,
+        phone_number=IVR,
+        task="You are Sam from Bright Dental. You are calling to ask about an invoice.",
+        tools=None,
+        temperature=None,
+        interruption_threshold=None,
+        max_duration=2,
         wait_for_greeting=True,
-        precall_dtmf_sequence="3w1",
+        request_options=options,
     )
-    call = await live.wait_finalized(call_id)
+    call = await live.wait_finalized(sent.call_id)
+    assert call.precall_dtmf_sequence == "3w1"
     sandbox = await live.sandbox_call(call)
     report = sandbox.report
     assert report is not None
     assert report.keys_heard[:2] == ["3", "1"], report.keys_heard
     assert report.reached == "Jordan"
-    first = _actions(live, call_id)[0]
+    first = _actions(live, sent.call_id)[0]
     assert first == {
         "kind": "keypad",
         "name": "press_digits",
@@ -80,6 +94,19 @@ async def test_a_precall_sequence_is_pressed_when_answered(live: Live) -> None:
         "result": None,
         "latency_ms": None,
     }
+    bad: Any = {"additional_body_parameters": {"precall_dtmf_sequence": "12x"}}
+    with pytest.raises(ApiError) as refused:
+        await run(
+            sdk.call,
+            phone_number=IVR,
+            task=LATE_DELIVERY,
+            tools=None,
+            temperature=None,
+            interruption_threshold=None,
+            request_options=bad,
+        )
+    assert refused.value.status_code == 400, "Bland's status for a refused field"
+    assert DTMF_MESSAGE in json.dumps(refused.value.body), refused.value.body
 
 
 async def test_the_callees_key_reaches_the_agent(live: Live) -> None:

@@ -9,7 +9,12 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from callwright.agents.settings import BackgroundAudio, checked_prompt, voice_mismatch
+from callwright.agents.settings import (
+    BackgroundAudio,
+    checked_dtmf,
+    checked_prompt,
+    voice_mismatch,
+)
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import Minutes
 from callwright.kit.envelope import Envelope, Ok, Paged
@@ -120,6 +125,11 @@ class AgentIn(BaseModel):
     webhook_url: Annotated[str | None, AfterValidator(checked_webhook_url)] = Field(
         None, max_length=URL_MAX
     )
+    #: Keys its calls press when answered, before the agent speaks: 0-9, *, #, and w for a
+    #: half-second pause (Bland's `precall_dtmf_sequence`); None or empty: none.
+    precall_dtmf_sequence: Annotated[str | None, AfterValidator(checked_dtmf)] = Field(
+        None, max_length=200
+    )
 
     @field_validator("prompt")
     @classmethod
@@ -200,6 +210,7 @@ class AgentOut(AgentSummary):
     dispositions: list[str]
     analysis_schema: list[AnalysisField]
     webhook_url: str | None
+    precall_dtmf_sequence: str | None
 
 
 class AgentsPage(Paged[AgentSummary]):

@@ -62,7 +62,7 @@ def checked_dtmf(value: str | None) -> str | None:
     value = "".join(value.split())
     if value and not KEYS_PATTERN.fullmatch(value):
         raise ValueError(DTMF_MESSAGE)
-    return value
+    return value or None
 
 
 def merged(agent: Agent | None, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -155,6 +155,7 @@ def _given(body: V1SendCallIn) -> dict[str, Any]:
         "dispositions": body.dispositions,
         "analysis_schema": analysis_fields(body.analysis_schema),
         "webhook_url": body.webhook,
+        "precall_dtmf_sequence": body.precall_dtmf_sequence,
     }
 
 
