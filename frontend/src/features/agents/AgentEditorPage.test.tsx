@@ -139,6 +139,7 @@ describe('Agent editor', () => {
         { name: 'confirmed', type: 'boolean', description: '' },
       ],
       webhook_url: null,
+      precall_dtmf_sequence: null,
     })
     expect(await screen.findByRole('link', { name: 'Dental reminder' })).toBeInTheDocument()
   })
