@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
 from pipecat.audio.dtmf.types import KeypadEntry
@@ -69,7 +69,7 @@ class KeysFrame(DataFrame):
     digits: str
     #: Who asked: the brain (an LLM's press_digits, the offline brain's menu choice), or the
     #: call's precall_dtmf_sequence.
-    source: str = "agent"
+    source: Literal["agent", "precall"] = "agent"
 
 
 def valid_keys(digits: str) -> bool:
