@@ -8,12 +8,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
 import pytest
 from bland.core.api_error import ApiError
 
 from callwright.agents.settings import DTMF_MESSAGE
 from callwright.calls import repository as calls
-from tests.live import Live
+from callwright.sandbox.keys import KeyDetector
+from callwright.speech.audio import PHONE_RATE, resample
+from tests.live import Live, decode_mp3
 from tests.public_api.test_bland_sdk import _sdk, run
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -58,6 +61,14 @@ async def test_the_offline_brain_gets_through_the_ivr_to_the_person(live: Live) 
     assert said, "the agent talks once a person answers"
     assert "Bright Dental" in said[0], "its first words are to the person, not to the menu"
     assert call.status == "completed"
+    # The recording holds the tones as the callee heard them, on the agent's side (left).
+    assert call.recording_path
+    samples, rate = decode_mp3((live.calls.media.recordings / call.recording_path).read_bytes())
+    agent = resample(np.ascontiguousarray(samples[:, 0]), rate, PHONE_RATE)
+    detector = KeyDetector()
+    for i in range(0, len(agent) - 159, 160):
+        detector.feed(agent[i : i + 160])
+    assert detector.heard == ["3", "1"]
 
 
 async def test_bland_sdk_precall_sequence_is_pressed_when_answered(live: Live) -> None:
