@@ -6,9 +6,12 @@ from __future__ import annotations
 import io
 import wave
 from importlib.resources import files
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
+from pipecat.services.openai.llm import OpenAILLMService
 
 from callwright.sandbox.keys import KeyDetector
 from callwright.sandbox.numbers import ACME_MENU, Desk, Menu
@@ -16,7 +19,12 @@ from callwright.sandbox.phone_menu import INVALID, MenuWalker
 from callwright.speech import tts
 from callwright.speech.audio import ulaw_decode, ulaw_encode
 from callwright.voice_agent.ivr import Option, choose, menu_options, refused, system_talk
-from callwright.voice_agent.keypad import key_in_message, pressed_summary
+from callwright.voice_agent.keypad import (
+    KeysFrame,
+    key_in_message,
+    pressed_summary,
+    register_press_digits,
+)
 from callwright.voice_agent.policy import Intent, OfflinePolicy
 
 LATE = (
@@ -175,3 +183,32 @@ def test_the_sandbox_ivr_leads_only_the_right_keys_to_the_person() -> None:
     assert walker.desk.name == "Jordan"
     assert walker.press(["2"]) == "", "the person does not hear keys"
     assert walker.pressed == ["1", "7", "3", "1"]
+
+
+async def test_press_digits_sends_valid_keys_and_returns_bad_ones_to_the_model() -> None:
+    """The LLM's press_digits: keys are cleaned ("1 2-3" is "123") and sent after the reply's
+    words without running the model again; anything else goes back to it as an error."""
+    llm = OpenAILLMService(
+        api_key="x", base_url="http://127.0.0.1:9/v1", settings=OpenAILLMService.Settings(model="m")
+    )
+    pushed: list[Any] = []
+
+    async def push(frame: Any, *_: Any) -> None:
+        pushed.append(frame)
+
+    llm.push_frame = push  # type: ignore[method-assign]
+    register_press_digits(llm)
+    handler = llm._functions["press_digits"].handler
+    results: list[tuple[Any, Any]] = []
+
+    async def result(value: Any, properties: Any = None) -> None:
+        results.append((value, properties))
+
+    await handler(SimpleNamespace(arguments={"digits": "1 2-3#"}, result_callback=result))
+    assert [(type(f), f.digits) for f in pushed] == [(KeysFrame, "123#")]
+    assert results[0][0] == {"pressed": "123#"}
+    assert results[0][1].run_llm is False
+    await handler(SimpleNamespace(arguments={"digits": "call me"}, result_callback=result))
+    assert len(pushed) == 1, "nothing pressed"
+    assert "error" in results[1][0]
+    assert results[1][1] is None, "the model runs again to correct it"
