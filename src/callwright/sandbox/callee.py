@@ -44,7 +44,7 @@ SILENT_HANGS_UP_AT = 45.0
 VOICEMAIL_LISTENS = 30.0
 INTERRUPT_AFTER = 1.0  # seconds into the agent's second turn
 MENU_STARTS_AT = 0.5  # the phone menu (IVR) starts talking once answered
-MENU_PATIENCE = 10.0  # without a key this long after the menu, the IVR says it again
+MENU_PATIENCE = 15.0  # without a key this long after the menu, the IVR says it again
 
 
 @dataclass
