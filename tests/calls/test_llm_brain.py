@@ -74,7 +74,7 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
     assert (
         f'already spoken for you: "Hello! {DEFAULT_DISCLOSURE}"' in first["messages"][0]["content"]
     )
-    assert [t["function"]["name"] for t in first["tools"]] == ["end_call"]
+    assert [t["function"]["name"] for t in first["tools"]] == ["end_call", "press_digits"]
     later = fake.requests[-1]
     heard = [m["content"] for m in later["messages"] if m["role"] == "user"]
     assert heard, "the transcript of the callee is sent as the user's turn"

@@ -2335,6 +2335,8 @@ export interface components {
             max_duration?: number;
             /** Name */
             name: string;
+            /** Precall Dtmf Sequence */
+            precall_dtmf_sequence?: string | null;
             /** Prompt */
             prompt: string;
             /** Summary Prompt */
@@ -2407,6 +2409,8 @@ export interface components {
             max_duration: number;
             /** Name */
             name: string;
+            /** Precall Dtmf Sequence */
+            precall_dtmf_sequence?: string | null;
             /** Prompt */
             prompt: string;
             /** Summary Prompt */
@@ -5479,6 +5483,12 @@ export interface components {
              * @description E.164 (`+15551230000`); without a `+` a 10-digit number is taken as US/Canada (+1), like Bland.
              */
             phone_number: string;
+            /**
+             * Precall Dtmf Sequence
+             * @description Keys pressed when the call is answered, before the agent speaks: `0-9`, `*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). Default: the agent's.
+             * @example 1w2#
+             */
+            precall_dtmf_sequence?: string | null;
             /**
              * Request Data
              * @description Values for the `{{variables}}` of the task and first sentence (at most 10 levels deep and 16 KiB).

@@ -10,7 +10,12 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from callwright.agents import transfers
-from callwright.agents.settings import BackgroundAudio, checked_prompt, voice_mismatch
+from callwright.agents.settings import (
+    BackgroundAudio,
+    checked_dtmf,
+    checked_prompt,
+    voice_mismatch,
+)
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import Minutes
 from callwright.kit.envelope import Envelope, Ok, Paged
@@ -128,6 +133,11 @@ class AgentIn(BaseModel):
     transfer_number: TransferNumber = Field(None, max_length=40)
     transfer_list: TransferList = None
     transfer_mode: transfers.TransferMode = "cold"
+    #: Keys its calls press when answered, before the agent speaks: 0-9, *, #, and w for a
+    #: half-second pause (Bland's `precall_dtmf_sequence`); None or empty: none.
+    precall_dtmf_sequence: Annotated[str | None, AfterValidator(checked_dtmf)] = Field(
+        None, max_length=200
+    )
 
     @field_validator("prompt")
     @classmethod
@@ -211,6 +221,7 @@ class AgentOut(AgentSummary):
     transfer_number: str | None = None
     transfer_list: dict[str, str] | None = None
     transfer_mode: transfers.TransferMode = "cold"
+    precall_dtmf_sequence: str | None = None
 
 
 class AgentsPage(Paged[AgentSummary]):

@@ -129,6 +129,7 @@ class CallMedia:
             leg=leg,
             history=tuple((line.speaker, line.text) for line in history),
             transfer_result=call.transfer_status if leg == "resume" else None,
+            precall_dtmf_sequence=call.precall_dtmf_sequence or "",
         )
 
     def _time_left(self, call: Call) -> float:

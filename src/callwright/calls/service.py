@@ -91,6 +91,8 @@ class CallOrder:
     transfer_number: str | None = None
     transfer_list: dict[str, str] | None = None
     transfer_mode: str = "cold"
+    #: Keys pressed when the call is answered, before the agent speaks (docs/actions.md).
+    precall_dtmf_sequence: str | None = None
 
 
 class CallService:

@@ -52,5 +52,7 @@ class Agent(Base):
     transfer_number: Mapped[str | None] = mapped_column(String(20), default=None)
     transfer_list: Mapped[dict[str, str] | None] = mapped_column(JSON, default=None)
     transfer_mode: Mapped[str] = mapped_column(String(8), default="cold", server_default="cold")
+    #: Keys its calls press when answered, before the agent speaks (docs/actions.md, Keypad).
+    precall_dtmf_sequence: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)

@@ -163,6 +163,9 @@ class Call(Base):
     post_transfer_duration: Mapped[int | None] = mapped_column(Integer, default=None)
     #: SHA-256 of the single-use secret of the transfer's listening stream (`leg=listen`).
     listen_token_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    #: Keys pressed when the call is answered, before the agent speaks (Bland's name;
+    #: docs/actions.md, Keypad).
+    precall_dtmf_sequence: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class TranscriptEntry(Base):

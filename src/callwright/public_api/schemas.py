@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from callwright.agents.settings import checked_dtmf
 from callwright.agents.transfers import departments, optional_number
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import JsonObject, Minutes, TextMap
@@ -192,6 +193,20 @@ class V1SendCallIn(BaseModel):
     @classmethod
     def _transfer_list(cls, value: dict[str, str] | None) -> dict[str, str] | None:
         return None if value is None else departments(value) or {}
+
+    precall_dtmf_sequence: str | None = Field(
+        None,
+        max_length=200,
+        description="Keys pressed when the call is answered, before the agent speaks: `0-9`, "
+        "`*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). "
+        "Default: the agent's.",
+        examples=["1w2#"],
+    )
+
+    @field_validator("precall_dtmf_sequence")
+    @classmethod
+    def _precall_dtmf_sequence(cls, value: str | None) -> str | None:
+        return checked_dtmf(value)
 
     @field_validator("webhook")
     @classmethod

@@ -158,6 +158,7 @@ def _given(body: V1SendCallIn) -> dict[str, Any]:
         "transfer_number": body.transfer_phone_number,
         "transfer_list": body.transfer_list,
         "transfer_mode": body.transfer_mode,
+        "precall_dtmf_sequence": body.precall_dtmf_sequence,
     }
 
 

@@ -24,7 +24,9 @@ from typing import Any, Literal
 import numpy as np
 import websockets
 
-from callwright.sandbox.numbers import Persona
+from callwright.sandbox.keys import KeyDetector
+from callwright.sandbox.numbers import Persona, pressed_in
+from callwright.sandbox.phone_menu import MAX_REPEATS, NO_CHOICE, MenuWalker
 from callwright.speech import tts
 from callwright.speech.audio import FRAME_SAMPLES, PCM, PHONE_RATE, tone, ulaw_decode, ulaw_encode
 from callwright.speech.vad import EnergyVAD
@@ -42,6 +44,8 @@ HANGS_UP_AT = 4.0  # the "hangs-up" persona
 SILENT_HANGS_UP_AT = 45.0
 VOICEMAIL_LISTENS = 30.0
 INTERRUPT_AFTER = 1.0  # seconds into the agent's second turn
+MENU_STARTS_AT = 0.5  # the phone menu (IVR) starts talking once answered
+MENU_PATIENCE = 15.0  # without a key this long after the menu, the IVR says it again
 
 
 @dataclass
@@ -76,6 +80,11 @@ class CalleeReport:
     unsaid: tuple[str, ...] = ()
     #: The network ended the stream to run new TwiML (a call update): the call goes on.
     redirected: bool = False
+    #: The keys heard in the agent's audio (its DTMF tones), and those the callee pressed.
+    keys_heard: list[str] = field(default_factory=list)
+    keys_pressed: list[str] = field(default_factory=list)
+    #: On the IVR: the person the agent's keys reached (None: it never got through).
+    reached: str | None = None
 
 
 @dataclass
@@ -86,8 +95,9 @@ class _Playback:
     marks: list[tuple[int, str]] = field(default_factory=list)  # (bytes still ahead, name)
 
 
-#: The personas that hold a conversation and are done once their lines are said.
-TALKERS = ("person", "interrupts", "opts-out", "wants-a-person")
+#: The personas that hold a conversation and are done once their lines are said (the IVR too,
+#: once its keys reached a person).
+TALKERS = ("person", "interrupts", "opts-out", "wants-a-person", "presses-keys")
 #: A frame the callee said and a frame it heard, as 8 kHz mu-law.
 Tap = Callable[[bytes, bytes], Awaitable[None]]
 
@@ -119,10 +129,27 @@ class _Conversation:
     said_hello: bool = False
     beep_sent: bool = False
     heard_audio: bool = False
+    #: The agent's keys (DTMF tones in its audio), heard and not yet acted on.
+    detector: KeyDetector = field(default_factory=KeyDetector)
+    new_keys: list[str] = field(default_factory=list)
+    keys_at: float = 0.0
+    #: Keys the callee presses (sent as Media Streams `dtmf` messages with its next frame).
+    presses: list[str] = field(default_factory=list)
+    pressed: list[str] = field(default_factory=list)
+    #: On the IVR: where the agent's keys have led, and how often the menu was said unanswered.
+    walker: MenuWalker | None = None
+    menu_repeats: int = 0
+
+    @property
+    def in_menu(self) -> bool:
+        return self.walker is not None and self.walker.desk is None
 
     def listen(self, frame: PCM, now: float) -> None:
         """A frame of the agent's audio heard: when the agent starts and stops talking."""
         self.heard.append(frame)
+        if key := self.detector.feed(frame):
+            self.new_keys.append(key)
+            self.keys_at = now
         change = self.vad.feed(frame)
         if (self.vad.speaking or change == "start") and (
             float(np.abs(frame.astype(np.int32)).mean()) > 150
@@ -211,6 +238,8 @@ class SimulatedCallee:
     async def run(self) -> CalleeReport:
         playback = _Playback()
         talk = _Conversation(lines=list(self.persona.lines))
+        if self.persona.menu is not None:
+            talk.walker = MenuWalker(self.persona.menu)
         async with websockets.connect(
             self.stream_url, max_size=2**20, additional_headers=self.headers
         ) as ws:
@@ -244,6 +273,9 @@ class SimulatedCallee:
             started_at=self.started_at,
             unsaid=tuple(talk.lines),
             redirected=self._left,
+            keys_heard=list(talk.detector.heard),
+            keys_pressed=list(talk.pressed),
+            reached=talk.walker.desk.name if talk.walker and talk.walker.desk else None,
         )
 
     def _start_message(self) -> dict[str, Any]:
@@ -307,6 +339,8 @@ class SimulatedCallee:
             now = tick * FRAME
             try:
                 heard = await self._hear(ws, playback, talk, now)
+                if talk.in_menu and talk.new_keys:
+                    talk.mic.clear()  # a phone menu stops talking when a key is pressed
                 if not talk.mic and not await self._turn(talk, now):
                     break
                 said = await self._speak(ws, talk, now, seq=tick + 3)
@@ -345,8 +379,11 @@ class SimulatedCallee:
 
     async def _turn(self, talk: _Conversation, now: float) -> bool:
         """The persona, done saying its last words, decides; False when it hangs up."""
-        talk.done_saying(now, ends_after_lines=self.persona.kind in TALKERS)
-        action = self._decide(now, self.persona, talk)
+        talking = self.persona.kind in TALKERS or (talk.walker is not None and not talk.in_menu)
+        talk.done_saying(now, ends_after_lines=talking)
+        action = (
+            self._menu_turn(now, talk) if talk.in_menu else self._decide(now, self.persona, talk)
+        )
         if action == "hangup":
             return False
         if action == "beep" and not talk.beep_sent:
@@ -363,13 +400,29 @@ class SimulatedCallee:
             else:
                 text = talk.lines.pop(0)
             talk.reply_at = None
-            talk.mic = await self._say(text)
+            if key := pressed_in(text):
+                talk.presses.append(key)
+                talk.mic = []
+            else:
+                talk.mic = await self._say(text)
             talk.saying, talk.said_from = text, now
             talk.pending_latency = False
         return True
 
     async def _speak(self, ws: Any, talk: _Conversation, now: float, *, seq: int) -> bytes:
-        """Send one frame of the callee's voice (or silence); the frame sent."""
+        """Send the keys the callee presses (Twilio's `dtmf` messages), then one frame of its
+        voice (or silence); the frame sent."""
+        for key in talk.presses:
+            dtmf = {"track": "inbound_track", "digit": key}
+            message = {
+                "event": "dtmf",
+                "streamSid": self.stream_sid,
+                "sequenceNumber": str(seq),
+                "dtmf": dtmf,
+            }
+            await ws.send(json.dumps(message))
+            talk.pressed.append(key)
+        talk.presses.clear()
         out = talk.mic.pop(0) if talk.mic else SILENCE_ULAW
         talk.spoken.append(ulaw_decode(out))
         media = {
@@ -386,6 +439,37 @@ class SimulatedCallee:
         }
         await ws.send(json.dumps(message))
         return out
+
+    def _menu_turn(self, now: float, talk: _Conversation) -> Literal["line", "hangup"] | None:
+        """The IVR: its menu once answered; the agent's keys (once its tones are over) lead on,
+        to another menu, a closed department or a person (a talking callee from then on);
+        without a key for a while, the menu again, and a hang-up after a few times."""
+        walker = talk.walker
+        assert walker is not None
+        if not talk.said_hello:
+            if now < MENU_STARTS_AT:
+                return None
+            talk.said_hello = True
+            talk.lines = [walker.top.prompt]
+            return "line"
+        if talk.vad.speaking:
+            return None
+        # Keys are acted on once their tones are over (the energy VAD heard them stop: the
+        # detector hears a key before the VAD starts), so a person reached hears the agent next.
+        if talk.new_keys and (talk.last_loud > talk.keys_at or now - talk.keys_at > 1.0):
+            keys, talk.new_keys = talk.new_keys, []
+            said = walker.press(keys)
+            talk.menu_repeats = 0
+            talk.lines = list(walker.desk.lines) if walker.desk else [said]
+            talk.done_at = None
+            return "line"
+        if now - max(talk.listen_since, talk.last_loud) > MENU_PATIENCE:
+            talk.menu_repeats += 1
+            if talk.menu_repeats > MAX_REPEATS:
+                return "hangup"
+            talk.lines = [f"{NO_CHOICE} {walker.at.prompt}"]
+            return "line"
+        return None
 
     def _decide(
         self, now: float, p: Persona, talk: _Conversation

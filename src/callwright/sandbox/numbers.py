@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Union
 
 Kind = Literal[
     "person",
@@ -18,7 +18,31 @@ Kind = Literal[
     "silent",
     "opts-out",
     "wants-a-person",
+    "ivr",
+    "presses-keys",
 ]
+
+
+@dataclass(frozen=True)
+class Desk:
+    """A person at the end of a phone menu: says the first line when the call reaches them,
+    then one line per agent turn, like a talking callee."""
+
+    name: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Menu:
+    """A phone menu: its prompt, and what each key leads to: another menu, a person, or a line
+    said before the top menu again (a closed department). `*` says the menu again; any other
+    key is not a valid choice (the menu again)."""
+
+    prompt: str
+    options: tuple[tuple[str, Union[Menu, Desk, str]], ...]  # noqa: UP007 (a forward reference)
+
+    def option(self, key: str) -> Menu | Desk | str | None:
+        return dict(self.options).get(key)
 
 
 @dataclass(frozen=True)
@@ -38,6 +62,53 @@ class Persona:
     joined: tuple[str, ...] = ()
     #: Back with the agent after a transfer that failed (busy, no answer): its lines then.
     resumed: tuple[str, ...] = ()
+    #: For "ivr": the phone menu that answers.
+    menu: Menu | None = None
+
+
+#: A line of `Persona.lines` that presses a key instead of speaking ("[press 1]").
+def press_line(key: str) -> str:
+    return f"[press {key}]"
+
+
+def pressed_in(line: str) -> str | None:
+    """The key a `press_line` presses (None: a spoken line)."""
+    if line.startswith("[press ") and line.endswith("]") and len(line) == len("[press 1]"):
+        return line[len("[press ")]
+    return None
+
+
+#: The sandbox IVR (+15005550020): only 3 then 1 reaches a person (the deliveries desk).
+ACME_MENU = Menu(
+    "Thanks for calling Acme Supplies. For sales, press 1. For support, press 2. "
+    "For deliveries and returns, press 3. To hear these options again, press star.",
+    (
+        ("1", "Our sales team is closed right now."),
+        ("2", "All our support agents are busy right now."),
+        (
+            "3",
+            Menu(
+                "Deliveries and returns. For a late or missing delivery, press 1. "
+                "To return an item, press 2. To go back to the main menu, press 9.",
+                (
+                    (
+                        "1",
+                        Desk(
+                            "Jordan",
+                            (
+                                "Hi, this is Jordan in deliveries. How can I help you?",
+                                "Let me check that order. It ships tomorrow morning.",
+                                "You're welcome. Goodbye.",
+                            ),
+                        ),
+                    ),
+                    ("2", "Returns are closed right now."),
+                    ("9", "Main menu."),
+                ),
+            ),
+        ),
+    ),
+)
 
 
 SPECIAL: dict[str, Persona] = {
@@ -87,6 +158,17 @@ SPECIAL: dict[str, Persona] = {
     "+15005550012": Persona("busy", "a transfer target whose line is busy", ring_seconds=0.5),
     "+15005550013": Persona(
         "no-answer", "a transfer target that rings and never answers", ring_seconds=60.0
+    ),
+    "+15005550020": Persona(
+        "ivr",
+        "a phone menu (IVR): only 3, then 1, reaches a person",
+        ring_seconds=1.0,
+        menu=ACME_MENU,
+    ),
+    "+15005550021": Persona(
+        "presses-keys",
+        "asked to press a key to confirm: presses 1",
+        lines=(press_line("1"), "Thank you. Goodbye."),
     ),
 }
 
@@ -154,6 +236,8 @@ OUTCOMES: dict[Kind, str] = {
     "silent": "completed",
     "opts-out": "completed",
     "wants-a-person": "transferred",
+    "ivr": "completed",
+    "presses-keys": "completed",
 }
 
 #: The talking scenarios' example numbers vary the last digit of this prefix.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -11,6 +12,9 @@ import numpy as np
 Speaker = Literal["assistant", "user", "person"]
 #: The media streams a call may have (see CallPlan.leg).
 Leg = Literal["agent", "listen", "resume"]
+#: Keys the agent can press: 0-9, * and #, `w` a half-second pause; 1 to 64 of them (Bland's
+#: `precall_dtmf_sequence`).
+KEYS_PATTERN = re.compile(r"[0-9*#w]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,9 @@ class CallPlan:
     #: no-answer, failed, canceled).
     history: tuple[tuple[Speaker, str], ...] = ()
     transfer_result: str | None = None
+    #: Keys pressed when the call is answered, before the agent speaks ("" for none; see
+    #: KEYS_PATTERN and voice_agent.keypad).
+    precall_dtmf_sequence: str = ""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from callwright.voice_agent import ivr
 from callwright.voice_agent.sentences import split_sentences
 
 
@@ -32,6 +33,10 @@ class Intent(StrEnum):
     QUESTION = "question"
     GREETING = "greeting"
     OTHER = "other"
+    #: A phone menu ("for sales, press 1") or its system's talk: answered with keys or not at all.
+    MENU = "menu"
+    #: The callee pressed a key.
+    KEY = "key"
 
 
 # Checked in this order: the first match wins.
@@ -225,8 +230,26 @@ _ASKS_ALREADY = (
 )
 
 
+#: "Ask them to press 1 to confirm the appointment": a key the callee is to press, and why.
+_ASK_KEY = re.compile(
+    r"^(?:ask|tell) (?:them |the customer |the callee |him |her )?to press ([0-9*#])\b\s*(.*)$",
+    re.I,
+)
+#: How the policy asks for a key (what `asked_key` reads back).
+_KEY_QUESTION = re.compile(r"^Please press ([0-9*#]) on your keypad\b")
+
+
+def asked_key(question: str | None) -> str | None:
+    """The key `question` asks the callee to press (None: it asks for words)."""
+    match = _KEY_QUESTION.match(question or "")
+    return match.group(1) if match else None
+
+
 def _question_in(sentence: str) -> str | None:
     """The question to ask the callee, when the prompt's sentence is one or asks for one."""
+    if m := _ASK_KEY.match(sentence.rstrip(".")):
+        why = _lower_first(_second_person(m.group(2)).rstrip(".")) if m.group(2) else ""
+        return f"Please press {m.group(1)} on your keypad" + (f" {why}." if why else ".")
     if sentence.endswith("?"):
         if sentence.lower().startswith(_ASKS_ALREADY):
             return sentence
@@ -333,6 +356,8 @@ class Reply:
     intent: Intent | None = None
     #: Hand the callee to a person once this reply has been heard.
     transfer: Handoff | None = None
+    #: Keys to press after the text (voice_agent.keypad): a phone menu's choice.
+    keys: str = ""
 
 
 @dataclass
@@ -362,6 +387,9 @@ class OfflinePolicy:
     _opening: tuple[str, ...] = field(default=(), init=False)
     #: What the opening did not get to say when the callee cut in (said on their turn).
     _unsaid: tuple[str, ...] = field(default=(), init=False)
+    #: The keys already pressed on each phone menu heard (by the menu's keys): a menu said
+    #: again after a refusal (a closed department, a wrong choice) gets another option.
+    _menus: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self.brief = Brief.from_prompt(self.prompt)
@@ -439,6 +467,9 @@ class OfflinePolicy:
 
     def respond(self, heard: str) -> Reply:
         """The reply to one callee turn."""
+        menu = self._menu(heard)
+        if menu is not None:
+            return menu
         self.turns += 1
         self._just_asked = None
         unsaid, self._opening, self._unsaid = self._unsaid, (), ()
@@ -503,6 +534,41 @@ class OfflinePolicy:
             self.asked += 1
         question = self._next_question()
         return Reply(f"{apology} {question or ANYTHING_ELSE}")
+
+    def _menu(self, heard: str) -> Reply | None:
+        """A phone menu is answered with the key of the option the prompt asks for (voice_agent
+        .ivr), or not at all while none fits (it may say more); its system's own talk ("Thanks
+        for calling", "Please hold") is not answered either. None: not a phone system."""
+        options = ivr.menu_options(heard)
+        if not options:
+            return Reply("", intent=Intent.MENU) if ivr.system_talk(heard) else None
+        menu = tuple(option.key for option in options)
+        # A menu said again after its choice led nowhere gets another; said again because the
+        # key came late (or was not heard), the same one.
+        tried = self._menus.get(menu, frozenset()) if ivr.refused(heard) else frozenset()
+        key = ivr.choose(options, self.prompt, tried=tried)
+        if key is None:
+            return Reply("", intent=Intent.MENU)
+        self._menus[menu] = tried | {key}
+        return Reply("", intent=Intent.MENU, keys=key)
+
+    def pressed(self, key: str) -> Reply:
+        """The callee pressed `key`: the answer when the policy asked for a key (thanks and on,
+        or the key asked for again), else none."""
+        wanted = asked_key(self.pending)
+        if wanted is None:
+            return Reply("", intent=Intent.KEY)
+        self.turns += 1
+        self._just_asked = None
+        if key != wanted:
+            return Reply(f"I heard {key}. {self.pending}", intent=Intent.KEY)
+        self.pending = None
+        question = self._next_question()
+        if question:
+            return Reply(f"Thank you, I got your {key}. {question}", intent=Intent.KEY)
+        return self._close(
+            f"Thank you, I got your {key}: that's confirmed. Have a good day. Goodbye.", Intent.KEY
+        )
 
     def _closing(self, intent: Intent, heard: str) -> Reply | None:
         """The last words, for what always ends the call (voicemail, wrong person, not

@@ -63,6 +63,7 @@ from callwright.voice_agent.contract import (
     Recording,
 )
 from callwright.voice_agent.frames import FinalReplyFrame
+from callwright.voice_agent.keypad import KeysFrame, KeysHeard, KeysSent
 from callwright.voice_agent.logs import quiet_pipecat
 from callwright.voice_agent.policy import (
     Intent,
@@ -242,11 +243,13 @@ class CallSession:
                 self.transport.input(),
                 self.stt,
                 self.callee_captions,
+                KeysHeard(self._act),
                 self.user_turns,
                 *self._build_brain(),
                 self.tts,
                 self.closer,
                 self.transport.output(),
+                KeysSent(self._act),
                 self.agent_captions,
                 self.recorder,
                 self.assistant_turns,
@@ -265,6 +268,9 @@ class CallSession:
             await self._resume()
             return
         await self.hooks.answered()
+        if self.plan.precall_dtmf_sequence:
+            # Before the agent speaks: its first words go out after the keys' tones.
+            await self.worker.queue_frame(KeysFrame(self.plan.precall_dtmf_sequence, "precall"))
         if self.plan.wait_for_greeting:
             self._after(GREETING_WAIT_SECS, self._open_conversation)
         else:
@@ -399,6 +405,11 @@ class CallSession:
             await action()
 
         self._timers.append(asyncio.create_task(later()))
+
+    def _act(self, report: ActionReport) -> None:
+        """An action the pipeline saw (keys pressed or heard): its line, written like the
+        transcript's."""
+        self._write(self.hooks.action(report))
 
     def _caption_sink(self, speaker: Literal["assistant", "user"]) -> CaptionSink:
         """Where a side's captions go: words in flight are shown, a final line is written."""

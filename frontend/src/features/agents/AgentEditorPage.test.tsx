@@ -142,6 +142,7 @@ describe('Agent editor', () => {
       transfer_number: null,
       transfer_list: null,
       transfer_mode: 'cold',
+      precall_dtmf_sequence: null,
     })
     expect(await screen.findByRole('link', { name: 'Dental reminder' })).toBeInTheDocument()
   })

@@ -23,6 +23,7 @@ import { BACKGROUNDS, DEFAULT_VOICE, VOICEMAIL_ACTIONS } from '@/lib/callSetting
 import { notify } from '@/lib/toast'
 import { placeholders } from '@/lib/variables'
 import { TransferSection } from './TransferSection'
+import { KeypadSection } from './KeypadSection'
 import { agentSchema, bodyOf, DEFAULT_DISCLOSURE, FIELD_TYPES, formOf, LABEL_MAX, LIST_MAX, SERVER_FIELDS, type AgentForm } from './schema'
 
 export function AgentEditorPage() {
@@ -151,6 +152,7 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
       <div className="min-w-0 space-y-6">
         <VoicemailCard form={form} leavesMessage={voicemailAction === 'leave_message'} />
         <TransferSection form={form} />
+        <KeypadSection form={form} />
 
         <Card className="space-y-5 p-5">
           <h2 className="text-lg font-semibold text-slate-900">After the call</h2>
