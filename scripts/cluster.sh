@@ -2,7 +2,8 @@
 # The scale-out topology on one machine (docs/deployment.md):
 #   scripts/cluster.sh start    PostgreSQL and Redis (this machine's, started if down), 2 API
 #                               processes behind nginx (websocket upgrade included), 2 workers,
-#                               2 voice processes and the sandbox network in a process of its own
+#                               2 voice processes and the sandbox network in a process of its own;
+#                               worker1 alone runs the scheduler of the periodic jobs
 #   scripts/cluster.sh stop     stops them all (PostgreSQL and Redis stay up)
 #   scripts/cluster.sh status   what runs
 #   scripts/cluster.sh restart-api
@@ -61,6 +62,9 @@ cluster_env() {
   export CALLWRIGHT_SECRET_KEY
   export CALLWRIGHT_DATA_DIR="$DIR/data"
   export CALLWRIGHT_EMBEDDED_WORKER=false
+  # One scheduler process sends the periodic jobs (reconciler, sweeps, campaign tick): worker1
+  # turns it on (start); two would send each job twice as often.
+  export CALLWRIGHT_SCHEDULER=false
   export CALLWRIGHT_HOST_CALLS=false
   export CALLWRIGHT_HOST_SANDBOX=false
   export CALLWRIGHT_TRUSTED_PROXIES='["127.0.0.1/32"]'
@@ -149,8 +153,9 @@ start() {
   for i in 0 1; do
     launch "voice$((i + 1))" .venv/bin/callwright voice --port "${VOICE_PORTS[$i]}"
     launch "api$((i + 1))" .venv/bin/callwright serve --port "${API_PORTS[$i]}"
-    launch "worker$((i + 1))" .venv/bin/callwright worker
   done
+  launch worker1 env CALLWRIGHT_SCHEDULER=true .venv/bin/callwright worker
+  launch worker2 .venv/bin/callwright worker
   write_nginx_conf
   if ! running "$DIR/nginx/nginx.pid"; then
     nginx -p "$DIR/nginx" -c "$DIR/nginx/nginx.conf"

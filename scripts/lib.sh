@@ -100,6 +100,19 @@ ensure_redis() {
 # localstripe, the local Stripe emulator card top-ups use unless real Stripe keys are set
 # (docs/billing.md): started in the background unless its port (CALLWRIGHT_LOCALSTRIPE_PORT,
 # 8420) already answers, and the app's webhook registered with it. Run after ensure_python.
+#: openapi-python-client, in a virtual environment of its own: it needs a typer older than the
+#: app's pin. The test that generates a client from /openapi.json runs it from there.
+CLIENT_GENERATOR_PIN="openapi-python-client==0.29.1"
+ensure_client_generator() {
+  local venv="$ROOT/.venv-tools"
+  if [ ! -x "$venv/bin/openapi-python-client" ] || ! fresh tools "$CLIENT_GENERATOR_PIN"; then
+    say "installing $CLIENT_GENERATOR_PIN (.venv-tools)"
+    "$(find_python)" -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check "$CLIENT_GENERATOR_PIN" 2>&1 | grep -v 'is ignored' || true
+    stamp tools "$CLIENT_GENERATOR_PIN"
+  fi
+}
+
 ensure_localstripe() {
   "$ROOT/.venv/bin/callwright" localstripe
 }

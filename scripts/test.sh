@@ -8,6 +8,7 @@ cd "$ROOT"
 set -e
 apt_install flite espeak-ng nginx-light  # nginx: the cluster test's reverse proxy
 ensure_python dev
+ensure_client_generator
 ensure_node_modules
 ensure_chromium
 ensure_postgres

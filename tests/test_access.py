@@ -85,6 +85,8 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/v1/batches"): "key",
     ("GET", "/v1/batches/{batch_id}"): "key",
     ("POST", "/v1/batches/{batch_id}/stop"): "key",
+    ("POST", "/v1/batches/{batch_id}/analyze"): "key",
+    ("GET", "/v1/batches/{batch_id}/analysis"): "key",
     ("GET", "/api/v1/billing"): "user",
     ("POST", "/api/v1/billing/card-setups"): "user",
     ("POST", "/api/v1/billing/top-ups"): "user",
@@ -152,6 +154,7 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/v1/calls/{call_id}/recording"): "key",
     ("GET", "/v1/recordings/{call_id}"): "key",
     ("GET", "/v1/voices"): "key",
+    ("GET", "/v1/voices/{voice_id}"): "key",
     ("POST", "/v1/calls/{call_id}/analyze"): "key",
     ("GET", "/api/v1/system/mode"): "user",
     ("GET", "/api/v1/system/sandbox-numbers"): "user",
@@ -255,7 +258,10 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
     ):
         await admin.login("admin@example.com")
         for method, path in KEY_ROUTES:
-            url = path.replace("{batch_id}", batch.id)
+            # Two refusals a route count against this address's limit on requests without a
+            # valid key (30 a minute, tests/public_api/test_v1_edges.py): a fresh minute each.
+            await app.state.limiter.reset()
+            url = path.replace("{batch_id}", batch.id).replace("{voice_id}", "joe")
             url = _concrete(url).replace("/1", f"/{call.id}") if "{" in url else url
             for client in (anon, admin):
                 headers = {"Authorization": f"Bearer {client.token}"} if client.token else {}
@@ -275,12 +281,11 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
                 update(ApiKey).where(ApiKey.user_id == owner.id).values(revoked_at=utcnow())
             )
             await session.commit()
-        # The 24 refusals above count against this address's limit on requests without a
-        # valid key (30 a minute, tests/public_api/test_v1_edges.py): a fresh minute for
-        # the revoked key's walk, so it meets the key check rather than the address's limit.
+        # A fresh minute for the revoked key's walk too, so it meets the key check rather
+        # than the address's limit.
         await app.state.limiter.reset()
         for method, path in KEY_ROUTES:
-            url = path.replace("{batch_id}", batch.id)
+            url = path.replace("{batch_id}", batch.id).replace("{voice_id}", "joe")
             url = _concrete(url).replace("/1", f"/{call.id}") if "{" in url else url
             assert (await mine.request(method, url, json={})).status_code == 401, (method, path)
 

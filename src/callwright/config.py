@@ -64,9 +64,13 @@ class Settings(BaseSettings):
     #: Taskiq broker for jobs: empty runs them in this process (in-memory broker); a Redis URL
     #: queues them for `callwright worker` processes.
     job_broker_url: str = ""
-    #: Whether the API process also receives queued jobs and runs the reconciler (turn off when
-    #: separate `callwright worker` processes do it).
+    #: Whether the API process also receives queued jobs (turn off when separate `callwright
+    #: worker` processes do it).
     embedded_worker: bool = True
+    #: Whether a receiving role (the API process with the embedded worker, `callwright worker`)
+    #: also runs the scheduler that sends the periodic jobs (the reconciler, the due-call and
+    #: webhook sweeps, the campaign tick). A cluster turns it on in exactly one process.
+    scheduler: bool = True
     frontend_dist: Path = REPO_ROOT / "frontend" / "dist"
 
     # The calls' recordings (docs/deployment.md#recordings). With no bucket they are files in
@@ -172,17 +176,20 @@ class Settings(BaseSettings):
     #: DNS resolution and on every redirect (server-side request forgery). true: allowed
     #: anyway, and the delivery log keeps no answer body from them. false: always refused.
     webhook_allow_private_targets: bool | None = None
-    #: How often a receiving role re-queues due webhook deliveries (retries, and deliveries a
-    #: stopped worker left behind). 0 turns the sweeper off (the tests drive it themselves).
+    # The periodic jobs' intervals, in the process that runs the scheduler (`scheduler`,
+    # kit/schedule.py): whole seconds (rounded up, at least 1); 0 turns that job off (the
+    # tests drive it themselves).
+    #: How often the webhook deliveries that are due are re-queued (retries, and deliveries a
+    #: stopped worker left behind).
     webhook_sweep_seconds: float = Field(5.0, ge=0)
-    #: How often a receiving role runs the campaign dialler (it also runs when a campaign's
-    #: call ends). 0: only then (the tests drive it themselves).
+    #: How often the campaign dialler runs (it also runs when a campaign's call ends; 0: only
+    #: then).
     campaign_tick_seconds: float = Field(3.0, ge=0)
-    #: How often a receiving role runs the reconciler: calls whose end never arrived, and
-    #: calls whose voice process died mid-call. 0 turns it off (the tests drive it).
+    #: How often the reconciler runs: calls whose end never arrived, and calls whose voice
+    #: process died mid-call.
     reconcile_seconds: float = Field(15.0, ge=0)
-    #: How often a receiving role dials the scheduled calls whose time has come (and repeats a
-    #: dial job that a stopped worker lost). 0 turns the sweep off (the tests drive it).
+    #: How often the scheduled calls whose time has come are dialled (and a dial job that a
+    #: stopped worker lost is sent again).
     dial_due_sweep_seconds: float = Field(5.0, ge=0)
     #: Each webhook attempt's time limit (connect, send, answer).
     webhook_timeout_seconds: float = Field(10.0, gt=0)

@@ -1,6 +1,6 @@
 """The composition root of every role (the API process, `callwright worker`): the database, the
-job queue, the carrier and the calls domain wired together, the jobs registered, the reconciler
-scheduled. `main.create_app` adds the web side on top."""
+job queue, the carrier and the calls domain wired together, the jobs registered, the periodic
+jobs scheduled (`kit.schedule`). `main.create_app` adds the web side on top."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from callwright.developers.delivery import Deliverer
 from callwright.developers.outbox import Outbox
 from callwright.kit.db import Database
 from callwright.kit.jobs import JobQueue
+from callwright.kit.schedule import JobScheduler, start_scheduler
 from callwright.mail.service import Mailer
 from callwright.public_api.webhooks import CallWebhooks
 from callwright.realtime.server import Publisher, redis_publisher
@@ -83,6 +84,16 @@ def build_calls(
     )
 
 
+def periodic_jobs(settings: Settings) -> dict[str, float]:
+    """The jobs the scheduler sends, each every so many seconds (0: never)."""
+    return {
+        tasks.RECONCILE_JOB: settings.reconcile_seconds,
+        tasks.DIAL_DUE_JOB: settings.dial_due_sweep_seconds,
+        TICK_JOB: settings.campaign_tick_seconds,
+        webhook_tasks.SWEEP_JOB: settings.webhook_sweep_seconds,
+    }
+
+
 @dataclass
 class Core:
     """What every role needs (API, worker): the database, the job queue, the carrier, the calls
@@ -102,10 +113,8 @@ class Core:
     dialler: Dialler
     #: Card top-ups through Stripe and auto-recharge (`payments.RECHARGE_JOB`).
     payments: Payments
-    _reconciler: asyncio.Task[None] | None = None
-    _sweeper: asyncio.Task[None] | None = None
-    _due_sweep: asyncio.Task[None] | None = None
-    _campaign_ticks: asyncio.Task[None] | None = None
+    #: Sends the periodic jobs (`periodic_jobs`), in a receiving role with `scheduler` on.
+    _scheduler: JobScheduler | None = None
 
     @classmethod
     def build(cls, settings: Settings, db: Database, publish: Publisher) -> Core:
@@ -129,49 +138,24 @@ class Core:
         deliverer = Deliverer(settings, db, jobs, mailer)
         webhook_tasks.register(jobs, deliverer)
         payments = Payments(settings, calls.billing, mailer, db, jobs)
+        for name in periodic_jobs(settings):
+            # Quiet wherever they run, not only in the scheduler's process (kit.jobs)
+            jobs.routine(name)
         return cls(settings, db, jobs, carrier, calls, mailer, outbox, deliverer, dialler, payments)
 
     async def start(self, *, receive: bool) -> None:
-        """Connect to the broker; a receiving role also runs queued jobs, the reconciler and
-        the webhook sweeper (it re-queues due deliveries: retries, and what a stopped worker
-        left behind)."""
+        """Connect to the broker; a receiving role also runs queued jobs and, with the
+        `scheduler` setting on (one process of a cluster), sends the periodic ones: the
+        reconciler, the due-call sweep, the campaign tick and the webhook sweep (it re-queues
+        due deliveries: retries, and what a stopped worker left behind)."""
         await self.jobs.start(receive=receive)
-        if receive:
-            if self.settings.reconcile_seconds > 0:
-                self._reconciler = asyncio.create_task(
-                    self._every(self.settings.reconcile_seconds, tasks.RECONCILE_JOB),
-                    name="reconciler",
-                )
-            if self.settings.webhook_sweep_seconds > 0:
-                self._sweeper = asyncio.create_task(
-                    self.deliverer.sweep_forever(self.settings.webhook_sweep_seconds),
-                    name="webhook-sweeper",
-                )
-            if self.settings.dial_due_sweep_seconds > 0:
-                self._due_sweep = asyncio.create_task(
-                    self._every(self.settings.dial_due_sweep_seconds, tasks.DIAL_DUE_JOB),
-                    name="due-call sweep",
-                )
-            if self.settings.campaign_tick_seconds > 0:
-                self._campaign_ticks = asyncio.create_task(
-                    self._every(self.settings.campaign_tick_seconds, TICK_JOB),
-                    name="campaign dialler",
-                )
-
-    async def _every(self, seconds: float, job: str) -> None:
-        self.jobs.routine(job)  # a line per run would bury the terminal (kit.jobs)
-        while True:
-            await asyncio.sleep(seconds)
-            try:
-                await self.jobs.send(job)
-            except Exception:
-                log.exception("could not queue %s", job)
+        if receive and self.settings.scheduler:
+            self._scheduler = start_scheduler(self.jobs, periodic_jobs(self.settings))
 
     async def close(self) -> None:
-        for task in (self._reconciler, self._sweeper, self._due_sweep, self._campaign_ticks):
-            if task is not None:
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
+        if self._scheduler is not None:
+            await self._scheduler.stop()
+            self._scheduler = None
         await self.jobs.close()
         await self.deliverer.close()
         await self.carrier.close()

@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 from starlette.types import ASGIApp
 
 from callwright import __version__
+from callwright.api_security import document_security
 from callwright.auth.csrf import CSRFMiddleware
 from callwright.auth.google import build_oauth
 from callwright.auth.sockets import SocketAuth
@@ -97,6 +98,7 @@ def create_app(
     install_v1_error_handlers(app)  # Bland's error shape under /v1 only
     include_routers(app, settings, network)
     document_events(app)  # the socket.io events' models beside the REST shapes
+    document_security(app, settings)  # who may call what, and /openapi.json
     _mount_spa(app, settings.frontend_dist)
     _add_middleware(app, settings)
     return app

@@ -3,7 +3,7 @@ them (`include_routers`, called by `main.create_app`)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 
 from callwright import __version__
 from callwright.account.endpoints import router as account_router
@@ -22,6 +22,7 @@ from callwright.content.endpoints import router as content_router
 from callwright.developers.endpoints import router as developers_router
 from callwright.kit.errors import NotFound
 from callwright.public_api.analyze import router as analyze_router
+from callwright.public_api.batch_analysis import router as batch_analysis_router
 from callwright.public_api.batches import router as batches_router
 from callwright.public_api.endpoints import router as public_api_router
 from callwright.sandbox.network import SandboxNetwork
@@ -55,6 +56,7 @@ PUBLIC_ROUTERS = (
     public_api_router,
     batches_router,
     analyze_router,  # POST /v1/calls/{call_id}/analyze
+    batch_analysis_router,  # POST /v1/batches/{batch_id}/analyze, GET .../analysis
 )
 
 
@@ -70,9 +72,30 @@ def include_routers(app: FastAPI, settings: Settings, network: SandboxNetwork | 
     for router in PUBLIC_ROUTERS:
         app.include_router(router)
     app.include_router(_meta_router())
+    app.include_router(_v1_not_supported())
     if network is not None:
         app.include_router(network.router)
         install_sandbox_errors(app)
+
+
+#: What `/v1` answers for a path it does not have (in Bland's error shape: public_api/errors).
+V1_NOT_SUPPORTED = "{method} /v1/{path} is not supported by Callwright. See docs/api.md for the supported endpoints."
+
+
+def _v1_not_supported() -> APIRouter:
+    """Any `/v1` path the API does not have, whatever the method: a 404 that says so (not the
+    405 a POST met from the web app's catch-all, which reads as a wrong verb)."""
+    v1 = APIRouter(prefix="/v1")
+
+    @v1.api_route(
+        "/{rest:path}",
+        methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+        include_in_schema=False,
+    )
+    async def v1_not_supported(rest: str, request: Request) -> None:
+        raise NotFound(V1_NOT_SUPPORTED.format(method=request.method, path=rest))
+
+    return v1
 
 
 def _meta_router() -> APIRouter:

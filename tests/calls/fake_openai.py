@@ -20,8 +20,12 @@ CLOSING = "Perfect, your trip is all set. Thank you, goodbye."
 
 
 class FakeOpenAI:
-    def __init__(self) -> None:
+    def __init__(
+        self, *, closing: str = CLOSING, tool: str = "end_call", arguments: str = "{}"
+    ) -> None:
         self.requests: list[dict[str, Any]] = []
+        #: The second reply, and the function it calls (with its JSON arguments).
+        self.closing, self.tool, self.arguments = closing, tool, arguments
 
     def app(self) -> Starlette:
         return Starlette(routes=[Route("/v1/chat/completions", self.completions, methods=["POST"])])
@@ -40,7 +44,8 @@ class FakeOpenAI:
                 media_type="text/event-stream",
             )
         return StreamingResponse(
-            self._stream(body["model"], CLOSING, end_call=True), media_type="text/event-stream"
+            self._stream(body["model"], self.closing, end_call=True),
+            media_type="text/event-stream",
         )
 
     async def _stream(
@@ -77,12 +82,12 @@ class FakeOpenAI:
                             "index": 0,
                             "id": "call_1",
                             "type": "function",
-                            "function": {"name": "end_call", "arguments": ""},
+                            "function": {"name": self.tool, "arguments": ""},
                         }
                     ]
                 }
             )
-            yield chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]})
+            yield chunk({"tool_calls": [{"index": 0, "function": {"arguments": self.arguments}}]})
             yield chunk({}, "tool_calls")
         else:
             yield chunk({}, "stop")

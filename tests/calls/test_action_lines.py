@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from callwright.calls.events import CallEvents
-from callwright.models import WebhookDelivery
+from callwright.models import WebhookDelivery, WebhookEndpoint
 from callwright.realtime.events import WEBHOOK_EVENT, LiveEvent, wire
 from callwright.realtime.server import ADMIN_ROOM, user_room
 from callwright.voice_agent.contract import ActionReport
@@ -32,11 +32,21 @@ TOOL = ActionReport(
 )
 
 
-async def test_an_action_is_kept_published_and_sent_as_a_webhook(app: FastAPI) -> None:
+async def test_an_action_is_kept_published_and_sent_as_a_webhook(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
     client, user = await signed_in(app, "acts@example.com")
-    call = await add_call(
-        app, user.id, status="in-progress", webhook_url="https://hooks.example.com/c"
-    )
+    call = await add_call(app, user.id, status="in-progress")
+    async with app.state.db.sessionmaker() as session:
+        session.add(
+            WebhookEndpoint(
+                user_id=user.id,
+                url="https://hooks.example.com/c",
+                events=["call.action"],
+                secret="whsec_x",
+            )
+        )
+        await session.commit()
     published: list[tuple[str, str, Any]] = []
 
     async def publish(room: str, event: LiveEvent) -> None:
@@ -44,7 +54,8 @@ async def test_an_action_is_kept_published_and_sent_as_a_webhook(app: FastAPI) -
 
     hooks = app.state.calls.media.hooks(call.id)
     hooks.events = CallEvents(publish)
-    app.state.calls.flows.life.events = hooks.events
+    # Put back after the test: the app is shared by the tests that follow.
+    monkeypatch.setattr(app.state.calls.flows.life, "events", hooks.events)
     await hooks.action(TOOL)
 
     detail = {

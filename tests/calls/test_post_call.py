@@ -1,6 +1,6 @@
 """After every finished call with an owner: the analysis with the call's settings is stored and
-reported as `call.analyzed` (to the owner's subscribed endpoints and the call's own webhook),
-whether or not anyone answered; the dashboard's analyze button uses the same settings."""
+reported as `call.analyzed` to the owner's subscribed endpoints, and the call's own webhook
+gets the call object (Bland's shape, its summary in it), whether or not anyone answered; the dashboard's analyze button uses the same settings."""
 
 from __future__ import annotations
 
@@ -43,10 +43,12 @@ def deliverer(app: FastAPI) -> None:
 
 
 async def _deliveries(app: FastAPI, call_id: str) -> list[WebhookDelivery]:
-    """The call's `call.analyzed` deliveries (its `call.ended` ones are the lifecycle's)."""
+    """The call's `call.analyzed` deliveries (its `call.ended` ones are the lifecycle's), and
+    the call's own webhook (sent once the analysis is stored)."""
     async with app.state.db.sessionmaker() as session:
         query = select(WebhookDelivery).where(
-            WebhookDelivery.call_id == call_id, WebhookDelivery.event == "call.analyzed"
+            WebhookDelivery.call_id == call_id,
+            (WebhookDelivery.event == "call.analyzed") | WebhookDelivery.endpoint_id.is_(None),
         )
         return list((await session.scalars(query.order_by(WebhookDelivery.url))).all())
 
@@ -90,8 +92,11 @@ async def test_a_finished_call_is_analysed_and_reported(app: FastAPI) -> None:
     deliveries = await _deliveries(app, call_id)
     assert [(d.url, d.event) for d in deliveries] == [
         ("https://crm.example.invalid/in", "call.analyzed"),  # the subscribed endpoint
-        ("https://hooks.example.invalid/calls", "call.analyzed"),  # the call's own webhook
+        ("https://hooks.example.invalid/calls", "call.ended"),  # the call's own webhook
     ]
+    own = json.loads(deliveries[1].payload)  # Bland's shape: the call object, summary in it
+    assert (own["call_id"], own["summary"]) == (call_id, analysis.summary)
+    assert own["variables"]["name"] == "Dana"
     body = json.loads(deliveries[0].payload)
     assert body["type"] == "call.analyzed"
     assert body["data"] == {
@@ -112,10 +117,12 @@ async def test_a_call_nobody_answered_is_reported_too(app: FastAPI) -> None:
     call_id = await finished_call(app, user.id, [], answered=False, **SETTINGS)
     await app.state.calls.flows.finalize(call_id)
     await app.state.jobs.drain()
-    (delivery,) = await _deliveries(app, call_id)
-    data = json.loads(delivery.payload)["data"]
-    assert (data["outcome"], data["disposition_tag"]) == ("NO_ANSWER", "NO_ANSWER")
-    assert data["analysis"] == {"party_size": None}
+    (own,) = await _deliveries(app, call_id)  # no endpoint subscribed: the call's own webhook
+    data = json.loads(own.payload)
+    assert (data["call_id"], data["status"], data["call_length"]) == (call_id, "no-answer", 0)
+    stored = Analysis.from_json((await _stored(app, call_id)).analysis or "{}")
+    assert (stored.outcome, stored.disposition_tag) == ("NO_ANSWER", "NO_ANSWER")
+    assert stored.values() == {"party_size": None}
 
 
 async def test_the_public_test_call_is_not_analysed(app: FastAPI) -> None:

@@ -25,7 +25,7 @@ from callwright.config import Settings
 from callwright.kit.security import seal
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
-from callwright.models import Call, WebhookDelivery
+from callwright.models import Call, WebhookDelivery, WebhookEndpoint
 from callwright.speech import tts
 from tests.agents.tool_server import ToolServer
 from tests.calls.fake_openai import GREETING, FakeOpenAI
@@ -115,6 +115,16 @@ async def _call(rig: Rig, path: str, email: str) -> str:
     """A call to the patient asker with one tool, check_calendar, at `path`."""
     app = rig.app
     user = await add_user(app, email=email, balance_cents=5_000)
+    async with app.state.db.sessionmaker() as session:  # the user's endpoint for call.action
+        session.add(
+            WebhookEndpoint(
+                user_id=user.id,
+                url="https://hooks.example.com/calls",
+                events=["call.action"],
+                secret="whsec_x",
+            )
+        )
+        await session.commit()
     tool = {
         "name": "check_calendar",
         "description": "Whether a day has a free time.",
@@ -143,7 +153,6 @@ async def _call(rig: Rig, path: str, email: str) -> str:
                 temperature=0.3,
                 max_duration=2,
                 background_audio="none",
-                webhook_url="https://hooks.example.com/calls",
                 tools=[tool],
             ),
         )
@@ -185,10 +194,9 @@ async def test_a_tool_is_called_mid_call_and_its_answer_spoken(rig: Rig) -> None
     # The model had the tool's answer.
     results = [m for r in rig.llm.requests for m in r["messages"] if m["role"] == "tool"]
     assert json.loads(results[0]["content"])["free"] is True
-    assert [t["function"]["name"] for t in rig.llm.requests[0]["tools"]] == [
-        "end_call",
-        "check_calendar",
-    ]
+    names = [t["function"]["name"] for t in rig.llm.requests[0]["tools"]]
+    assert names[0] == "end_call"
+    assert names[-1] == "check_calendar", "the call's tools after the built-ins"
 
     assert events[0] == "Calling check_calendar"
     assert events[1].startswith("check_calendar answered in ")

@@ -139,7 +139,7 @@ async def test_a_killed_worker_loses_no_contact_and_dials_none_twice(
     log = tmp_path / "workers.log"
     worker_env = {
         "CALLWRIGHT_APP_URL": url,
-        "CALLWRIGHT_CAMPAIGN_TICK_SECONDS": "0.5",
+        "CALLWRIGHT_CAMPAIGN_TICK_SECONDS": "1",  # Taskiq's shortest interval
         "CALLWRIGHT_DIAL_DUE_SWEEP_SECONDS": "1",
         "CALLWRIGHT_MAX_CALLS_PER_NUMBER_PER_DAY": "0",
     }

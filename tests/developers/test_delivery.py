@@ -6,6 +6,8 @@ sent by one sender at a time; the log and resend through the API."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 from collections.abc import Sequence
 from datetime import timedelta
@@ -19,6 +21,7 @@ from callwright.developers.delivery import EXCERPT_BYTES, USER_AGENT, Deliverer
 from callwright.kit.serving import free_port
 from callwright.main import create_app
 from callwright.models import WebhookDelivery, WebhookEndpoint
+from tests.calls.test_calls_api import add_call
 from tests.developers.receiver import Receiver, receiving
 from tests.factories import ApiClient, outbox, signed_in
 
@@ -40,6 +43,21 @@ async def emit(app: FastAPI, user_id: int, event: str = "call.ended", **kwargs: 
     async for session in app.state.db.session():
         ids = await app.state.outbox.emit(
             session, user_id=user_id, event=event, data={"call_id": "c1", "price": 0.09}, **kwargs
+        )
+    return ids
+
+
+async def post_call(app: FastAPI, user_id: int, url: str) -> list[str]:
+    """A call's own webhook, the way the call's life writes it (Bland's shape), jobs after commit."""
+    call = await add_call(app, user_id)
+    ids: list[str] = []
+    async for session in app.state.db.session():
+        ids = await app.state.outbox.post_call(
+            session,
+            user_id=user_id,
+            call_id=call.id,
+            url=url,
+            data={"call_id": "c1", "price": 0.09},
         )
     return ids
 
@@ -127,20 +145,25 @@ async def test_a_calls_own_webhook_is_signed_with_the_users_signing_secret(
         assert receiver.secret.startswith("whsec_")
         again_read = (await client.api("GET", "developers/signing-secret")).json()["secret"]
         assert again_read == receiver.secret
-        [delivery_id] = await emit(app, user.id, call_webhook=receiver.url + "/call")
+        [delivery_id] = await post_call(app, user.id, receiver.url + "/call")
         [done] = await settle(app, [delivery_id])
         assert done.status == "delivered"
         assert done.endpoint_id is None
+        assert done.event == "call.ended"
         request = receiver.received[0]
         from standardwebhooks.webhooks import Webhook
 
+        # Bland's shape: the call object itself, no envelope; signed both ways.
         payload = Webhook(receiver.secret).verify(request.body, request.headers)
-        assert payload["type"] == "call.ended"
+        assert payload == {"call_id": "c1", "price": 0.09}
+        body = request.body if isinstance(request.body, bytes) else request.body.encode()
+        bland = hmac.new(receiver.secret.encode(), body, hashlib.sha256).hexdigest()
+        assert request.headers["x-webhook-signature"] == bland
 
         rotated = (await client.api("POST", "developers/signing-secret/rotate")).json()["secret"]
         assert rotated != receiver.secret
         receiver.secret = rotated
-        [again] = await emit(app, user.id, call_webhook=receiver.url + "/call")
+        [again] = await post_call(app, user.id, receiver.url + "/call")
         await settle(app, [again])
         assert receiver.received[-1].verified is not None
 
@@ -270,14 +293,15 @@ async def test_events_reach_only_subscribed_enabled_endpoints(
 
 
 async def test_a_receiving_process_sweeps_by_itself(app: FastAPI, migrated: Settings) -> None:
-    """With the sweeper on (every CALLWRIGHT_WEBHOOK_SWEEP_SECONDS), a process with the embedded
-    worker sends a delivery nobody queued a job for, with no test driving it."""
+    """With the sweep on (its job sent every CALLWRIGHT_WEBHOOK_SWEEP_SECONDS by the scheduler),
+    a process with the embedded worker sends a delivery nobody queued a job for, with no test
+    driving it."""
     client, user = await signed_in(app, "selfsweep@example.com")
     async with client, receiving() as receiver:
         created = await add_endpoint(client, receiver.url + "/hook")
         receiver.secret = created["secret"]
         ids = await emit_unqueued(app, user.id, "call.ended", "c4")
-        other = create_app(migrated.model_copy(update={"webhook_sweep_seconds": 0.1}))
+        other = create_app(migrated.model_copy(update={"webhook_sweep_seconds": 1}))
         async with other.router.lifespan_context(other):
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 10
@@ -325,12 +349,12 @@ async def test_the_sweeper_does_not_queue_a_delivery_again_while_its_job_waits(
     jobs = SentJobs()
     sweeper = Deliverer(migrated, app.state.db, jobs, app.state.mailer)  # type: ignore[arg-type]
     async with app.state.db.sessionmaker() as session:
-        [delivery_id] = await app.state.outbox.emit(
+        [delivery_id] = await app.state.outbox.post_call(
             session,
             user_id=user.id,
-            event="call.ended",
+            call_id=(await add_call(app, user.id)).id,
+            url=f"http://127.0.0.1:{free_port()}/",
             data={},
-            call_webhook=f"http://127.0.0.1:{free_port()}/",
         )
         await session.commit()
     assert await sweeper.sweep() == 1
@@ -356,11 +380,11 @@ async def test_the_deliverer_creates_the_signing_secret_the_page_then_shows(
     client, user = await signed_in(app, "firstuse@example.com")
     async with client, receiving() as receiver:
         # The receiver does not know the secret yet: it answers 400, and the delivery retries.
-        [delivery_id] = await emit(app, user.id, call_webhook=receiver.url + "/call")
+        [delivery_id] = await post_call(app, user.id, receiver.url + "/call")
         await app.state.jobs.drain()
         secret = (await client.api("GET", "developers/signing-secret")).json()["secret"]
         first = receiver.received[0]
-        assert Webhook(secret).verify(first.body, first.headers)["type"] == "call.ended"
+        assert Webhook(secret).verify(first.body, first.headers)["call_id"] == "c1"
         receiver.secret = secret
         [done] = await settle(app, [delivery_id])
         assert done.status == "delivered"

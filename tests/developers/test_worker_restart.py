@@ -69,7 +69,7 @@ def webhook_worker(settings: Settings, log: Path) -> AbstractContextManager[Pope
         # Separate workers cannot tell where the app listens: the loopback receiver needs the
         # opt-in (docs/webhooks.md).
         CALLWRIGHT_WEBHOOK_ALLOW_PRIVATE_TARGETS="true",
-        CALLWRIGHT_WEBHOOK_SWEEP_SECONDS="0.3",
+        CALLWRIGHT_WEBHOOK_SWEEP_SECONDS="1",  # Taskiq's shortest interval
         CALLWRIGHT_WEBHOOK_TIMEOUT_SECONDS="1",
         CALLWRIGHT_WEBHOOK_RETRY_SECONDS=json.dumps([0.3] * 6),
     )

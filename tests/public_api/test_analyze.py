@@ -53,6 +53,15 @@ async def test_questions_are_answered_in_blands_shape(app: FastAPI) -> None:
         "status": "success",
         "message": "Call analyzed successfully.",
         "answers": [[True, 2, "human", None]],
+        # Where each answer comes from: the callee's line, or who answered (the call's fact).
+        "evidence": [
+            [
+                {"line": 2, "speaker": "user", "text": "Yes, 3 pm tomorrow works for me."},
+                {"line": 4, "speaker": "user", "text": "Two of us."},
+                {"fact": "answered_by", "value": "human"},
+                None,
+            ]
+        ],
         "credits_used": 0,
     }
     assert bearer.json() == raw.json()

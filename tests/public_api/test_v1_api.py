@@ -23,6 +23,8 @@ from tests.factories import add_api_key, add_user, queued_call
 
 pytestmark = pytest.mark.asyncio
 
+SAME_NUMBER_MESSAGE = "Calls can only be sent every 10 seconds to the same number."
+
 TASK = "You are Sam from Acme Dental, confirming {{name}}'s cleaning tomorrow at 3 pm."
 #: Scheduled a day ahead: nothing dials these calls during a test.
 LATER = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%d %H:%M:%S +00:00")
@@ -134,17 +136,13 @@ async def test_a_scheduled_call_is_queued_with_every_setting_and_its_price_held(
     assert call.api_key_id is not None
     assert await balance(app, user.id) == 10_000 - 4 * 49, "4 minutes at 49 cents held"
 
-    # call.queued went to the call's own webhook in the same transaction.
+    # The call's own webhook gets nothing before the call is over (Bland's: the call object,
+    # once, at its end).
     async with app.state.db.sessionmaker() as session:
         deliveries = (
             await session.scalars(select(WebhookDelivery).where(WebhookDelivery.call_id == call.id))
         ).all()
-    assert [(d.event, d.url) for d in deliveries] == [("call.queued", "https://example.com/hook")]
-    payload = json.loads(deliveries[0].payload)
-    assert payload["type"] == "call.queued"
-    assert payload["data"]["call_id"] == call.id
-    assert payload["data"]["metadata"] == {"crm_id": "lead-8812", "tags": ["vip"]}
-    assert payload["data"]["request_data"] == {"name": "Alex"}
+    assert deliveries == []
 
 
 async def test_details_round_trip_metadata_and_variables_in_blands_fields(app: FastAPI) -> None:
@@ -206,7 +204,10 @@ async def test_validation_errors_answer_400_in_blands_shape(app: FastAPI) -> Non
         hook = error_of(await client.post("/v1/calls", json=order(webhook="ftp://x")), 400)
         assert hook["errors"]["webhook"] == ["The webhook must be an http(s) URL."]
         unknown = error_of(await client.get("/v1/nothing-here"), 404)
-        assert unknown["message"] == "The requested endpoint does not exist."
+        assert unknown["message"] == (
+            "GET /v1/nothing-here is not supported by Callwright. "
+            "See docs/api.md for the supported endpoints."
+        )
     async with app.state.db.sessionmaker() as session:
         assert (await session.scalars(select(Call))).all() == []
     # The dashboard's routes keep their own shape.
@@ -278,8 +279,25 @@ async def test_the_same_number_only_every_10_seconds(app: FastAPI) -> None:
     assert first.status_code == 200
     assert other.status_code == 200
     body = error_of(again, 429)
-    assert body["message"] == "Calls can only be sent every 10 seconds to the same number."
+    assert body["message"] == SAME_NUMBER_MESSAGE
     assert int(again.headers["retry-after"]) >= 1
+
+
+async def test_a_refused_call_does_not_start_the_numbers_10_seconds(app: FastAPI) -> None:
+    """A call refused for the balance places nothing: the retry after a top-up goes through at
+    once instead of meeting the same-number 429; a placed call still starts the 10 seconds."""
+    user, key = await keyed(app, cents=100)
+    async with api(app, key) as client:
+        refused = await client.post("/v1/calls", json=order(max_duration=30, start_time=LATER))
+        async with app.state.db.sessionmaker() as session:
+            await session.execute(update(User).values(balance_cents=10_000))
+            await session.commit()
+        retried = await client.post("/v1/calls", json=order(max_duration=30, start_time=LATER))
+        again = await client.post("/v1/calls", json=order(max_duration=30, start_time=LATER))
+    assert error_of(refused, 402)["message"] == "Insufficient balance."
+    assert retried.status_code == 200, retried.text
+    assert error_of(again, 429)["message"] == SAME_NUMBER_MESSAGE
+    assert await balance(app, user.id) < 10_000
 
 
 async def test_keys_missing_unknown_and_revoked_are_401(app: FastAPI) -> None:
@@ -349,11 +367,11 @@ async def test_stop_cancels_a_scheduled_call_and_releases_its_hold(app: FastAPI)
                 .order_by(WebhookDelivery.created_at)
             )
         ).all()
-    assert [r.event for r in rows] == ["call.queued", "call.ended", "call.analyzed"]
-    ended = json.loads(rows[1].payload)["data"]
+    # The call's own webhook: the call object once, after the post-call analysis.
+    assert [(r.event, r.endpoint_id) for r in rows] == [("call.ended", None)]
+    ended = json.loads(rows[0].payload)
     assert (ended["call_id"], ended["status"], ended["completed"]) == (call_id, "canceled", True)
-    # call.ended is written at the end, before the post-call analysis (call.analyzed carries
-    # that), which may or may not have been stored when the detail was read.
+    # The detail was read before the analysis was stored; the webhook came after it.
     later = {"summary", "analysis", "disposition_tag"}
     assert {k: v for k, v in ended.items() if k not in later} == {
         k: v for k, v in detail.items() if k not in later

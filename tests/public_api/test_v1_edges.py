@@ -185,3 +185,18 @@ async def test_named_texts_are_bounded_in_size_too(app: FastAPI) -> None:
     async with api(app, key) as client:
         refused = bland(await client.post("/v1/calls", json=body))
     assert too_big_message() in json.dumps(refused["errors"])
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "PUT", "PATCH", "DELETE"])
+async def test_a_path_v1_does_not_have_is_a_404_that_says_so(app: FastAPI, method: str) -> None:
+    """Not the 405 a POST met from the web app's catch-all (read as a wrong verb), and not the
+    web app's HTML: Bland's error shape, naming what is not supported."""
+    async with api(app) as client:
+        answer = await client.request(method, "/v1/pathways/abc/run", json={})
+    assert answer.status_code == 404
+    assert answer.json() == {
+        "status": "error",
+        "message": f"{method} /v1/pathways/abc/run is not supported by Callwright. "
+        "See docs/api.md for the supported endpoints.",
+        "errors": {},
+    }

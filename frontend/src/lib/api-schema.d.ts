@@ -1995,6 +1995,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches/{batch_id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Batch analysis
+         * @description The batch's latest analysis: each analysed call's questions and answers (as text).
+         */
+        get: operations["batch_analysis_v1_batches__batch_id__analysis_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}/analyze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyze a batch
+         * @description Answer questions about every ended call of the batch (its first 1,000) from their
+         *     transcripts; the analysis is kept for `GET /v1/batches/{batch_id}/analysis`.
+         */
+        post: operations["analyze_batch_v1_batches__batch_id__analyze_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/batches/{batch_id}/stop": {
         parameters: {
             query?: never;
@@ -2154,6 +2195,26 @@ export interface paths {
          * @description The voices this server speaks. Send `voice` as the name (or the numeric `voice_id`).
          */
         get: operations["list_voices_v1_voices_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/{voice_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Voice details
+         * @description One voice of `GET /v1/voices`, by its number or its name.
+         */
+        get: operations["voice_details_v1_voices__voice_id__get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2334,6 +2395,8 @@ export interface components {
             max_duration?: number;
             /** Name */
             name: string;
+            /** Precall Dtmf Sequence */
+            precall_dtmf_sequence?: string | null;
             /** Prompt */
             prompt: string;
             /** Summary Prompt */
@@ -2343,6 +2406,18 @@ export interface components {
              * @default 0.7
              */
             temperature?: number;
+            /** Transfer List */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @default cold
+             * @enum {string}
+             */
+            transfer_mode?: "cold" | "warm";
+            /** Transfer Number */
+            transfer_number?: string | null;
             /**
              * Voice
              * @default
@@ -2394,12 +2469,26 @@ export interface components {
             max_duration: number;
             /** Name */
             name: string;
+            /** Precall Dtmf Sequence */
+            precall_dtmf_sequence?: string | null;
             /** Prompt */
             prompt: string;
             /** Summary Prompt */
             summary_prompt: string | null;
             /** Temperature */
             temperature: number;
+            /** Transfer List */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @default cold
+             * @enum {string}
+             */
+            transfer_mode?: "cold" | "warm";
+            /** Transfer Number */
+            transfer_number?: string | null;
             /**
              * Updated At
              * Format: date-time
@@ -2534,6 +2623,33 @@ export interface components {
             /** Summary */
             summary: string;
         };
+        /** AnalyzeBatchOut */
+        AnalyzeBatchOut: {
+            /** Answers */
+            answers: unknown[][];
+            /** Call Ids */
+            call_ids: string[];
+            /**
+             * Credits Used
+             * @default 0
+             */
+            credits_used?: number;
+            /** Evidence */
+            evidence: ({
+                [key: string]: unknown;
+            } | null)[][];
+            /**
+             * Message
+             * @default Batch analyzed successfully.
+             */
+            message?: string;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+        };
         /**
          * AnalyzeCallIn
          * @example {
@@ -2572,6 +2688,10 @@ export interface components {
              * @default 0
              */
             credits_used?: number;
+            /** Evidence */
+            evidence: ({
+                [key: string]: unknown;
+            } | null)[][];
             /**
              * Message
              * @default Call analyzed successfully.
@@ -2738,6 +2858,42 @@ export interface components {
             /** User Id */
             userId: number;
         };
+        /** BatchAnalysisOut */
+        BatchAnalysisOut: {
+            /** Analysis */
+            analysis: components["schemas"]["BatchCallAnalysis"][];
+            /**
+             * Message
+             * @default Batch analysis retrieved successfully.
+             */
+            message?: string;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+        };
+        /**
+         * BatchCallAnalysis
+         * @description Bland's `BatchAnalysisObject`: one call's answers, as text ("true", "2", "null").
+         */
+        BatchCallAnalysis: {
+            /** Answers */
+            answers: string[];
+            /** Batch Id */
+            batch_id: string;
+            /** Call Id */
+            call_id: string;
+            /** Evidence */
+            evidence: ({
+                [key: string]: unknown;
+            } | null)[];
+            /** Goal */
+            goal: string;
+            /** Questions */
+            questions: string[];
+        };
         /** BillingOut */
         BillingOut: {
             data: components["schemas"]["BillingSummary"];
@@ -2889,6 +3045,7 @@ export interface components {
             to: string;
             /** Transcripts */
             transcripts: components["schemas"]["TranscriptLine"][];
+            transfer: components["schemas"]["CallTransferOut"];
             /** Voice */
             voice: string;
         };
@@ -2922,7 +3079,7 @@ export interface components {
          *     analytics and webhooks (stored in `calls.end_reason`). `status` stays the carrier's.
          * @enum {string}
          */
-        CallOutcome: "completed" | "voicemail" | "busy" | "no-answer" | "failed" | "stopped" | "time-limit" | "callee-hung-up" | "cut-by-fault";
+        CallOutcome: "completed" | "voicemail" | "busy" | "no-answer" | "failed" | "stopped" | "time-limit" | "callee-hung-up" | "cut-by-fault" | "transferred";
         /** CallOwner */
         CallOwner: {
             /** Email */
@@ -2985,6 +3142,7 @@ export interface components {
             to: string;
             /** Transcripts */
             transcripts: components["schemas"]["TranscriptLine"][];
+            transfer: components["schemas"]["CallTransferOut"];
             /** Voice */
             voice: string;
         };
@@ -3125,6 +3283,30 @@ export interface components {
             recording_started_at: string | null;
             /** Ringing At */
             ringing_at: string | null;
+        };
+        /**
+         * CallTransferOut
+         * @description Where the call could be handed to a person, and what its transfer did (Bland's names).
+         */
+        CallTransferOut: {
+            /** Post Transfer Duration */
+            post_transfer_duration: number | null;
+            /** Pre Transfer Duration */
+            pre_transfer_duration: number | null;
+            /** Transfer List */
+            transfer_list: {
+                [key: string]: string;
+            } | null;
+            /** Transfer Mode */
+            transfer_mode: string;
+            /** Transfer Number */
+            transfer_number: string | null;
+            /** Transfer Status */
+            transfer_status: string | null;
+            /** Transferred At */
+            transferred_at: string | null;
+            /** Transferred To */
+            transferred_to: string | null;
         };
         /** CallUser */
         CallUser: {
@@ -3286,7 +3468,7 @@ export interface components {
              * Speaker
              * @enum {string}
              */
-            speaker: "assistant" | "user";
+            speaker: "assistant" | "user" | "person";
             /** Text */
             text: string;
         };
@@ -4454,6 +4636,10 @@ export interface components {
              * @default 0.7
              */
             temperature?: number;
+            /** Transfer Mode */
+            transfer_mode?: ("cold" | "warm") | null;
+            /** Transfer Number */
+            transfer_number?: string | null;
             /** Userid */
             userId: number;
             /** Variables */
@@ -4954,7 +5140,7 @@ export interface components {
              * User
              * @enum {string}
              */
-            user: "assistant" | "user";
+            user: "assistant" | "user" | "person";
         };
         /** TranscriptOut */
         TranscriptOut: {
@@ -5273,6 +5459,10 @@ export interface components {
             };
             /** Outcome */
             outcome: string | null;
+            /** Post Transfer Duration */
+            post_transfer_duration?: number | null;
+            /** Pre Transfer Duration */
+            pre_transfer_duration?: number | null;
             /** Price */
             price: number | null;
             /** Queue Status */
@@ -5302,6 +5492,12 @@ export interface components {
             to: string;
             /** Transcripts */
             transcripts: components["schemas"]["V1TranscriptLine"][];
+            /** Transfer Status */
+            transfer_status?: string | null;
+            /** Transferred At */
+            transferred_at?: string | null;
+            /** Transferred To */
+            transferred_to?: string | null;
             /** Variables */
             variables: {
                 [key: string]: string;
@@ -5462,6 +5658,49 @@ export interface components {
             name: string;
         };
         /**
+         * V1RetrievedVoice
+         * @description Bland's `RetrievedVoice`, for a built-in voice (the numbers and names of `GET /v1/voices`).
+         */
+        V1RetrievedVoice: {
+            /**
+             * Created At
+             * Format: date-time
+             * @default 1970-01-01T00:00:00Z
+             */
+            created_at?: string;
+            /** Description */
+            description: string;
+            /**
+             * Editable
+             * @default false
+             */
+            editable?: boolean;
+            /** Interruption Threshold */
+            interruption_threshold?: number | null;
+            /** Language */
+            language: string;
+            /**
+             * Public
+             * @default true
+             */
+            public?: boolean;
+            /**
+             * Reduce Latency
+             * @default true
+             */
+            reduce_latency?: boolean;
+            /** Voice Id */
+            voice_id: number;
+            /** Voice Name */
+            voice_name: string;
+            /** Voice Preset Id */
+            voice_preset_id: string;
+            /** Voice Settings */
+            voice_settings: {
+                [key: string]: string;
+            };
+        };
+        /**
          * V1SendCallIn
          * @description `POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required.
          */
@@ -5526,6 +5765,12 @@ export interface components {
              */
             phone_number: string;
             /**
+             * Precall Dtmf Sequence
+             * @description Keys pressed when the call is answered, before the agent speaks: `0-9`, `*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). Default: the agent's.
+             * @example 1w2#
+             */
+            precall_dtmf_sequence?: string | null;
+            /**
              * Request Data
              * @description Values for the `{{variables}}` of the task and first sentence (at most 10 levels deep and 16 KiB).
              */
@@ -5559,6 +5804,23 @@ export interface components {
              * @description Custom tools the agent may call mid-call (with an LLM configured), over the agent's own of the same name.
              */
             tools?: components["schemas"]["V1Tool"][] | null;
+            /**
+             * Transfer List
+             * @description Departments and their numbers (`{"default": "+1...", "sales": "+1..."}`): the callee (or the model) names one; `default` when none is named.
+             */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @description Callwright's: `cold` (joined at once, the default) or `warm` (the person first hears a one-line summary).
+             */
+            transfer_mode?: ("cold" | "warm") | null;
+            /**
+             * Transfer Phone Number
+             * @description Where the agent hands the callee to a person when they ask for one (E.164; over the agent's).
+             */
+            transfer_phone_number?: string | null;
             /**
              * Voice
              * @description A voice name or id from `GET /v1/voices`.
@@ -5721,7 +5983,7 @@ export interface components {
              * User
              * @enum {string}
              */
-            user: "assistant" | "user";
+            user: "assistant" | "user" | "person";
         };
         /** V1Voice */
         V1Voice: {
@@ -5748,6 +6010,10 @@ export interface components {
             tags: string[];
             /** Voice Id */
             voice_id: number;
+        };
+        /** V1VoiceOut */
+        V1VoiceOut: {
+            voice: components["schemas"]["V1RetrievedVoice"];
         };
         /**
          * V1Voicemail
@@ -5857,7 +6123,7 @@ export interface components {
              * Speaker
              * @enum {string}
              */
-            speaker?: "assistant" | "user";
+            speaker?: "assistant" | "user" | "person";
             /** Text */
             text?: string;
         };
@@ -5968,6 +6234,7 @@ export type SchemaAgentsPage = components['schemas']['AgentsPage'];
 export type SchemaAnalysisByDayOut = components['schemas']['AnalysisByDayOut'];
 export type SchemaAnalysisField = components['schemas']['AnalysisField'];
 export type SchemaAnalysisOut = components['schemas']['AnalysisOut'];
+export type SchemaAnalyzeBatchOut = components['schemas']['AnalyzeBatchOut'];
 export type SchemaAnalyzeCallIn = components['schemas']['AnalyzeCallIn'];
 export type SchemaAnalyzeCallOut = components['schemas']['AnalyzeCallOut'];
 export type SchemaAnalyzeIn = components['schemas']['AnalyzeIn'];
@@ -5985,6 +6252,8 @@ export type SchemaBalanceData = components['schemas']['BalanceData'];
 export type SchemaBalanceIn = components['schemas']['BalanceIn'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
 export type SchemaBalanceUpdate = components['schemas']['BalanceUpdate'];
+export type SchemaBatchAnalysisOut = components['schemas']['BatchAnalysisOut'];
+export type SchemaBatchCallAnalysis = components['schemas']['BatchCallAnalysis'];
 export type SchemaBillingOut = components['schemas']['BillingOut'];
 export type SchemaBillingSummary = components['schemas']['BillingSummary'];
 export type SchemaBodyImportDoNotCallApiV1DoNotCallImportPost = components['schemas']['Body_import_do_not_call_api_v1_do_not_call_import_post'];
@@ -6005,6 +6274,7 @@ export type SchemaCallSettingsOut = components['schemas']['CallSettingsOut'];
 export type SchemaCallState = components['schemas']['CallState'];
 export type SchemaCallStatus = components['schemas']['CallStatus'];
 export type SchemaCallTimes = components['schemas']['CallTimes'];
+export type SchemaCallTransferOut = components['schemas']['CallTransferOut'];
 export type SchemaCallUser = components['schemas']['CallUser'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
 export type SchemaCampaignIn = components['schemas']['CampaignIn'];
@@ -6154,6 +6424,7 @@ export type SchemaV1Error = components['schemas']['V1Error'];
 export type SchemaV1ListedCall = components['schemas']['V1ListedCall'];
 export type SchemaV1RecordingOut = components['schemas']['V1RecordingOut'];
 export type SchemaV1ResponseData = components['schemas']['V1ResponseData'];
+export type SchemaV1RetrievedVoice = components['schemas']['V1RetrievedVoice'];
 export type SchemaV1SendCallIn = components['schemas']['V1SendCallIn'];
 export type SchemaV1SendCallOut = components['schemas']['V1SendCallOut'];
 export type SchemaV1StopBatchOut = components['schemas']['V1StopBatchOut'];
@@ -6161,6 +6432,7 @@ export type SchemaV1StopOut = components['schemas']['V1StopOut'];
 export type SchemaV1Tool = components['schemas']['V1Tool'];
 export type SchemaV1TranscriptLine = components['schemas']['V1TranscriptLine'];
 export type SchemaV1Voice = components['schemas']['V1Voice'];
+export type SchemaV1VoiceOut = components['schemas']['V1VoiceOut'];
 export type SchemaV1Voicemail = components['schemas']['V1Voicemail'];
 export type SchemaV1VoicesList = components['schemas']['V1VoicesList'];
 export type SchemaValidationError = components['schemas']['ValidationError'];
@@ -9812,6 +10084,72 @@ export interface operations {
             };
         };
     };
+    batch_analysis_v1_batches__batch_id__analysis_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchAnalysisOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    analyze_batch_v1_batches__batch_id__analyze_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalyzeCallIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeBatchOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     stop_batch_v1_batches__batch_id__stop_post: {
         parameters: {
             query?: never;
@@ -10284,6 +10622,64 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked API key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The key's rate limit (with Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Every error, in Bland's shape. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    voice_details_v1_voices__voice_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1VoiceOut"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 OUTCOMES = (
     "interested",
@@ -34,6 +35,18 @@ class ExtractedField:
     value: Value
     #: The 1-based transcript line the value comes from (None: not found, or not said).
     line: int | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer to an ad-hoc question (`POST /v1/calls/{id}/analyze`), with where it comes
+    from: a transcript line, or what is known of the call; neither when nothing says it."""
+
+    value: Any
+    #: The 1-based transcript line that says it.
+    line: int | None = None
+    #: Else the call's fact it comes from ("answered_by", "end_reason").
+    fact: str | None = None
 
 
 @dataclass

@@ -20,6 +20,8 @@ from callwright.calls.lifecycle import CallLife
 from callwright.calls.outcomes import outcome_of, settled
 from callwright.calls.recordings import salvage_recording, spooled
 from callwright.calls.tasks import DIAL_JOB
+from callwright.calls.transfers import COMPLETED as TRANSFER_COMPLETED
+from callwright.calls.transfers import post_transfer_seconds
 from callwright.compliance import do_not_call
 from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
@@ -294,8 +296,10 @@ class CallFlows:
             if not await calls.mark_finalized(session, call_id, utcnow()):
                 return
             # Who answered is known by now (the media's lines are all written).
-            outcome = settled(outcome_of(call.end_reason), call.answered_by)
+            transferred = call.transfer_status == TRANSFER_COMPLETED
+            outcome = settled(outcome_of(call.end_reason), call.answered_by, transferred)
             call.end_reason = outcome.value if outcome else call.end_reason
+            call.post_transfer_duration = post_transfer_seconds(call)
             await self.life.ended(session, call, outcome)
             on_commit(
                 session,

@@ -10,6 +10,8 @@ and ended (finalised), in the order it happens.
            its closing live events ("Call duration & price", "Closing call stream", to the
            sockets after the commit), then the subscribers: the webhooks' `call.ended`, the
            campaign's progress, the post-call analysis (a job sent after the commit).
+- analyzed: the post-call analysis is stored: the subscribers (the call's own `webhook`, in
+           Bland's shape: the call object, once).
 
 The subscribers are registered by the packages that need them, at the composition root
 (`callwright.core`), each for the calls it cares about (`only`): a dashboard call goes through
@@ -30,7 +32,7 @@ from callwright.models import Call
 from callwright.realtime.events import CallAction, WebhookEvent
 from callwright.telephony.state import CallOutcome
 
-Stage = Literal["queued", "started", "ended"]
+Stage = Literal["queued", "started", "ended", "analyzed"]
 #: What a subscriber does at a stage of a call's life.
 Hook = Callable[[AsyncSession, Call], Awaitable[None]]
 #: What a subscriber does when the agent acts in a call.
@@ -56,6 +58,7 @@ class CallLife:
             "queued": [],
             "started": [],
             "ended": [],
+            "analyzed": [],
         }
         self._action_hooks: list[tuple[ActionHook, Only]] = []
 
@@ -104,6 +107,10 @@ class CallLife:
         )
         await self.events.keep(session, call, closing)
         await self._tell("ended", session, call)
+
+    async def analyzed(self, session: AsyncSession, call: Call) -> None:
+        """The finished call's analysis is stored (calls.post_call)."""
+        await self._tell("analyzed", session, call)
 
     async def _tell(self, stage: Stage, session: AsyncSession, call: Call) -> None:
         for hook, only in self._hooks[stage]:

@@ -1,6 +1,7 @@
 """After every finished call that has an owner: its analysis with its own settings (summary
 prompt, dispositions, fields to extract), stored on the call, then `call.analyzed` to the
-owner's webhook endpoints and the call's own webhook. A job (`ANALYZE_JOB`), sent once the
+owner's webhook endpoints, and the call's life goes on to "analyzed" (the call's own
+webhook: calls.lifecycle). A job (`ANALYZE_JOB`), sent once the
 finalisation has committed; the analysis runs outside any transaction (an LLM may take
 seconds)."""
 
@@ -51,6 +52,7 @@ class PostCallAnalysis:
     def subscribe(self, life: CallLife) -> None:
         """Analyse every owned call once its end has committed (`ANALYZE_JOB`)."""
         self.jobs.register(ANALYZE_JOB, self.run)
+        self.life = life
         life.subscribe("ended", self._after_end, only=owned)
 
     async def _after_end(self, session: AsyncSession, call: Call) -> None:
@@ -80,5 +82,5 @@ class PostCallAnalysis:
                 event=ANALYZED,
                 data=analyzed_event(fresh, result),
                 call_id=call_id,
-                call_webhook=fresh.webhook_url,
             )
+            await self.life.analyzed(session, fresh)

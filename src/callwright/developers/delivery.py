@@ -1,5 +1,5 @@
 """The webhook deliverer: the `DELIVER_JOB` (sign, post, log the attempt, schedule the retry)
-and the sweeper that re-queues due deliveries.
+and the sweep that re-queues due deliveries (`tasks.SWEEP_JOB`, sent on a timer).
 
 A delivery is claimed with a conditional UPDATE that sets its lease, so two senders never
 make the same attempt at once; a sender that dies lets it go when the lease passes and the
@@ -11,6 +11,8 @@ endpoint whose deliveries have all failed for a day is disabled and its owner e-
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import logging
 import random
 import time
@@ -68,17 +70,27 @@ class Claimed:
     url: str
     payload: str
     secret: str
+    #: A call's own webhook (no endpoint): Bland's shape, signed Bland's way too.
+    bland: bool = False
 
 
-def signed_headers(secret: str, msg_id: str, at: datetime, body: str) -> dict[str, str]:
-    """The Standard Webhooks headers of `body` (and the content type and user agent)."""
-    return {
+def signed_headers(
+    secret: str, msg_id: str, at: datetime, body: str, *, bland: bool = False
+) -> dict[str, str]:
+    """The Standard Webhooks headers of `body` (and the content type and user agent); with
+    `bland` (a call's own webhook), Bland's `X-Webhook-Signature` too: the hex HMAC-SHA256 of
+    the body, keyed with the signing secret as the dashboard shows it (docs/webhooks.md)."""
+    headers = {
         "webhook-id": msg_id,
         "webhook-timestamp": str(int(at.timestamp())),
         "webhook-signature": Webhook(secret).sign(msg_id, at, body),
         "content-type": "application/json",
         "user-agent": USER_AGENT,
     }
+    if bland:
+        digest = hmac.new(secret.encode(), body.encode(), hashlib.sha256).hexdigest()
+        headers["x-webhook-signature"] = digest
+    return headers
 
 
 class Deliverer:
@@ -165,7 +177,12 @@ class Deliverer:
         secret = await self._secret(session, delivery, now)
         if secret is None:
             return None
-        return Claimed(url=delivery.url, payload=delivery.payload, secret=secret)
+        return Claimed(
+            url=delivery.url,
+            payload=delivery.payload,
+            secret=secret,
+            bland=delivery.endpoint_id is None,
+        )
 
     async def _secret(
         self, session: AsyncSession, delivery: WebhookDelivery, now: datetime
@@ -188,7 +205,9 @@ class Deliverer:
         """Sign and post the delivery, following redirects by hand (each hop checked)."""
         started = time.monotonic()
         try:
-            headers = signed_headers(claimed.secret, msg_id, at, claimed.payload)
+            headers = signed_headers(
+                claimed.secret, msg_id, at, claimed.payload, bland=claimed.bland
+            )
         except (ValueError, TypeError, EmptyWebhookSecretError) as exc:  # not a whsec_ secret
             return Outcome(None, 0, "", f"The signing secret is not usable: {exc}")
         body = claimed.payload.encode()
@@ -320,14 +339,6 @@ class Deliverer:
             self._queued[delivery_id] = now
             await self.jobs.send(DELIVER_JOB, delivery_id)
         return len(fresh)
-
-    async def sweep_forever(self, every: float) -> None:
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("could not sweep the webhook deliveries")
 
 
 async def _excerpt(response: httpx.Response) -> str:

@@ -64,19 +64,47 @@ class Outbox:
         event: str,
         data: Mapping[str, Any],
         call_id: str | None = None,
-        call_webhook: str | None = None,
     ) -> list[str]:
-        """Write the deliveries of `event` for `user_id` (answers their ids)."""
+        """Write the deliveries of `event` for `user_id`'s subscribed endpoints (answers their
+        ids), in Standard Webhooks' envelope."""
         if event not in EVENTS:
             raise ValueError(f"unknown webhook event {event!r}")
         now = utcnow()
-        body = envelope(event, data, now)
         endpoints = await repository.enabled_endpoints(session, user_id)
         targets: list[tuple[int | None, str]] = [
             (endpoint.id, endpoint.url) for endpoint in endpoints if event in endpoint.events
         ]
-        if call_webhook:
-            targets.append((None, call_webhook))
+        return await self._write(
+            session, user_id, event, envelope(event, data, now), targets, call_id, now
+        )
+
+    async def post_call(
+        self,
+        session: AsyncSession,
+        *,
+        user_id: int,
+        call_id: str,
+        url: str,
+        data: Mapping[str, Any],
+    ) -> list[str]:
+        """Write the call's own `webhook` delivery, in Bland's shape: the call object itself
+        (no envelope), once, when the call is over (signed with `X-Webhook-Signature` too:
+        delivery.signed_headers). Its event in the delivery log is `call.ended`."""
+        body = json.dumps(data, separators=(",", ":"), default=str)
+        return await self._write(
+            session, user_id, "call.ended", body, [(None, url)], call_id, utcnow()
+        )
+
+    async def _write(
+        self,
+        session: AsyncSession,
+        user_id: int,
+        event: str,
+        body: str,
+        targets: list[tuple[int | None, str]],
+        call_id: str | None,
+        now: datetime,
+    ) -> list[str]:
         ids: list[str] = []
         for endpoint_id, url in targets:
             delivery = WebhookDelivery(

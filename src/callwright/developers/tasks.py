@@ -12,5 +12,11 @@ if TYPE_CHECKING:
     from callwright.developers.delivery import Deliverer
 
 
+#: Re-queue the due deliveries: retries, and those a stopped worker left (sent every few
+#: seconds by the scheduler: kit.schedule).
+SWEEP_JOB = "webhooks.sweep"
+
+
 def register(jobs: JobQueue, deliverer: Deliverer) -> None:
     jobs.register(DELIVER_JOB, deliverer.deliver)
+    jobs.register(SWEEP_JOB, deliverer.sweep)

@@ -5,7 +5,8 @@ registered by name and sent after the commit. With no broker URL it uses Taskiq'
 broker, so the embedded default runs them in this process; with a Redis URL it uses a Redis
 list queue and `callwright worker` processes (or the API process itself, with the embedded
 worker on) receive them. `spawn()` is for process-local chores (warming up the speech models).
-`drain()` lets the shutdown path and the tests wait for what this process started.
+`drain()` lets the shutdown path and the tests wait for what this process started. The
+periodic jobs are sent by one scheduler (`kit.schedule`) through `JobQueue.send`.
 
 Redis may restart under a live process (docs/deployment.md, "When Redis or PostgreSQL
 restarts"): a job that cannot be sent is held in this process, in order, and sent again as
@@ -17,7 +18,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, ClassVar
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -47,15 +48,25 @@ Job = Callable[..., Awaitable[object]]
 
 
 class RoutineJobLines(logging.Filter):
-    """Taskiq logs "Executing task <name> with ID: <id>" at INFO for every job it runs. For a
-    routine job (one a process sends on a timer: the due-call sweep, the campaign tick, the
-    reconciler) that line is DEBUG: an idle process prints nothing, and it shows (marked DEBUG)
-    only where taskiq's logger is set to DEBUG. A routine job's failure still logs as an error
-    (`job ... failed`, from `JobQueue.register`), and other jobs keep their line."""
+    """Taskiq logs a line at INFO for every job it runs ("Executing task <name> with ID: <id>")
+    and, in the process that runs the scheduler (`kit.schedule`), for every job it sends on a
+    timer ("Sending task <name> with schedule_id <id>"). For a routine job (the due-call sweep,
+    the campaign tick, the reconciler, the webhook sweep) those lines are DEBUG: an idle process
+    prints nothing, and they show (marked DEBUG) only where that taskiq logger is set to DEBUG.
+    A routine job's failure still logs as an error (`job ... failed`, from `JobQueue.register`),
+    and other jobs keep their line. One filter per taskiq logger; the names are shared."""
 
-    def __init__(self) -> None:
+    #: The routine jobs' names (`JobQueue.routine`).
+    names: ClassVar[set[str]] = set()
+
+    def __init__(self, logger: logging.Logger) -> None:
         super().__init__()
-        self.names: set[str] = set()
+        self.logger = logger
+
+    def install(self) -> None:
+        """Put the filter on its logger (once)."""
+        if self not in self.logger.filters:
+            self.logger.addFilter(self)
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno != logging.INFO:
@@ -64,14 +75,18 @@ class RoutineJobLines(logging.Filter):
         name = args[0] if isinstance(args, tuple) and args else None
         if isinstance(name, str) and name in self.names:
             record.levelno, record.levelname = logging.DEBUG, "DEBUG"
-            return TASKIQ_RECEIVER_LOG.isEnabledFor(logging.DEBUG)
+            return self.logger.isEnabledFor(logging.DEBUG)
         return True
 
 
-#: The logger of taskiq's per-job lines, and the filter on it (one per process).
-TASKIQ_RECEIVER_LOG = logging.getLogger("taskiq.receiver.receiver")
-ROUTINE_JOB_LINES = RoutineJobLines()
-TASKIQ_RECEIVER_LOG.addFilter(ROUTINE_JOB_LINES)
+#: The filters on taskiq's per-job lines: the receiver's (a job run) and the scheduler's (a job
+#: sent on its timer), installed once per process.
+ROUTINE_JOB_LINES = (
+    RoutineJobLines(logging.getLogger("taskiq.receiver.receiver")),
+    RoutineJobLines(logging.getLogger("taskiq.cli.scheduler.run")),
+)
+for _lines in ROUTINE_JOB_LINES:
+    _lines.install()
 
 
 class BackgroundJobs:
@@ -171,8 +186,8 @@ class JobQueue(BackgroundJobs):
         self.broker.register_task(run, task_name=name)
 
     def routine(self, name: str) -> None:
-        """Mark job `name` as routine (sent on a timer): its per-run log line is DEBUG."""
-        ROUTINE_JOB_LINES.names.add(name)
+        """Mark job `name` as routine (sent on a timer): its per-run log lines are DEBUG."""
+        RoutineJobLines.names.add(name)
 
     async def send(self, name: str, *args: Any) -> None:
         """Queue job `name`. While Redis is unreachable the job is held and sent once it

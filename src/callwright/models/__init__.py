@@ -4,7 +4,7 @@ from callwright.models.agent import Agent
 from callwright.models.agent_tool import AgentTool
 from callwright.models.api_token import ApiToken
 from callwright.models.call import Call, CallEvent, TranscriptEntry, TurnLatency
-from callwright.models.campaign import Campaign, CampaignContact
+from callwright.models.campaign import BatchAnalysis, Campaign, CampaignContact
 from callwright.models.compliance import DoNotCall
 from callwright.models.content import FormSubmission, Post, SiteSetting
 from callwright.models.developer import ApiKey, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -20,6 +20,7 @@ __all__ = [
     "AgentTool",
     "ApiKey",
     "ApiToken",
+    "BatchAnalysis",
     "BillingProfile",
     "Call",
     "CallEvent",

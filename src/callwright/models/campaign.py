@@ -89,3 +89,23 @@ class CampaignContact(Base):
     next_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     last_call_id: Mapped[str | None] = mapped_column(String(36), default=None)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
+
+
+class BatchAnalysis(Base):
+    """One call's answers to a batch's questions (`POST /v1/batches/{id}/analyze`, read back by
+    `GET /v1/batches/{id}/analysis`): a batch's latest analysis replaces its earlier one."""
+
+    __tablename__ = "batch_analyses"
+    __table_args__ = (Index("ix_batch_analyses_campaign", "campaign_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    call_id: Mapped[str] = mapped_column(ForeignKey("calls.id", ondelete="CASCADE"))
+    goal: Mapped[str] = mapped_column(Text, default="")
+    #: The questions' texts, in order.
+    questions: Mapped[list[str]] = mapped_column(JSON, default=list)
+    #: One answer per question (JSON: text, a number, true/false, or null).
+    answers: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    #: For each answer, where it comes from (a transcript line, or a fact of the call), or null.
+    evidence: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -1,22 +1,29 @@
 """`POST /v1/calls/{call_id}/analyze` (Bland's "Analyze call"): ad-hoc questions about one of
 the key owner's ended calls, answered from its transcript (by the LLM when one is configured,
-else offline; see analysis.answer_questions). Answers Bland's SDK shape: `answers` holds
+else offline; see analysis.answer_with_evidence). Answers Bland's SDK shape: `answers` holds
 one list per call analysed (here always one), one answer per question, null when the call does
-not say."""
+not say; `evidence`, of the same shape, says where each answer comes from: the transcript line
+(`{line, speaker, text}`), or what is known of the call (`{fact, value}`), or null.
+`public_api/batch_analysis.py` asks the same of every ended call of a batch."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field, field_validator
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.analysis import AnalysisLLM, answer_questions, call_day
+from callwright.analysis import AnalysisLLM, Answer, answer_with_evidence, call_day
 from callwright.calls import repository as calls
 from callwright.developers.keys import ApiKeyCaller
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import SettingsDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
+from callwright.models import Call, TranscriptEntry
 from callwright.telephony.state import TERMINAL
 
 router = APIRouter(prefix="/v1", tags=["v1"])
@@ -67,12 +74,52 @@ class AnalyzeCallIn(BaseModel):
         ]
 
 
+#: Where an answer comes from: `{line, speaker, text}` (a transcript line, from 1) or
+#: `{fact, value}` (what is known of the call: `answered_by`, `end_reason`); null: nothing says.
+Evidence = dict[str, Any] | None
+
+
 class AnalyzeCallOut(BaseModel):
     status: Literal["success"] = "success"
     message: str = "Call analyzed successfully."
     #: One list per call analysed, each with one answer per question (null: not said).
     answers: list[list[Any]]
+    #: Callwright's: the same shape as `answers`, where each answer comes from.
+    evidence: list[list[Evidence]]
     credits_used: int = 0
+
+
+@dataclass(frozen=True)
+class Asking:
+    """What the questions are asked of: an ended call's transcript, its day and its facts."""
+
+    call_id: str
+    lines: Sequence[TranscriptEntry]
+    day: date
+    facts: dict[str, str | None]
+
+    def evidence(self, answer: Answer) -> Evidence:
+        if answer.line is not None and 1 <= answer.line <= len(self.lines):
+            entry = self.lines[answer.line - 1]
+            return {"line": answer.line, "speaker": entry.speaker, "text": entry.text}
+        if answer.fact is not None:
+            return {"fact": answer.fact, "value": self.facts.get(answer.fact)}
+        return None
+
+
+async def asking(session: AsyncSession, call: Call) -> Asking:
+    facts = {"answered_by": call.answered_by, "end_reason": call.end_reason}
+    return Asking(call.id, await calls.transcript(session, call.id), call_day(call), facts)
+
+
+async def answered(
+    about: Asking, body: AnalyzeCallIn, llm: AnalysisLLM | None
+) -> tuple[list[Any], list[Evidence]]:
+    """The answers to `body`'s questions about one call, and where each comes from."""
+    answers = await answer_with_evidence(
+        about.lines, body.goal, body.pairs(), llm, today=about.day, facts=about.facts
+    )
+    return [a.value for a in answers], [about.evidence(a) for a in answers]
 
 
 @router.post("/calls/{call_id}/analyze")
@@ -91,13 +138,7 @@ async def analyze_call(
         raise ValidationFailed({"questions": [NO_QUESTIONS]})
     if call.status not in TERMINAL:
         raise AppError(NOT_ENDED, 409)
-    lines = await calls.transcript(session, call.id)
-    answers = await answer_questions(
-        lines,
-        body.goal,
-        body.pairs(),
-        AnalysisLLM.from_settings(settings),
-        today=call_day(call),
-        facts={"answered_by": call.answered_by, "end_reason": call.end_reason},
+    values, evidence = await answered(
+        await asking(session, call), body, AnalysisLLM.from_settings(settings)
     )
-    return AnalyzeCallOut(answers=[answers])
+    return AnalyzeCallOut(answers=[values], evidence=[evidence])

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, Response
+from pydantic import BaseModel
 
 from callwright.calls import repository as calls
 from callwright.calls.deps import CallsDep
@@ -39,7 +41,7 @@ from callwright.public_api.schemas import (
     V1Voice,
     V1VoicesList,
 )
-from callwright.public_api.service import order_for, voice_ids
+from callwright.public_api.service import find_voice, order_for, voice_ids
 from callwright.speech.audio import mp3_to_wav
 
 log = logging.getLogger(__name__)
@@ -96,15 +98,18 @@ async def send_call(
     if body.webhook:
         rule = private_targets(settings)
         notice = await developers.url_notice(body.webhook, rule, "webhook")
-    await limiter.hit(
-        "v1-same-number",
-        f"{caller.user.id}:{order.to_number}",
-        1,
-        SAME_NUMBER_SECONDS,
-        SAME_NUMBER,
-    )
+    same_number = ("v1-same-number", f"{caller.user.id}:{order.to_number}", 1, SAME_NUMBER_SECONDS)
+    await limiter.hit(*same_number, SAME_NUMBER)
     service = domain.service
-    call = await service.place(session, order)
+    try:
+        call = await service.place(session, order)
+    except Exception:
+        # A refused call (the balance, the do-not-call list, the calling hours) places nothing:
+        # it does not start the number's 10 seconds, so the corrected retry goes through. The
+        # window held only this attempt (the hit above refuses a second), so clearing it
+        # undoes just that.
+        await limiter.clear(*same_number)
+        raise
     said = (await service.notice(session, call), notice)
     return V1SendCallOut(call_id=call.id, notice=" ".join(n for n in said if n) or None)
 
@@ -299,4 +304,50 @@ async def list_voices(_caller: ApiKeyCaller) -> V1VoicesList:
             )
             for number, voice in voice_ids().items()
         ]
+    )
+
+
+#: A built-in voice was never created by anyone: its `created_at` is the Unix epoch.
+BUILT_IN = datetime(1970, 1, 1, tzinfo=UTC)
+VOICE_NOT_FOUND = "Voice not found."
+
+
+class V1RetrievedVoice(BaseModel):
+    """Bland's `RetrievedVoice`, for a built-in voice (the numbers and names of `GET /v1/voices`)."""
+
+    voice_preset_id: str
+    voice_id: int
+    voice_name: str
+    description: str
+    reduce_latency: bool = True
+    interruption_threshold: int | None = None
+    language: str
+    voice_settings: dict[str, str]
+    editable: bool = False
+    public: bool = True
+    created_at: datetime = BUILT_IN
+
+
+class V1VoiceOut(BaseModel):
+    voice: V1RetrievedVoice
+
+
+@router.get("/voices/{voice_id}", summary="Voice details", responses={404: {"model": V1Error}})
+async def voice_details(
+    voice_id: Annotated[str, PathParam(max_length=64)], _caller: ApiKeyCaller
+) -> V1VoiceOut:
+    """One voice of `GET /v1/voices`, by its number or its name."""
+    voice = find_voice(voice_id)
+    if voice is None:
+        raise NotFound(VOICE_NOT_FOUND)
+    number = next(n for n, v in voice_ids().items() if v.name == voice.name)
+    return V1VoiceOut(
+        voice=V1RetrievedVoice(
+            voice_preset_id=str(number),
+            voice_id=number,
+            voice_name=voice.name,
+            description=voice.description,
+            language=voice.language,
+            voice_settings={"engine": voice.engine, "gender": voice.gender},
+        )
     )

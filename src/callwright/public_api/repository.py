@@ -1,5 +1,5 @@
 """The `/v1` API's own queries: a user's calls with Bland's list filters, an owned call (an
-owned agent is `agents.service.owned`'s)."""
+owned agent is `agents.service.owned`'s), a batch's ended calls and its analysis."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.pagination import sliced
-from callwright.models import Call
+from callwright.models import BatchAnalysis, Call
 from callwright.telephony.state import TERMINAL
 
 
@@ -67,3 +67,31 @@ async def list_calls(
 async def owned_call(session: AsyncSession, user_id: int, call_id: str) -> Call | None:
     call = await session.get(Call, call_id)
     return call if call is not None and call.user_id == user_id else None
+
+
+async def ended_batch_calls(session: AsyncSession, campaign_id: str, limit: int) -> Sequence[Call]:
+    """The batch's first `limit` calls that have ended, oldest first."""
+    found = await session.scalars(
+        select(Call)
+        .where(Call.campaign_id == campaign_id, Call.status.in_([s.value for s in TERMINAL]))
+        .order_by(Call.created_at, Call.id)
+        .limit(limit)
+    )
+    return found.all()
+
+
+async def replace_batch_analysis(
+    session: AsyncSession, campaign_id: str, rows: Sequence[BatchAnalysis]
+) -> None:
+    """The batch's analysis is now `rows` (its earlier one is dropped)."""
+    await session.execute(delete(BatchAnalysis).where(BatchAnalysis.campaign_id == campaign_id))
+    session.add_all(rows)
+
+
+async def batch_analysis(session: AsyncSession, campaign_id: str) -> Sequence[BatchAnalysis]:
+    found = await session.scalars(
+        select(BatchAnalysis)
+        .where(BatchAnalysis.campaign_id == campaign_id)
+        .order_by(BatchAnalysis.id)
+    )
+    return found.all()

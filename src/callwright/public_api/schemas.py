@@ -2,7 +2,8 @@
 Bland's docs and its published Python SDK (`bland` 0.3.0) disagree, the SDK's models win: they
 are what a switching customer's code parses. Fields Bland takes that Callwright has no use for
 (`model`, `pathway_id`, `keywords`, ...) are accepted and ignored (docs/api.md lists them);
-`tools` and `dynamic_data` are honoured (docs/actions.md)."""
+`tools`, `dynamic_data`, the transfer fields and `precall_dtmf_sequence` are honoured
+(docs/actions.md)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from callwright.agents.settings import checked_dtmf
+from callwright.agents.transfers import departments, optional_number
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import JsonObject, Minutes, TextMap
 
@@ -237,6 +240,47 @@ class V1SendCallIn(BaseModel):
     timezone: str | None = Field(
         None, max_length=64, description="IANA name; default America/Los_Angeles."
     )
+    transfer_phone_number: str | None = Field(
+        None,
+        max_length=40,
+        description="Where the agent hands the callee to a person when they ask for one (E.164; "
+        "over the agent's).",
+    )
+    transfer_list: dict[str, str] | None = Field(
+        None,
+        description='Departments and their numbers (`{"default": "+1...", "sales": "+1..."}`): '
+        "the callee (or the model) names one; `default` when none is named.",
+    )
+    transfer_mode: Literal["cold", "warm"] | None = Field(
+        None,
+        description="Callwright's: `cold` (joined at once, the default) or `warm` (the person "
+        "first hears a one-line summary).",
+    )
+
+    @field_validator("transfer_phone_number")
+    @classmethod
+    def _transfer_number(cls, value: str | None) -> str | None:
+        return None if value is None else optional_number(value) or ""
+
+    @field_validator("transfer_list")
+    @classmethod
+    def _transfer_list(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        return None if value is None else departments(value) or {}
+
+    precall_dtmf_sequence: str | None = Field(
+        None,
+        max_length=200,
+        description="Keys pressed when the call is answered, before the agent speaks: `0-9`, "
+        "`*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). "
+        "Default: the agent's.",
+        examples=["1w2#"],
+    )
+
+    @field_validator("precall_dtmf_sequence")
+    @classmethod
+    def _precall_dtmf_sequence(cls, value: str | None) -> str | None:
+        return checked_dtmf(value)
+
     tools: list[V1Tool] | None = Field(
         None,
         max_length=20,
@@ -355,7 +399,8 @@ class V1TranscriptLine(BaseModel):
     id: str
     created_at: datetime
     text: str
-    user: Literal["assistant", "user"]
+    #: Who said it; "person": the person the call was transferred to.
+    user: Literal["assistant", "user", "person"]
     c_id: str
 
 
@@ -405,6 +450,14 @@ class V1CallDetail(BaseModel):
     record: bool = True
     recording_url: str | None
     error_message: str
+    #: The number the agent handed the callee to, and when (null: no transfer).
+    transferred_to: str | None = None
+    transferred_at: datetime | None = None
+    #: Seconds before the transfer, and after one that reached the person (both billed).
+    pre_transfer_duration: int | None = None
+    post_transfer_duration: int | None = None
+    #: Callwright's: dialing, then completed, busy, no-answer, failed or canceled.
+    transfer_status: str | None = None
     batch_id: str
     endpoint_url: str
     inbound: bool = False

@@ -164,6 +164,10 @@ def _given(body: V1SendCallIn) -> dict[str, Any]:
         "dispositions": body.dispositions,
         "analysis_schema": analysis_fields(body.analysis_schema),
         "webhook_url": body.webhook,
+        "transfer_number": body.transfer_phone_number,
+        "transfer_list": body.transfer_list,
+        "transfer_mode": body.transfer_mode,
+        "precall_dtmf_sequence": body.precall_dtmf_sequence,
     }
 
 

@@ -1,7 +1,9 @@
-"""The call lifecycle's webhooks: `call.queued`, `call.started` and `call.ended`, written to the
-outbox in the transaction that made the change (delivered after it commits), to the user's
-subscribed endpoints and to the call's own `webhook` URL. The data is what `GET /v1/calls`
-and `GET /v1/calls/{id}` answer. Calls nobody owns (the public test call) report nothing."""
+"""The call lifecycle's webhooks, written to the outbox in the transaction that made the change
+(delivered after it commits): `call.queued`, `call.started`, `call.action` and `call.ended` to
+the user's subscribed endpoints (Standard Webhooks), and the call's own `webhook` URL in
+Bland's shape: the call object, once, when the call is over and analysed. The data is what
+`GET /v1/calls` and `GET /v1/calls/{id}` answer. Calls nobody owns (the public test call)
+report nothing."""
 
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ class CallWebhooks:
         life.subscribe("started", self.started, only=owned)
         life.subscribe("ended", self.ended, only=owned)
         life.subscribe_actions(self.acted, only=owned)
+        life.subscribe("analyzed", self.post_call, only=_with_webhook)
 
     async def _emit(
         self, session: AsyncSession, call: Call, event: str, data: dict[str, Any]
@@ -48,7 +51,6 @@ class CallWebhooks:
             event=event,
             data=data,
             call_id=call.id,
-            call_webhook=call.webhook_url,
         )
 
     async def queued(self, session: AsyncSession, call: Call) -> None:
@@ -69,6 +71,22 @@ class CallWebhooks:
     async def acted(self, session: AsyncSession, call: Call, action: CallAction) -> None:
         data = {"call_id": call.id, **action.model_dump(mode="json")}
         await self._emit(session, call, "call.action", data)
+
+    async def post_call(self, session: AsyncSession, call: Call) -> None:
+        """The call's own `webhook`, as Bland sends it: the call object (what `GET
+        /v1/calls/{id}` answers, its summary included), once, when the call is over and
+        analysed."""
+        assert call.user_id is not None, "subscribed for owned calls"
+        assert call.webhook_url, "subscribed for calls with a webhook"
+        lines = await calls.transcript(session, call.id)
+        data = detail_json(serialize.detail(call, lines, self.settings.app_url))
+        await self.outbox.post_call(
+            session, user_id=call.user_id, call_id=call.id, url=call.webhook_url, data=data
+        )
+
+
+def _with_webhook(call: Call) -> bool:
+    return owned(call) and bool(call.webhook_url)
 
 
 def _json(data: dict[str, Any]) -> dict[str, Any]:

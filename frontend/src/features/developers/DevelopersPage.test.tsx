@@ -153,7 +153,7 @@ describe('Developers page', () => {
     expect(asked('POST', 'webhook-endpoints')[0]?.body).toEqual({
       url: 'https://crm.example.com/hook',
       description: 'CRM',
-      events: ['call.ended', 'call.analyzed', 'campaign.started', 'campaign.completed'],
+      events: ['call.action', 'call.ended', 'call.analyzed', 'campaign.started', 'campaign.completed'],
       enabled: true,
     })
   })

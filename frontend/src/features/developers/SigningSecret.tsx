@@ -30,7 +30,7 @@ export function SigningSecret() {
     <Section
       id="signing-secret"
       title="Signing secret"
-      description="Signs the events sent to a call's own webhook URL (endpoints above have their own secrets)."
+      description="Signs what a call's own webhook URL gets: the call object at its end, as Bland sends it (X-Webhook-Signature). Endpoints above have their own secrets."
     >
       <div className="space-y-3 px-5 py-4">
         <div className="flex flex-wrap items-center gap-2">

@@ -1,8 +1,8 @@
 """Custom tools: `agent_tools` (an agent's HTTP tools, header values sealed), and a call's own
 `tools` and `dynamic_data` (docs/actions.md, Tools).
 
-Revision ID: 0020_agent_tools
-Revises: 0018_call_kinds
+Revision ID: 0022_agent_tools
+Revises: 0021_keypad
 Create Date: 2026-12-03 10:00:00.000000
 """
 
@@ -13,8 +13,8 @@ from alembic import op
 
 from callwright.kit.db import UTCDateTime
 
-revision: str = "0020_agent_tools"
-down_revision: str | None = "0018_call_kinds"
+revision: str = "0022_agent_tools"
+down_revision: str | None = "0021_keypad"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
