@@ -11,6 +11,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pytest
@@ -156,11 +157,13 @@ async def _call(rig: Rig, path: str, email: str) -> str:
                 tools=[tool],
             ),
         )
-        call_id = call.id
+        call_id: str = call.id
     return call_id
 
 
-async def _record(app: FastAPI, call_id: str) -> tuple[Call, list[str], list[str], list[dict]]:
+async def _record(
+    app: FastAPI, call_id: str
+) -> tuple[Call, list[str], list[str], list[dict[str, Any]]]:
     row = await app.state.calls.flows.wait_finalized(call_id, within=120)
     assert row is not None
     async for session in app.state.db.session():
@@ -287,7 +290,7 @@ async def test_v1_tools_and_dynamic_data_through_the_bland_sdk(rig: Rig) -> None
         speech=WAITING,
         response_data=[],
         url=rig.tools_url + "/calendar",
-        method="post",
+        method="post",  # type: ignore[call-arg]
         headers={"Authorization": "Bearer sdk-key"},
         body={"day": "{{input.day}}", "customer": "{{customer_id}}"},
     )
@@ -312,6 +315,7 @@ async def test_v1_tools_and_dynamic_data_through_the_bland_sdk(rig: Rig) -> None
         dynamic_data=[fetched, broken],
     )
     assert sent.status == "success"
+    assert sent.call_id is not None
     row, lines, events, _actions = await _record(rig.app, sent.call_id)
 
     assert row.status == "completed", row.error

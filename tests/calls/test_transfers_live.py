@@ -81,12 +81,16 @@ async def test_a_cold_transfer_through_blands_sdk_is_recorded_and_billed(live: L
         max_duration=2,
         transfer_list={"default": JORDAN, "billing": BUSY},
     )
+    assert sent.call_id is not None
     call, _ = await _transferred(live, sent.call_id)
     sandbox = await live.sandbox_call(call)
     assert [leg.whisper for leg in sandbox.legs] == [[]], "a cold transfer has no whisper"
     # The recording: the agent, then the person on the left (our side of the line); the callee
     # on the right all along.
     assert call.recording_path
+    assert call.duration_seconds is not None
+    assert call.pre_transfer_duration is not None
+    assert call.post_transfer_duration is not None
     samples, rate = decode_mp3((live.calls.media.recordings / call.recording_path).read_bytes())
     seconds = len(samples) / rate
     assert abs(seconds - call.duration_seconds) < 6, (seconds, call.duration_seconds)
@@ -99,11 +103,11 @@ async def test_a_cold_transfer_through_blands_sdk_is_recorded_and_billed(live: L
         ledger = await calls.ledger_for_call(session, call.id)
     charge = next(e for e in ledger if e.kind == "charge")
     assert f"({call.pre_transfer_duration} s agent + {call.post_transfer_duration} s" in (
-        charge.note
+        charge.note or ""
     )
     minutes = -(-(call.duration_seconds - 1) // 60)
     assert charge.amount_cents == -min(minutes * 49, call.hold_cents)
-    details = (await asyncio.to_thread(sdk.calls.details, sent.call_id)).dict()
+    details = (await asyncio.to_thread(sdk.calls.details, call.id)).dict()
     assert details["outcome"] == "transferred"
     assert details["transferred_to"] == JORDAN
     assert (details["pre_transfer_duration"], details["post_transfer_duration"]) == (

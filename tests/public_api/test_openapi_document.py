@@ -48,7 +48,10 @@ async def test_openapi_json_is_the_apis_document_with_its_security(app: FastAPI)
     paths = document["paths"]
     assert paths["/v1/calls"]["post"]["security"] == [{"ApiKey": []}]
     assert paths["/v1/calls"]["get"]["security"] == [{"ApiKey": []}]
-    user_security = [{"Bearer": []}, {"SessionCookie": [], "XsrfHeader": []}]
+    user_security: list[dict[str, list[str]]] = [
+        {"Bearer": []},
+        {"SessionCookie": [], "XsrfHeader": []},
+    ]
     assert paths["/api/v1/send-call"]["post"]["security"] == user_security
     assert "security" not in paths["/api/v1/login"]["post"]  # open to anyone
     assert "security" not in paths["/api/v1/posts"]["get"]

@@ -196,9 +196,9 @@ async def test_press_digits_sends_valid_keys_and_returns_bad_ones_to_the_model()
     async def push(frame: Any, *_: Any) -> None:
         pushed.append(frame)
 
-    llm.push_frame = push  # type: ignore[method-assign]
+    llm.push_frame = push  # type: ignore[method-assign, assignment]
     register_press_digits(llm)
-    handler = llm._functions["press_digits"].handler
+    handler: Any = llm._functions["press_digits"].handler
     results: list[tuple[Any, Any]] = []
 
     async def result(value: Any, properties: Any = None) -> None:

@@ -215,7 +215,7 @@ def _calls(*names: str) -> object:
     from pipecat.frames.frames import FunctionCallFromLLM, FunctionCallsStartedFrame
 
     return FunctionCallsStartedFrame(
-        function_calls=[FunctionCallFromLLM(n, f"id-{n}", {}, None) for n in names]  # type: ignore[arg-type]
+        function_calls=[FunctionCallFromLLM(n, f"id-{n}", {}, None) for n in names]
     )
 
 
