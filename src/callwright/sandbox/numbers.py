@@ -32,6 +32,8 @@ class Persona:
     lines: tuple[str, ...] = ()
     #: For "interrupts": the line said over the agent.
     interruption: str = ""
+    #: Seconds of silence at each "|" in a line: a pause in the middle of a sentence.
+    pauses: float = 0.0
 
 
 SPECIAL: dict[str, Persona] = {
@@ -55,6 +57,17 @@ SPECIAL: dict[str, Persona] = {
         "opts-out",
         "asks not to be called again",
         lines=("Please stop calling me and take me off your list.", "Bye."),
+    ),
+    "+15005550040": Persona(
+        "person",
+        "pauses mid-sentence (1 s) before going on",
+        lines=(
+            "Yes, speaking. Well, the thing is, | who is calling?",
+            "Okay, let me think, um, | that sounds interesting. Tell me more.",
+            "Yes, I would like that, and my number is | five five five, one two three four.",
+            "Great, thank you, | goodbye.",
+        ),
+        pauses=1.0,
     ),
 }
 
