@@ -398,12 +398,14 @@ class CallSession:
         # (benchmarks/concurrent_calls.py reads it).
         log.info(
             "speech-to-text: %d transcriptions, guesses %d used, %d dropped; "
-            "text-to-speech: %d sentences, %d from the cache",
+            "text-to-speech: %d sentences, %d from the cache; "
+            "the process's transcription runs by batch size %s",
             self.stt.transcriptions,
             self.stt.guesses_used,
             self.stt.guesses_dropped,
             self.tts.sentences,
             self.tts.from_cache,
+            dict(sorted(self.stt.transcription_queue.batches.items())),
         )
         await self.hooks.finished(self.recording())
 
