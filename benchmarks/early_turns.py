@@ -95,6 +95,7 @@ def _said(line: str, said: list[str]) -> bool:
 async def measure(app: Any, n_calls: int, modes: list[str], done: dict[str, SandboxCall]) -> None:
     await asyncio.to_thread(app.state.voice_engines.transcriber.load)
     await asyncio.to_thread(tts.warm_up, tts.default_voice())
+    await asyncio.to_thread(turn_end.smart_turn(8000).load)
     results: dict[str, list[dict[str, Any]]] = {mode: [] for mode in modes}
     for i in range(n_calls):
         for mode in modes:

@@ -59,7 +59,7 @@ class TurnEndParams:
     #: Both signals say the turn is complete.
     complete_pause: float = 0.0
     #: The words are complete but the model is unsure (probability under `sure`).
-    unsure_pause: float = 0.3
+    unsure_pause: float = 0.2
     #: The words read finished but the model is sure they are not.
     doubt_pause: float = 0.8
     #: The words trail off (or have no end mark and the model says unfinished): the callee
@@ -67,8 +67,9 @@ class TurnEndParams:
     incomplete_pause: float = 1.2
     #: The model's probability at or above which it is sure the turn is complete ...
     sure: float = 0.5
-    #: ... and under which it is sure it is not (the sandbox's flite voices, a synthetic
-    #: prosody, score some complete sentences 0.1-0.3; unfinished ones 0.01 and under).
+    #: ... and under which it is sure it is not. On the sandbox's flite voices (a synthetic
+    #: prosody) it scored unfinished lines 0.006-0.01 but also some complete ones 0.01-0.3,
+    #: which is why the model alone holds a turn less long than unfinished words do.
     unfinished: float = 0.05
     #: Silero confirms speech that resumes after a pause late (0.2-0.7 s on the sandbox's
     #: voices): sound on the line (by energy) after the VAD stop holds the end until this long
@@ -125,7 +126,8 @@ class SmartTurnModel:
         self.runs = 0
         self.cpu_seconds = 0.0
 
-    def _load(self) -> Any:
+    def load(self) -> Any:
+        """The model in memory (a warm-up loads it before the first call needs it)."""
         with self._lock:
             if self._analyzer is None:
                 from pipecat.audio.turn.smart_turn.local_smart_turn_v3 import (
@@ -139,9 +141,11 @@ class SmartTurnModel:
 
     def probability(self, pcm: np.ndarray) -> float:
         """Blocking: the probability that the turn in `pcm` (int16 at `rate`) is complete."""
-        analyzer = self._load()
+        analyzer = self.load()
         started = time.thread_time()
         audio = pcm.astype(np.float32) / 32768.0
+        # Pinned Pipecat: the analyzer's model run itself (resampling, the 8 s window, Whisper
+        # features, the ONNX session), without its per-stream buffering, which we do.
         result = analyzer._predict_endpoint(audio)
         with self._lock:
             self.runs += 1
