@@ -50,7 +50,7 @@ def test_segments_that_wait_together_share_one_run() -> None:
     assert first.result(5) == "en 100"
     assert [w.result(5) for w in waiting] == ["en 200", "en 201", "en 202", "en 203"]
     assert held.runs == [[100], [200, 201, 202], [203]]  # in order, at most 3 a run
-    assert queue.batches == {1: 2, 3: 1}
+    assert queue.batch_counts() == {1: 2, 3: 1}
 
 
 def test_a_guess_waits_for_the_real_segments_and_runs_alone() -> None:

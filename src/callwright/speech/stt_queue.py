@@ -50,6 +50,11 @@ class TranscriptionQueue:
         #: Batches run and the segments in them (batches[n] = how many runs had n segments).
         self.batches: dict[int, int] = {}
 
+    def batch_counts(self) -> dict[int, int]:
+        """How many runs had each batch size so far (a copy)."""
+        with self._wake:
+            return dict(sorted(self.batches.items()))
+
     @property
     def busy(self) -> bool:
         """Whether a transcription runs or waits (a guess should not start now)."""
@@ -95,7 +100,8 @@ class TranscriptionQueue:
     def _work(self) -> None:
         while True:
             batch = self._next()
-            self.batches[len(batch)] = self.batches.get(len(batch), 0) + 1
+            with self._wake:
+                self.batches[len(batch)] = self.batches.get(len(batch), 0) + 1
             try:
                 texts = self._run(batch)
             except Exception as exc:  # every waiting call learns of it

@@ -405,7 +405,7 @@ class CallSession:
             self.stt.guesses_dropped,
             self.tts.sentences,
             self.tts.from_cache,
-            dict(sorted(self.stt.transcription_queue.batches.items())),
+            self.stt.transcription_queue.batch_counts(),
         )
         await self.hooks.finished(self.recording())
 

@@ -206,7 +206,7 @@ class TurnEndStrategy(BaseUserTurnStopStrategy):
         #: When the line last had speech by energy (time.monotonic()).
         self._voice_at = 0.0
         self._verdict: asyncio.Task[None] | None = None
-        #: Verdicts given (complete, unsure, incomplete), for the benchmarks and tests.
+        #: Each verdict: (the pause chosen, what the words said, the model's probability).
         self.verdicts: list[tuple[float, bool | None, float | None]] = []
 
     async def handle_user_turn_started(self) -> None:
