@@ -29,6 +29,7 @@ from callwright.speech.stt import Transcriber
 from callwright.voice_agent import turn_end
 from callwright.voice_agent.media import router as media_router
 from callwright.voice_agent.session import RATE, Engines, LLMConfig
+from callwright.voice_agent.tool_runner import Reach
 
 log = logging.getLogger(__name__)
 API_PREFIX = "/api/v1"
@@ -42,6 +43,7 @@ def build_engines(settings: Settings) -> Engines:
         llm=LLMConfig(settings.llm_base_url, settings.llm_api_key, settings.llm_model)
         if settings.llm_base_url
         else None,
+        reach=Reach.of(settings),
     )
 
 

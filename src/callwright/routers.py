@@ -9,6 +9,7 @@ from callwright import __version__
 from callwright.account.endpoints import router as account_router
 from callwright.admin.endpoints import router as admin_router
 from callwright.agents.endpoints import router as agents_router
+from callwright.agents.tool_endpoints import router as agent_tools_router
 from callwright.auth.endpoints import router as auth_router
 from callwright.billing.endpoints import router as billing_router
 from callwright.calls.endpoints import router as calls_router
@@ -48,6 +49,7 @@ HOT_FIRST_ROUTERS = (
     campaigns_router,
     system_router,
     billing_router,
+    agent_tools_router,
 )
 #: The Bland-compatible call API at the root (Bland's SDK joins its base URL and "v1/calls").
 PUBLIC_ROUTERS = (

@@ -222,8 +222,8 @@ async def test_a_user_keeps_at_most_the_cap(app: FastAPI) -> None:
         assert page["pagination"]["total"] == AGENTS_MAX
 
 
-async def create_agent(client: ApiClient) -> dict[str, Any]:
-    response = await client.api("POST", "agents", json=agent_body())
+async def create_agent(client: ApiClient, **overrides: Any) -> dict[str, Any]:
+    response = await client.api("POST", "agents", json=agent_body(**overrides))
     assert response.status_code == 201, response.text
     data: dict[str, Any] = response.json()["data"]
     return data

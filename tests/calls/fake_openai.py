@@ -20,8 +20,12 @@ CLOSING = "Perfect, your trip is all set. Thank you, goodbye."
 
 
 class FakeOpenAI:
-    def __init__(self) -> None:
+    def __init__(
+        self, *, closing: str = CLOSING, tool: str = "end_call", arguments: str = "{}"
+    ) -> None:
         self.requests: list[dict[str, Any]] = []
+        #: The second reply, and the function it calls (with its JSON arguments).
+        self.closing, self.tool, self.arguments = closing, tool, arguments
 
     def app(self) -> Starlette:
         return Starlette(routes=[Route("/v1/chat/completions", self.completions, methods=["POST"])])
@@ -40,10 +44,15 @@ class FakeOpenAI:
                 media_type="text/event-stream",
             )
         return StreamingResponse(
-            self._stream(body["model"], CLOSING, end_call=True), media_type="text/event-stream"
+            self._stream(body["model"], self.closing, end_call=True),
+            media_type="text/event-stream",
         )
 
-    async def _stream(self, model: str, text: str, *, end_call: bool) -> AsyncIterator[bytes]:
+    async def _stream(
+        self, model: str, text: str, *, end_call: bool, tool: tuple[str, str] | None = None
+    ) -> AsyncIterator[bytes]:
+        """`text` streamed word by word, then a call of end_call, or of `tool` (its name and
+        its arguments' JSON)."""
         created = int(time.time())
 
         def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
@@ -57,9 +66,15 @@ class FakeOpenAI:
             return f"data: {json.dumps(data)}\n\n".encode()
 
         yield chunk({"role": "assistant", "content": ""})
-        for word in text.split(" "):
+        for word in text.split(" ") if text else ():
             yield chunk({"content": word + " "})
-        if end_call:
+        if tool is not None:
+            name, arguments = tool
+            call = {"index": 0, "id": "call_tool", "type": "function"}
+            yield chunk({"tool_calls": [call | {"function": {"name": name, "arguments": ""}}]})
+            yield chunk({"tool_calls": [{"index": 0, "function": {"arguments": arguments}}]})
+            yield chunk({}, "tool_calls")
+        elif end_call:
             yield chunk(
                 {
                     "tool_calls": [
@@ -67,12 +82,12 @@ class FakeOpenAI:
                             "index": 0,
                             "id": "call_1",
                             "type": "function",
-                            "function": {"name": "end_call", "arguments": ""},
+                            "function": {"name": self.tool, "arguments": ""},
                         }
                     ]
                 }
             )
-            yield chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]})
+            yield chunk({"tool_calls": [{"index": 0, "function": {"arguments": self.arguments}}]})
             yield chunk({}, "tool_calls")
         else:
             yield chunk({}, "stop")

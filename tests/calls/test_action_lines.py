@@ -32,7 +32,9 @@ TOOL = ActionReport(
 )
 
 
-async def test_an_action_is_kept_published_and_sent_as_a_webhook(app: FastAPI) -> None:
+async def test_an_action_is_kept_published_and_sent_as_a_webhook(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
     client, user = await signed_in(app, "acts@example.com")
     call = await add_call(app, user.id, status="in-progress")
     async with app.state.db.sessionmaker() as session:
@@ -52,7 +54,8 @@ async def test_an_action_is_kept_published_and_sent_as_a_webhook(app: FastAPI) -
 
     hooks = app.state.calls.media.hooks(call.id)
     hooks.events = CallEvents(publish)
-    app.state.calls.flows.life.events = hooks.events
+    # Put back after the test: the app is shared by the tests that follow.
+    monkeypatch.setattr(app.state.calls.flows.life, "events", hooks.events)
     await hooks.action(TOOL)
 
     detail = {

@@ -4,6 +4,8 @@ server speaking the chat-completions protocol with scripted, streamed replies)."
 from __future__ import annotations
 
 import asyncio
+import json
+from typing import Any
 
 import pytest
 
@@ -72,7 +74,68 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
     assert (
         f'already spoken for you: "Hello! {DEFAULT_DISCLOSURE}"' in first["messages"][0]["content"]
     )
-    assert [t["function"]["name"] for t in first["tools"]] == ["end_call"]
+    assert [t["function"]["name"] for t in first["tools"]] == ["end_call", "press_digits"]
     later = fake.requests[-1]
     heard = [m["content"] for m in later["messages"] if m["role"] == "user"]
     assert heard, "the transcript of the callee is sent as the user's turn"
+
+
+async def test_the_llm_transfers_with_its_transfer_function(migrated: Settings) -> None:
+    """The model says its line and calls `transfer` (a department of the call's list, and the
+    summary the person hears on a warm transfer): the call reaches the person."""
+    summary = "Nova from Acme Travel: the callee wants a person about their order."
+    fake = FakeOpenAI(
+        closing="Of course, connecting you now.",
+        tool="transfer",
+        arguments=json.dumps({"department": "sales", "summary": summary}),
+    )
+    llm_port, app_port = free_port(), free_port()
+    settings = migrated.model_copy(
+        update={
+            "app_url": f"http://127.0.0.1:{app_port}",
+            "port": app_port,
+            "sandbox_speed": 1.5,
+            "warm_up_voice": False,
+            "llm_base_url": f"http://127.0.0.1:{llm_port}/v1",
+            "llm_api_key": "test-key",
+            "llm_model": "scripted-model",
+        }
+    )
+    app = create_app(settings)
+    await asyncio.to_thread(tts.warm_up, tts.default_voice())
+    legs: list[Any] = []
+
+    async def remember(call: Any) -> None:
+        legs.extend(call.legs)
+
+    app.state.sandbox.listeners.append(remember)
+    async with serving(fake.app(), llm_port), serving(app.state.realtime.wrap(app), app_port):
+        async for session in app.state.db.session():
+            call = await app.state.calls.service.place(
+                session,
+                CallOrder(
+                    kind="dashboard",
+                    to_number="+15005550010",  # asks for a person
+                    from_number="+18885550100",
+                    prompt="You are Nova from Acme Travel. You are calling to confirm a trip.",
+                    voice="joe",
+                    max_duration=2,
+                    transfer_list={"default": "+15005550013", "sales": "+15005550011"},
+                    transfer_mode="warm",
+                ),
+            )
+            call_id = call.id
+        row = await app.state.calls.flows.wait_finalized(call_id, within=150)
+        for _ in range(50):
+            if legs:
+                break
+            await asyncio.sleep(0.1)
+    first = fake.requests[0]
+    transfer = next(t for t in first["tools"] if t["function"]["name"] == "transfer")
+    assert transfer["function"]["parameters"]["properties"]["department"]["enum"] == [
+        "default",
+        "sales",
+    ]
+    assert "call the transfer function" in first["messages"][0]["content"]
+    assert (row.end_reason, row.transferred_to) == ("transferred", "+15005550011")
+    assert [leg.whisper for leg in legs] == [[summary]]

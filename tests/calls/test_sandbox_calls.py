@@ -204,8 +204,8 @@ async def test_max_duration_ends_with_a_goodbye(
 ) -> None:
     claim = live.calls.media.claim
 
-    async def short(call_id: str, token: str) -> CallPlan | None:
-        plan = await claim(call_id, token)  # one "minute" of max duration lasts 5 s here
+    async def short(call_id: str, token: str, leg: str = "agent") -> CallPlan | None:
+        plan = await claim(call_id, token, leg)  # one "minute" of max duration lasts 5 s here
         return replace(plan, max_duration_seconds=5) if plan else None
 
     monkeypatch.setattr(live.calls.media, "claim", short)

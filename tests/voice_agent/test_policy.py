@@ -6,6 +6,7 @@ import pytest
 
 from callwright.sandbox.numbers import SCENARIOS, SPECIAL
 from callwright.voice_agent.policy import (
+    LOOKUP_REPLY,
     OPT_OUT_REPLY,
     Brief,
     Intent,
@@ -217,3 +218,31 @@ def test_an_opt_out_is_acknowledged_and_ends_the_call(greeted: bool) -> None:
     assert policy.ended
     assert opts_out("please don't ever call me again")
     assert not opts_out("No thanks, I am not interested.")
+
+
+@pytest.mark.parametrize(
+    "heard",
+    [
+        "Do you have a free time on Tuesday afternoon?",
+        "Is anything available next week?",
+        "Where is my order?",
+        "What is my account balance?",
+        "Can you check my booking?",
+    ],
+)
+def test_a_question_only_a_tool_could_answer_is_a_lookup(heard: str) -> None:
+    assert classify(heard) is Intent.LOOKUP
+
+
+def test_the_offline_brain_says_plainly_it_cannot_look_things_up() -> None:
+    """Without an LLM there are no tools: asked what only one could answer, it says it cannot
+    look that up, offers a call back, and goes on with the call (+1 500 555 0030's lines)."""
+    prompt = "You are Nova from Acme Dental. You are calling about an appointment."
+    said = _talk(prompt, SPECIAL["+15005550030"].lines)
+    lookup = said[2]
+    assert lookup[0].startswith(LOOKUP_REPLY), said
+    assert not lookup[1], "the call goes on"
+    assert said[-1][1], "and ends politely"
+    # Still "later" when the callee puts the call off, and "yes" when they are available.
+    assert classify("Can you call me back tomorrow?") is Intent.LATER
+    assert classify("Yes, that works, I am available.") is Intent.YES

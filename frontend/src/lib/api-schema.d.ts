@@ -569,6 +569,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_id}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Tools
+         * @description The agent's tools, in the order they were added.
+         */
+        get: operations["list_tools_api_v1_agents__agent_id__tools_get"];
+        put?: never;
+        /** Add Tool */
+        post: operations["add_tool_api_v1_agents__agent_id__tools_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/tools/{tool_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace Tool */
+        put: operations["replace_tool_api_v1_agents__agent_id__tools__tool_id__put"];
+        post?: never;
+        /** Delete Tool */
+        delete: operations["delete_tool_api_v1_agents__agent_id__tools__tool_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/tools/{tool_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test Tool
+         * @description Call the tool's endpoint with sample arguments, as a call would (the same runner, the
+         *     same request-forgery rules, its timeout), and show what it answered.
+         */
+        post: operations["test_tool_api_v1_agents__agent_id__tools__tool_id__test_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analyze-call/{call_id}": {
         parameters: {
             query?: never;
@@ -2335,6 +2395,8 @@ export interface components {
             max_duration?: number;
             /** Name */
             name: string;
+            /** Precall Dtmf Sequence */
+            precall_dtmf_sequence?: string | null;
             /** Prompt */
             prompt: string;
             /** Summary Prompt */
@@ -2344,6 +2406,18 @@ export interface components {
              * @default 0.7
              */
             temperature?: number;
+            /** Transfer List */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @default cold
+             * @enum {string}
+             */
+            transfer_mode?: "cold" | "warm";
+            /** Transfer Number */
+            transfer_number?: string | null;
             /**
              * Voice
              * @default
@@ -2395,12 +2469,26 @@ export interface components {
             max_duration: number;
             /** Name */
             name: string;
+            /** Precall Dtmf Sequence */
+            precall_dtmf_sequence?: string | null;
             /** Prompt */
             prompt: string;
             /** Summary Prompt */
             summary_prompt: string | null;
             /** Temperature */
             temperature: number;
+            /** Transfer List */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @default cold
+             * @enum {string}
+             */
+            transfer_mode?: "cold" | "warm";
+            /** Transfer Number */
+            transfer_number?: string | null;
             /**
              * Updated At
              * Format: date-time
@@ -2957,6 +3045,7 @@ export interface components {
             to: string;
             /** Transcripts */
             transcripts: components["schemas"]["TranscriptLine"][];
+            transfer: components["schemas"]["CallTransferOut"];
             /** Voice */
             voice: string;
         };
@@ -2990,7 +3079,7 @@ export interface components {
          *     analytics and webhooks (stored in `calls.end_reason`). `status` stays the carrier's.
          * @enum {string}
          */
-        CallOutcome: "completed" | "voicemail" | "busy" | "no-answer" | "failed" | "stopped" | "time-limit" | "callee-hung-up" | "cut-by-fault";
+        CallOutcome: "completed" | "voicemail" | "busy" | "no-answer" | "failed" | "stopped" | "time-limit" | "callee-hung-up" | "cut-by-fault" | "transferred";
         /** CallOwner */
         CallOwner: {
             /** Email */
@@ -3053,6 +3142,7 @@ export interface components {
             to: string;
             /** Transcripts */
             transcripts: components["schemas"]["TranscriptLine"][];
+            transfer: components["schemas"]["CallTransferOut"];
             /** Voice */
             voice: string;
         };
@@ -3193,6 +3283,30 @@ export interface components {
             recording_started_at: string | null;
             /** Ringing At */
             ringing_at: string | null;
+        };
+        /**
+         * CallTransferOut
+         * @description Where the call could be handed to a person, and what its transfer did (Bland's names).
+         */
+        CallTransferOut: {
+            /** Post Transfer Duration */
+            post_transfer_duration: number | null;
+            /** Pre Transfer Duration */
+            pre_transfer_duration: number | null;
+            /** Transfer List */
+            transfer_list: {
+                [key: string]: string;
+            } | null;
+            /** Transfer Mode */
+            transfer_mode: string;
+            /** Transfer Number */
+            transfer_number: string | null;
+            /** Transfer Status */
+            transfer_status: string | null;
+            /** Transferred At */
+            transferred_at: string | null;
+            /** Transferred To */
+            transferred_to: string | null;
         };
         /** CallUser */
         CallUser: {
@@ -3354,7 +3468,7 @@ export interface components {
              * Speaker
              * @enum {string}
              */
-            speaker: "assistant" | "user";
+            speaker: "assistant" | "user" | "person";
             /** Text */
             text: string;
         };
@@ -4522,6 +4636,10 @@ export interface components {
              * @default 0.7
              */
             temperature?: number;
+            /** Transfer Mode */
+            transfer_mode?: ("cold" | "warm") | null;
+            /** Transfer Number */
+            transfer_number?: string | null;
             /** Userid */
             userId: number;
             /** Variables */
@@ -4739,6 +4857,177 @@ export interface components {
              */
             success?: boolean;
         };
+        /** ToolDeleted */
+        ToolDeleted: {
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** ToolHeaderIn */
+        ToolHeaderIn: {
+            /** Name */
+            name: string;
+            /** Value */
+            value?: string | null;
+        };
+        /**
+         * ToolHeaderOut
+         * @description A header of a kept tool: its name only (the value is a secret, never shown again).
+         */
+        ToolHeaderOut: {
+            /** Name */
+            name: string;
+            /**
+             * Set
+             * @default true
+             */
+            set?: boolean;
+        };
+        /**
+         * ToolIn
+         * @description A custom tool as the editor sends it (POST adds, PUT replaces).
+         */
+        ToolIn: {
+            /** Body */
+            body?: {
+                [key: string]: unknown;
+            } | unknown[] | null;
+            /** Description */
+            description: string;
+            /** Headers */
+            headers?: components["schemas"]["ToolHeaderIn"][];
+            /**
+             * Method
+             * @default POST
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** Name */
+            name: string;
+            /** Parameters */
+            parameters?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Timeout Seconds
+             * @default 5
+             */
+            timeout_seconds?: number;
+            /** Url */
+            url: string;
+            /**
+             * Waiting Line
+             * @default One moment while I check that.
+             */
+            waiting_line?: string;
+        };
+        /** ToolList */
+        ToolList: {
+            /** Data */
+            data: components["schemas"]["ToolOut"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** ToolOut */
+        ToolOut: {
+            /** Body */
+            body: {
+                [key: string]: unknown;
+            } | unknown[] | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Headers */
+            headers: components["schemas"]["ToolHeaderOut"][];
+            /** Id */
+            id: number;
+            /**
+             * Method
+             * @enum {string}
+             */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** Name */
+            name: string;
+            /** Parameters */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /** Timeout Seconds */
+            timeout_seconds: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Url */
+            url: string;
+            /** Waiting Line */
+            waiting_line: string;
+        };
+        /** ToolSaved */
+        ToolSaved: {
+            data: components["schemas"]["ToolOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /**
+         * ToolTestIn
+         * @description Sample arguments (checked against the tool's parameters) and call variables.
+         */
+        ToolTestIn: {
+            /** Arguments */
+            arguments?: {
+                [key: string]: unknown;
+            };
+            /** Variables */
+            variables?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * ToolTestOut
+         * @description What the endpoint answered, as a call's tool call would have.
+         */
+        ToolTestOut: {
+            /** Error */
+            error: string | null;
+            /** Excerpt */
+            excerpt: string;
+            /** Latency Ms */
+            latency_ms: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "succeeded" | "failed" | "timed-out";
+            /** Status Code */
+            status_code: number | null;
+        };
+        /** ToolTestResponse */
+        ToolTestResponse: {
+            data: components["schemas"]["ToolTestOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** TopUpConfirmed */
         TopUpConfirmed: {
             /** Client Secret */
@@ -4851,7 +5140,7 @@ export interface components {
              * User
              * @enum {string}
              */
-            user: "assistant" | "user";
+            user: "assistant" | "user" | "person";
         };
         /** TranscriptOut */
         TranscriptOut: {
@@ -5170,6 +5459,10 @@ export interface components {
             };
             /** Outcome */
             outcome: string | null;
+            /** Post Transfer Duration */
+            post_transfer_duration?: number | null;
+            /** Pre Transfer Duration */
+            pre_transfer_duration?: number | null;
             /** Price */
             price: number | null;
             /** Queue Status */
@@ -5199,6 +5492,12 @@ export interface components {
             to: string;
             /** Transcripts */
             transcripts: components["schemas"]["V1TranscriptLine"][];
+            /** Transfer Status */
+            transfer_status?: string | null;
+            /** Transferred At */
+            transferred_at?: string | null;
+            /** Transferred To */
+            transferred_to?: string | null;
             /** Variables */
             variables: {
                 [key: string]: string;
@@ -5212,6 +5511,39 @@ export interface components {
             calls: components["schemas"]["V1ListedCall"][];
             /** Count */
             count: number;
+        };
+        /**
+         * V1DynamicData
+         * @description Bland's `dynamic_data`: a request made when the call is dialled; its answer's values
+         *     fill `{{variables}}` (docs/actions.md, Dynamic data).
+         */
+        V1DynamicData: {
+            /**
+             * Body
+             * @description May use {{from}}, {{to}}, ...
+             */
+            body?: string | {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Cache
+             * @description Accepted: the data is fetched once, when the call is dialled.
+             */
+            cache?: boolean | null;
+            /** Headers */
+            headers?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Method
+             * @default GET
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** Response Data */
+            response_data?: components["schemas"]["V1ResponseData"][];
+            /** Url */
+            url: string;
         };
         /**
          * V1Error
@@ -5314,6 +5646,18 @@ export interface components {
             url: string;
         };
         /**
+         * V1ResponseData
+         * @description Which value of a dynamic data answer fills which variable.
+         */
+        V1ResponseData: {
+            /** Context */
+            context?: string | null;
+            /** Data */
+            data: string;
+            /** Name */
+            name: string;
+        };
+        /**
          * V1RetrievedVoice
          * @description Bland's `RetrievedVoice`, for a built-in voice (the numbers and names of `GET /v1/voices`).
          */
@@ -5385,6 +5729,11 @@ export interface components {
             disclosure?: string | null;
             /** Dispositions */
             dispositions?: string[] | null;
+            /**
+             * Dynamic Data
+             * @description Requests made when the call is dialled.
+             */
+            dynamic_data?: components["schemas"]["V1DynamicData"][] | null;
             /** First Sentence */
             first_sentence?: string | null;
             /**
@@ -5416,6 +5765,12 @@ export interface components {
              */
             phone_number: string;
             /**
+             * Precall Dtmf Sequence
+             * @description Keys pressed when the call is answered, before the agent speaks: `0-9`, `*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). Default: the agent's.
+             * @example 1w2#
+             */
+            precall_dtmf_sequence?: string | null;
+            /**
              * Request Data
              * @description Values for the `{{variables}}` of the task and first sentence (at most 10 levels deep and 16 KiB).
              */
@@ -5444,6 +5799,28 @@ export interface components {
              * @description IANA name; default America/Los_Angeles.
              */
             timezone?: string | null;
+            /**
+             * Tools
+             * @description Custom tools the agent may call mid-call (with an LLM configured), over the agent's own of the same name.
+             */
+            tools?: components["schemas"]["V1Tool"][] | null;
+            /**
+             * Transfer List
+             * @description Departments and their numbers (`{"default": "+1...", "sales": "+1..."}`): the callee (or the model) names one; `default` when none is named.
+             */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @description Callwright's: `cold` (joined at once, the default) or `warm` (the person first hears a one-line summary).
+             */
+            transfer_mode?: ("cold" | "warm") | null;
+            /**
+             * Transfer Phone Number
+             * @description Where the agent hands the callee to a person when they ask for one (E.164; over the agent's).
+             */
+            transfer_phone_number?: string | null;
             /**
              * Voice
              * @description A voice name or id from `GET /v1/voices`.
@@ -5535,6 +5912,60 @@ export interface components {
              */
             status?: "success";
         };
+        /**
+         * V1Tool
+         * @description Bland's custom tool object: an HTTP endpoint the agent's model may call mid-call
+         *     (docs/actions.md, Tools). `response_data` is accepted and not used: the model reads the
+         *     whole answer.
+         */
+        V1Tool: {
+            /**
+             * Body
+             * @description A JSON body template: `{{input.NAME}}` takes an argument, `{{NAME}}` a variable. Without one, the arguments are the body (the query for GET and DELETE).
+             */
+            body?: {
+                [key: string]: unknown;
+            } | unknown[] | null;
+            /** Description */
+            description: string;
+            /**
+             * Headers
+             * @description Sent with each call; kept encrypted.
+             */
+            headers?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Input Schema
+             * @description The arguments' JSON Schema (`"type": "object"`).
+             */
+            input_schema?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Method
+             * @default POST
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /**
+             * Name
+             * @description A function name: letters, digits, _ and -.
+             */
+            name: string;
+            /**
+             * Speech
+             * @description Said at once while the tool runs.
+             */
+            speech?: string | null;
+            /**
+             * Timeout
+             * @description Milliseconds, at most 30 000 (default 5 000).
+             */
+            timeout?: number | null;
+            /** Url */
+            url: string;
+        };
         /** V1TranscriptLine */
         V1TranscriptLine: {
             /** C Id */
@@ -5552,7 +5983,7 @@ export interface components {
              * User
              * @enum {string}
              */
-            user: "assistant" | "user";
+            user: "assistant" | "user" | "person";
         };
         /** V1Voice */
         V1Voice: {
@@ -5692,7 +6123,7 @@ export interface components {
              * Speaker
              * @enum {string}
              */
-            speaker?: "assistant" | "user";
+            speaker?: "assistant" | "user" | "person";
             /** Text */
             text?: string;
         };
@@ -5843,6 +6274,7 @@ export type SchemaCallSettingsOut = components['schemas']['CallSettingsOut'];
 export type SchemaCallState = components['schemas']['CallState'];
 export type SchemaCallStatus = components['schemas']['CallStatus'];
 export type SchemaCallTimes = components['schemas']['CallTimes'];
+export type SchemaCallTransferOut = components['schemas']['CallTransferOut'];
 export type SchemaCallUser = components['schemas']['CallUser'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
 export type SchemaCampaignIn = components['schemas']['CampaignIn'];
@@ -5952,6 +6384,16 @@ export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
 export type SchemaTimezoneUpdate = components['schemas']['TimezoneUpdate'];
 export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
+export type SchemaToolDeleted = components['schemas']['ToolDeleted'];
+export type SchemaToolHeaderIn = components['schemas']['ToolHeaderIn'];
+export type SchemaToolHeaderOut = components['schemas']['ToolHeaderOut'];
+export type SchemaToolIn = components['schemas']['ToolIn'];
+export type SchemaToolList = components['schemas']['ToolList'];
+export type SchemaToolOut = components['schemas']['ToolOut'];
+export type SchemaToolSaved = components['schemas']['ToolSaved'];
+export type SchemaToolTestIn = components['schemas']['ToolTestIn'];
+export type SchemaToolTestOut = components['schemas']['ToolTestOut'];
+export type SchemaToolTestResponse = components['schemas']['ToolTestResponse'];
 export type SchemaTopUpConfirmed = components['schemas']['TopUpConfirmed'];
 export type SchemaTopUpCreated = components['schemas']['TopUpCreated'];
 export type SchemaTopUpIn = components['schemas']['TopUpIn'];
@@ -5977,14 +6419,17 @@ export type SchemaV1BatchRefused = components['schemas']['V1BatchRefused'];
 export type SchemaV1BatchSettings = components['schemas']['V1BatchSettings'];
 export type SchemaV1CallDetail = components['schemas']['V1CallDetail'];
 export type SchemaV1CallsList = components['schemas']['V1CallsList'];
+export type SchemaV1DynamicData = components['schemas']['V1DynamicData'];
 export type SchemaV1Error = components['schemas']['V1Error'];
 export type SchemaV1ListedCall = components['schemas']['V1ListedCall'];
 export type SchemaV1RecordingOut = components['schemas']['V1RecordingOut'];
+export type SchemaV1ResponseData = components['schemas']['V1ResponseData'];
 export type SchemaV1RetrievedVoice = components['schemas']['V1RetrievedVoice'];
 export type SchemaV1SendCallIn = components['schemas']['V1SendCallIn'];
 export type SchemaV1SendCallOut = components['schemas']['V1SendCallOut'];
 export type SchemaV1StopBatchOut = components['schemas']['V1StopBatchOut'];
 export type SchemaV1StopOut = components['schemas']['V1StopOut'];
+export type SchemaV1Tool = components['schemas']['V1Tool'];
 export type SchemaV1TranscriptLine = components['schemas']['V1TranscriptLine'];
 export type SchemaV1Voice = components['schemas']['V1Voice'];
 export type SchemaV1VoiceOut = components['schemas']['V1VoiceOut'];
@@ -7125,6 +7570,176 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentDeleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_tools_api_v1_agents__agent_id__tools_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolList"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_tool_api_v1_agents__agent_id__tools_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    replace_tool_api_v1_agents__agent_id__tools__tool_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                tool_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_tool_api_v1_agents__agent_id__tools__tool_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                tool_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolDeleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    test_tool_api_v1_agents__agent_id__tools__tool_id__test_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                tool_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolTestIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolTestResponse"];
                 };
             };
             /** @description Validation Error */

@@ -19,8 +19,8 @@ describe('outcome words', () => {
 
   it('gives every outcome its own label, colour and sentence', () => {
     const styles = Object.values(OUTCOMES)
-    expect(styles).toHaveLength(9)
-    for (const key of ['label', 'tone', 'color', 'sentence'] as const) expect(new Set(styles.map((s) => s[key])).size).toBe(9)
+    expect(styles).toHaveLength(10)
+    for (const key of ['label', 'tone', 'color', 'sentence'] as const) expect(new Set(styles.map((s) => s[key])).size).toBe(10)
   })
 
   it('keeps the spec colours for the values it names', () => {

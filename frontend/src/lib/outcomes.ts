@@ -28,6 +28,7 @@ export const OUTCOMES: Record<Outcome, OutcomeStyle> = {
   'time-limit': { label: 'Time limit', tone: 'teal', color: '#14b8a6', sentence: 'The call reached its time limit' },
   'callee-hung-up': { label: 'Callee hung up', tone: 'lime', color: '#84cc16', sentence: 'The callee hung up' },
   'cut-by-fault': { label: 'Cut by fault', tone: 'fuchsia', color: '#d946ef', sentence: 'The call was cut off by a fault' },
+  transferred: { label: 'Transferred', tone: 'blue', color: '#0d9488', sentence: 'The call was transferred to a person' },
 }
 
 export function isOutcome(value: unknown): value is Outcome {

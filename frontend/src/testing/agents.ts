@@ -30,6 +30,10 @@ export function makeAgent(fields: Partial<Agent> & Pick<Agent, 'id' | 'name' | '
     dispositions: [],
     analysis_schema: [],
     webhook_url: null,
+    transfer_number: null,
+    transfer_list: null,
+    transfer_mode: 'cold',
+    precall_dtmf_sequence: null,
     ...fields,
   }
   return { ...agent, variables: placeholders(agent.prompt, agent.first_sentence, agent.voicemail_message) }

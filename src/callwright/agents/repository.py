@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.pagination import paged
-from callwright.models import Agent
+from callwright.models import Agent, AgentTool
 
 
 async def page_for_user(
@@ -42,4 +42,30 @@ async def add(session: AsyncSession, agent: Agent) -> Agent:
 
 async def delete(session: AsyncSession, agent: Agent) -> None:
     await session.delete(agent)
+    await session.flush()
+
+
+async def tools(session: AsyncSession, agent_id: str) -> Sequence[AgentTool]:
+    """The agent's custom tools, in the order they were added."""
+    rows = await session.scalars(
+        select(AgentTool).where(AgentTool.agent_id == agent_id).order_by(AgentTool.id)
+    )
+    return rows.all()
+
+
+async def tool(session: AsyncSession, agent_id: str, tool_id: int) -> AgentTool | None:
+    return await session.scalar(
+        select(AgentTool).where(AgentTool.id == tool_id, AgentTool.agent_id == agent_id)
+    )
+
+
+async def add_tool(session: AsyncSession, tool: AgentTool) -> AgentTool:
+    session.add(tool)
+    await session.flush()
+    await session.refresh(tool)
+    return tool
+
+
+async def delete_tool(session: AsyncSession, tool: AgentTool) -> None:
+    await session.delete(tool)
     await session.flush()

@@ -9,7 +9,13 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from callwright.agents.settings import BackgroundAudio, checked_prompt, voice_mismatch
+from callwright.agents import transfers
+from callwright.agents.settings import (
+    BackgroundAudio,
+    checked_dtmf,
+    checked_prompt,
+    voice_mismatch,
+)
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import Minutes
 from callwright.kit.envelope import Envelope, Ok, Paged
@@ -39,6 +45,8 @@ def _optional_text(value: str | None) -> str | None:
 
 
 OptionalText = Annotated[str | None, AfterValidator(_optional_text)]
+TransferNumber = Annotated[str | None, AfterValidator(transfers.optional_number)]
+TransferList = Annotated[dict[str, str] | None, AfterValidator(transfers.departments)]
 
 
 def voice_name(value: str) -> str:
@@ -120,6 +128,16 @@ class AgentIn(BaseModel):
     webhook_url: Annotated[str | None, AfterValidator(checked_webhook_url)] = Field(
         None, max_length=URL_MAX
     )
+    #: Where the agent may hand the callee to a person: one number, or departments -> numbers
+    #: ("default" for a callee who names none); cold or warm (docs/actions.md, "Transfer").
+    transfer_number: TransferNumber = Field(None, max_length=40)
+    transfer_list: TransferList = None
+    transfer_mode: transfers.TransferMode = "cold"
+    #: Keys its calls press when answered, before the agent speaks: 0-9, *, #, and w for a
+    #: half-second pause (Bland's `precall_dtmf_sequence`); None or empty: none.
+    precall_dtmf_sequence: Annotated[str | None, AfterValidator(checked_dtmf)] = Field(
+        None, max_length=200
+    )
 
     @field_validator("prompt")
     @classmethod
@@ -200,6 +218,10 @@ class AgentOut(AgentSummary):
     dispositions: list[str]
     analysis_schema: list[AnalysisField]
     webhook_url: str | None
+    transfer_number: str | None = None
+    transfer_list: dict[str, str] | None = None
+    transfer_mode: transfers.TransferMode = "cold"
+    precall_dtmf_sequence: str | None = None
 
 
 class AgentsPage(Paged[AgentSummary]):

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from callwright.models import Agent
 from callwright.speech import languages, tts
+from callwright.voice_agent.contract import KEYS_PATTERN
 
 PROMPT_MIN = 10
 BackgroundAudio = Literal["null", "office", "cafe", "restaurant", "none"]
@@ -40,9 +41,31 @@ CALL_SETTINGS = (
     "dispositions",
     "analysis_schema",
     "webhook_url",
+    "transfer_number",
+    "transfer_list",
+    "transfer_mode",
+    "precall_dtmf_sequence",
 )
 #: The settings whose text may hold `{{variables}}`.
 TEMPLATED = ("prompt", "first_sentence", "voicemail_message", "disclosure")
+
+
+#: Why a precall DTMF sequence was refused.
+DTMF_MESSAGE = (
+    "The precall DTMF sequence may hold only the keys 0-9, * and #, and w for a half-second "
+    "pause, 64 at most"
+)
+
+
+def checked_dtmf(value: str | None) -> str | None:
+    """Keys to press when the call is answered: spaces dropped, then 1 to 64 of `0-9*#w`
+    (None or "" for none)."""
+    if value is None:
+        return None
+    value = "".join(value.split())
+    if value and not KEYS_PATTERN.fullmatch(value):
+        raise ValueError(DTMF_MESSAGE)
+    return value or None
 
 
 def merged(agent: Agent | None, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -147,7 +147,8 @@ class Billing:
                     kind="charge",
                     amount_cents=-cost,
                     balance_after_cents=released,
-                    note=f"{call.duration_seconds or 0} s at ${money(COST_PER_MINUTE_CENTS)}/min",
+                    note=f"{call.duration_seconds or 0} s{_parts(call)} at "
+                    f"${money(COST_PER_MINUTE_CENTS)}/min",
                 ),
             ]
         )
@@ -273,3 +274,11 @@ class Billing:
         )
         await session.flush()
         return target_cents
+
+
+def _parts(call: Call) -> str:
+    """A transferred call's two parts ("" for other calls), for its charge's note: the whole
+    call is charged at the one rate (docs/calls-and-billing.md, "Transfers")."""
+    if call.post_transfer_duration is None or call.pre_transfer_duration is None:
+        return ""
+    return f" ({call.pre_transfer_duration} s agent + {call.post_transfer_duration} s transferred)"

@@ -14,14 +14,16 @@ becomes the language's default voice."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.agents import repository as agents_repository
 from callwright.agents import service as agents
+from callwright.agents import tools
 from callwright.agents.settings import (
     CALL_SETTINGS,
     TEMPLATED,
@@ -79,11 +81,20 @@ class CallRequest:
     campaign_id: str | None = None
     campaign_contact_id: int | None = None
     viewer_token_hash: str | None = None
+    # --- actions (docs/actions.md) ---------------------------------------------------------
+    #: The call's own custom tools as calls keep them (header values sealed), over the
+    #: agent's of the same name.
+    tools: Sequence[Mapping[str, Any]] | None = None
+    #: Requests made when the call is dialled whose answers fill `{{variables}}` (Bland's
+    #: `dynamic_data`; their names need no value before).
+    dynamic_data: Sequence[Mapping[str, Any]] | None = None
 
 
 #: CallRequest's fields copied onto the order as they are.
 _COPIED = tuple(
-    f.name for f in fields(CallRequest) if f.name not in ("settings", "variables", "agent_id")
+    f.name
+    for f in fields(CallRequest)
+    if f.name not in ("settings", "variables", "agent_id", "tools", "dynamic_data")
 )
 
 
@@ -91,15 +102,19 @@ async def build_order(session: AsyncSession, request: CallRequest) -> CallOrder:
     """The order `request` asks for: its agent found (NotFound when it is not the user's),
     then `order_from`."""
     agent = None
+    agent_tools: list[dict[str, Any]] = []
     if request.agent_id:
         assert request.user_id is not None, "an agent is always a user's"
         agent = await agents.owned(session, request.user_id, request.agent_id)
-    return order_from(request, agent)
+        agent_tools = [tools.stored(t) for t in await agents_repository.tools(session, agent.id)]
+    return order_from(request, agent, agent_tools)
 
 
-def order_from(request: CallRequest, agent: Agent | None = None) -> CallOrder:
-    """The order from `agent` (already found, or None) and `request`; OrderRefused when a
-    check fails (see the module)."""
+def order_from(
+    request: CallRequest, agent: Agent | None = None, agent_tools: Sequence[dict[str, Any]] = ()
+) -> CallOrder:
+    """The order from `agent` (already found, or None, with its tools) and `request`;
+    OrderRefused when a check fails (see the module)."""
     given = {name: request.settings.get(name) for name in CALL_SETTINGS}
     settings = merged(agent, given)
     settings = {name: value for name, value in settings.items() if value not in ("", None)}
@@ -107,7 +122,7 @@ def order_from(request: CallRequest, agent: Agent | None = None) -> CallOrder:
     language = _language(given["language"] or None, agent.language if agent else None, trusted)
     voice = _voice(given["voice"] or None, agent.voice if agent else None, language, trusted)
     variables = dict(request.variables or {})
-    settings = _filled(settings, variables)
+    settings = _filled(settings, variables, dynamic_names(request.dynamic_data))
     settings.update(
         prompt=_prompt(settings.get("prompt"), request.kind),
         language=language,
@@ -118,8 +133,29 @@ def order_from(request: CallRequest, agent: Agent | None = None) -> CallOrder:
         **{name: getattr(request, name) for name in _COPIED},
         agent_id=agent.id if agent is not None else None,
         variables=variables or None,
+        tools=_tools(agent_tools, request.tools or ()) or None,
+        dynamic_data=[dict(d) for d in request.dynamic_data or ()] or None,
         **settings,
     )
+
+
+def _tools(
+    agents: Sequence[Mapping[str, Any]], own: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The agent's tools, a call's own of the same name in their place, then the call's others."""
+    by_name = {t["name"]: dict(t) for t in agents}
+    by_name.update({t["name"]: dict(t) for t in own})
+    return list(by_name.values())
+
+
+def dynamic_names(dynamic_data: Sequence[Mapping[str, Any]] | None) -> set[str]:
+    """The variables `dynamic_data`'s answers fill."""
+    return {
+        str(item.get("name"))
+        for request in dynamic_data or ()
+        for item in request.get("response_data") or ()
+        if item.get("name")
+    }
 
 
 def _language(given: str | None, saved: str | None, trusted: bool) -> str:
@@ -154,10 +190,13 @@ def _voice(given: str | None, saved: str | None, language: str, trusted: bool) -
     return voice
 
 
-def _filled(settings: dict[str, Any], variables: Mapping[str, Any]) -> dict[str, Any]:
+def _filled(
+    settings: dict[str, Any], variables: Mapping[str, Any], later: set[str]
+) -> dict[str, Any]:
     """Each templated text filled from `variables`; refused naming every placeholder without
-    a value."""
+    a value (but those `later` fills: dynamic data's, when the call is dialled)."""
     absent = missing(variables, *(settings.get(name) for name in TEMPLATED))
+    absent = [name for name in absent if name not in later]
     if absent:
         raise OrderRefused("variables", "missing", missing_message(absent))
     return {

@@ -33,6 +33,7 @@ from callwright.calls.schemas import (
     CallPageOut,
     CallRecord,
     CallsPage,
+    CallTransferOut,
     LatencyOut,
     LiveCall,
     LiveCallsOut,
@@ -130,6 +131,8 @@ _SEND_CALL_SETTINGS = {
     "voicemail_action": "voicemail_action",
     "voicemail_message": "voicemail_message",
     "disclosure": "disclosure",
+    "transfer_number": "transfer_number",
+    "transfer_mode": "transfer_mode",
 }
 
 
@@ -201,6 +204,7 @@ async def _details(session: SessionDep, call: Call | Row[*tuple[Any, ...]]) -> C
         | {
             "prompt": call.prompt,
             "error": call.error,
+            "transfer": {name: getattr(call, name) for name in CallTransferOut.model_fields},
             "transcripts": [_line(e) for e in lines],
             "latencies": await _latencies(session, call.id),
             "analysis": AnalysisOut.model_validate(stored, from_attributes=True)

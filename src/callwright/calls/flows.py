@@ -13,12 +13,15 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.calls import dynamic_data
 from callwright.calls import repository as calls
 from callwright.calls.events import CallEvents
 from callwright.calls.lifecycle import CallLife
 from callwright.calls.outcomes import outcome_of, settled
 from callwright.calls.recordings import salvage_recording, spooled
 from callwright.calls.tasks import DIAL_JOB
+from callwright.calls.transfers import COMPLETED as TRANSFER_COMPLETED
+from callwright.calls.transfers import post_transfer_seconds
 from callwright.compliance import do_not_call
 from callwright.config import Settings
 from callwright.kit.db import Database, on_commit
@@ -29,6 +32,7 @@ from callwright.kit.time import utcnow
 from callwright.models import Call
 from callwright.telephony.base import Carrier, CarrierError, DialRequest, StatusUpdate
 from callwright.telephony.state import TERMINAL, CallOutcome, CallStatus
+from callwright.voice_agent.tool_runner import Reach
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +134,20 @@ class CallFlows:
         await self.events.record(session, call, "Call stopped by the user", "call")
         return True
 
+    async def _fetch_dynamic_data(self, snapshot: Call) -> None:
+        """Bland's `dynamic_data`, just before the call rings (calls/dynamic_data.py): its
+        answers fill the call's variables and texts; each request is an action line."""
+        fetched = await dynamic_data.fetch(
+            snapshot, Reach.of(self.settings), self.settings.secret_key
+        )
+        async for session in self.db.session():
+            call = await calls.get(session, snapshot.id)
+            if call is None:
+                return
+            dynamic_data.apply(call, fetched)
+            for action in fetched.actions:
+                await self.life.acted(session, call, action)
+
     async def _fail_before_ringing(self, call_id: str, reason: str) -> None:
         """End a claimed call that never rang: failed, with `reason` as its error."""
         async for session in self.db.session():
@@ -167,6 +185,8 @@ class CallFlows:
             log.info("call %s not dialled: its number is on a do-not-call list", call_id)
             await self._fail_before_ringing(call_id, do_not_call.why_not(entry))
             return
+        if call is not None and call.dynamic_data:
+            await self._fetch_dynamic_data(call)
         try:
             carrier_call_id = await self.carrier.dial(request)
         except CarrierError as exc:
@@ -276,8 +296,10 @@ class CallFlows:
             if not await calls.mark_finalized(session, call_id, utcnow()):
                 return
             # Who answered is known by now (the media's lines are all written).
-            outcome = settled(outcome_of(call.end_reason), call.answered_by)
+            transferred = call.transfer_status == TRANSFER_COMPLETED
+            outcome = settled(outcome_of(call.end_reason), call.answered_by, transferred)
             call.end_reason = outcome.value if outcome else call.end_reason
+            call.post_transfer_duration = post_transfer_seconds(call)
             await self.life.ended(session, call, outcome)
             on_commit(
                 session,

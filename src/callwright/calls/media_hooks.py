@@ -12,18 +12,27 @@ from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.agents.tools import spec as tool_spec
 from callwright.calls import repository as calls
 from callwright.calls.events import CONNECTED, CallEvents
 from callwright.calls.flows import CallFlows
 from callwright.calls.latency import live_latency
-from callwright.calls.recordings import Track, drop_spool, save_recording, spool_path
+from callwright.calls.recordings import (
+    Track,
+    align_spool,
+    drop_spool,
+    save_recording,
+    spool_path,
+    spooled_recording,
+)
+from callwright.calls.transfers import CallTransfers, resume_follows
 from callwright.compliance import disclosure, do_not_call
 from callwright.config import Settings
 from callwright.kit.db import Database, unreachable
 from callwright.kit.security import sha256_hex
 from callwright.kit.storage import Store, StoreError
 from callwright.kit.time import utcnow
-from callwright.models import TurnLatency
+from callwright.models import Call, TurnLatency
 from callwright.realtime.events import CallAction, CaptionEvent, WebhookEvent
 from callwright.telephony.base import CarrierError
 from callwright.telephony.state import TERMINAL, AnsweredBy, CallOutcome, CallStatus
@@ -33,12 +42,18 @@ from callwright.voice_agent.contract import (
     Answerer,
     CallHooks,
     CallPlan,
+    Leg,
     Recording,
     Speaker,
+    TransferStarted,
     TurnTiming,
 )
 
 log = logging.getLogger(__name__)
+#: The media streams a call may have (voice_agent.contract.CallPlan.leg).
+LEGS: tuple[Leg, ...] = ("agent", "listen", "resume")
+#: How each speaker's line reads in the call's events.
+LABELS = {"assistant": "Assistant", "user": "User", "person": "Person"}
 
 SECONDS_PER_MINUTE = 60
 OPTED_OUT = "The callee asked not to be called again: the number is on the do-not-call list."
@@ -76,21 +91,26 @@ class CallMedia:
         """The upgrade request carries the call's carrier's signature over the media URL."""
         return self.flows.carrier.verify_media_connection(self.flows.media_url, headers)
 
-    async def claim(self, call_id: str, token: str) -> CallPlan | None:
+    async def claim(self, call_id: str, token: str, leg: str = "agent") -> CallPlan | None:
         """The plan for a media stream that brought the call's secret; None (refuse it) when
-        the secret is wrong or spent (a second connection), or the call has ended."""
-        if not call_id or not token:
+        the secret is wrong or spent (a second connection), or the call has ended. A
+        transfer's listening stream (`leg` "listen") brings its own secret; the agent's stream
+        and the agent's return after a failed transfer ("resume") the call's media secret."""
+        if not call_id or not token or leg not in LEGS:
             return None
+        claim = calls.claim_listen if leg == "listen" else calls.claim_media
         async for session in self.db.session():
-            if not await calls.claim_media(session, call_id, sha256_hex(token)):
+            if not await claim(session, call_id, sha256_hex(token)):
                 return None
-        return await self.plan(call_id)
+        return await self.plan(call_id, leg)
 
-    async def plan(self, call_id: str) -> CallPlan | None:
+    async def plan(self, call_id: str, leg: Leg = "agent") -> CallPlan | None:
         async for session in self.db.session():
             call = await calls.get(session, call_id)
+            history = await calls.transcript_lines(session, call_id) if leg == "resume" else []
         if call is None or call.status in TERMINAL:
             return None
+        departments = tuple(call.transfer_list or {})
         return CallPlan(
             call_id=call.id,
             prompt=call.prompt,
@@ -98,28 +118,48 @@ class CallMedia:
             temperature=call.temperature,
             interruption_threshold_ms=call.interruption_threshold,
             background_audio=call.background_audio,
-            max_duration_seconds=call.max_duration * SECONDS_PER_MINUTE,
+            max_duration_seconds=self._time_left(call),
             wait_for_greeting=call.wait_for_greeting,
             voicemail=voicemail_action(call.voicemail_action, self.flows.settings),
             first_sentence=call.first_sentence or None,
             voicemail_message=call.voicemail_message or None,
             disclosure=disclosure.spoken(call.disclosure),
             language=call.language,
+            can_transfer=bool(call.transfer_number or departments),
+            transfer_departments=departments,
+            leg=leg,
+            history=tuple((line.speaker, line.text) for line in history),
+            transfer_result=call.transfer_status if leg == "resume" else None,
+            precall_dtmf_sequence=call.precall_dtmf_sequence or "",
+            tools=tuple(tool_spec(t, self.flows.settings.secret_key) for t in call.tools or ()),
+            variables=dict(call.variables or {}),
         )
+
+    def _time_left(self, call: Call) -> float:
+        """The call's time limit in seconds; what is left of it for the agent back after a
+        transfer (on the call's clock)."""
+        limit = call.max_duration * SECONDS_PER_MINUTE
+        if call.transfer_status is None or call.answered_at is None:
+            return limit
+        spent = (utcnow() - call.answered_at).total_seconds() * self.speed
+        return max(1.0, limit - spent)
 
     @property
     def store(self) -> Store:
         """Where finished calls' recordings are kept (a folder or an S3 bucket)."""
         return self.flows.store
 
-    def hooks(self, call_id: str) -> MediaHooks:
-        return MediaHooks(self, call_id)
+    def hooks(self, call_id: str, leg: Leg = "agent") -> MediaHooks:
+        return MediaHooks(self, call_id, leg)
 
 
 class MediaHooks(CallHooks):
     """What the voice agent reports for one call, written down and published."""
 
-    def __init__(self, media: CallMedia, call_id: str) -> None:
+    def __init__(self, media: CallMedia, call_id: str, leg: Leg = "agent") -> None:
+        self.leg = leg
+        #: This stream handed the call to a person: its end is not the call's.
+        self._handed_over = False
         self.db = media.db
         self.flows = media.flows
         self.events = media.events
@@ -230,7 +270,7 @@ class MediaHooks(CallHooks):
             if tries > 1 and await calls.has_line(session, self.call_id, speaker, text, started):
                 return  # an earlier try's COMMIT landed before its connection was cut
             entry = await calls.add_line(session, self.call_id, speaker, text, started)
-            label = "Assistant" if speaker == "assistant" else "User"
+            label = LABELS[speaker]
             event = WebhookEvent(
                 call_id=call.id,
                 message=f"{label}: {text}",
@@ -308,6 +348,15 @@ class MediaHooks(CallHooks):
             except CarrierError as carrier_exc:
                 log.warning("hang-up of %s failed: %s", self.call_id, carrier_exc)
 
+    async def transfer(self, department: str | None, summary: str) -> TransferStarted:
+        """Hand the callee to a person (calls/transfers.py); when the carrier took the call,
+        this stream's end is no longer the call's."""
+        # Set before the carrier is asked: it may stop this stream before it answers.
+        self._handed_over = True
+        started = await CallTransfers(self.flows).start(self.call_id, department, summary)
+        self._handed_over = started.ok
+        return started
+
     async def recorded(self, callee: bytes, agent: bytes, rate: int) -> None:
         # Written at once (no await before it), so slices land in the order they came.
         slices: tuple[tuple[Track, bytes], ...] = (("callee", callee), ("agent", agent))
@@ -321,6 +370,14 @@ class MediaHooks(CallHooks):
         # When the media ended: taken before the MP3 is encoded (seconds on a busy machine), as
         # the call's page places the transcript on the recording from it (calls/page.py).
         ended = utcnow()
+        if await self._call_goes_on():
+            # The call goes on on another stream (docs/actions.md, "Transfer"): what this one
+            # recorded stays in the spool, its two tracks made even, for the next to follow.
+            await asyncio.to_thread(align_spool, self.recordings, self.call_id)
+            return
+        if self.leg != "agent":
+            # A transferred call's recording is its streams' one after another: the spool's.
+            recording = await asyncio.to_thread(spooled_recording, self.recordings, self.call_id)
         path: str | None = None
         if recording is not None and recording.seconds > 0:
             try:
@@ -347,3 +404,15 @@ class MediaHooks(CallHooks):
         # end the call would wait for the reconciler and lose its recording.
         if await self.db.persist(write, what=f"call {self.call_id} media end"):
             await self.flows.finalize(self.call_id)
+
+    async def _call_goes_on(self) -> bool:
+        """Whether this stream's end is not the call's: it handed the call to a person, or it
+        is a transfer's listening stream and the agent comes back after a failed transfer."""
+        if self._handed_over:
+            return True
+        return self.leg == "listen" and await self.transfer_failed()
+
+    async def transfer_failed(self) -> bool:
+        async for session in self.db.session():
+            call = await calls.get(session, self.call_id)
+        return call is not None and resume_follows(call)

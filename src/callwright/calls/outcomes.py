@@ -24,6 +24,7 @@ WORDS: dict[CallOutcome, str] = {
     CallOutcome.TIME_LIMIT: "The call reached its time limit",
     CallOutcome.CALLEE_HUNG_UP: "The callee hung up",
     CallOutcome.CUT_BY_FAULT: "The call was cut off by a fault",
+    CallOutcome.TRANSFERRED: "The call was transferred to a person",
 }
 
 
@@ -46,10 +47,15 @@ def sentence(outcome: CallOutcome | None, error: str | None = None) -> str:
     return words
 
 
-def settled(outcome: CallOutcome | None, answered_by: str | None) -> CallOutcome | None:
+def settled(
+    outcome: CallOutcome | None, answered_by: str | None, transferred: bool = False
+) -> CallOutcome | None:
     """The outcome a call keeps once its media is over: a call a voicemail answered ended on
-    voicemail, whoever hung up (unless it was stopped, timed out or cut)."""
+    voicemail, and one whose transfer reached the person was transferred, whoever hung up
+    (unless it was stopped, timed out or cut)."""
     ends = (CallOutcome.COMPLETED, CallOutcome.CALLEE_HUNG_UP)
+    if transferred and outcome in ends:
+        return CallOutcome.TRANSFERRED
     if answered_by == AnsweredBy.VOICEMAIL and outcome in ends:
         return CallOutcome.VOICEMAIL
     return outcome
@@ -57,8 +63,9 @@ def settled(outcome: CallOutcome | None, answered_by: str | None) -> CallOutcome
 
 # --- successful or failed: the one definition ------------------------------------------
 
-#: A successful call: the agent closed the conversation it was placed for.
-SUCCESSFUL = frozenset({CallOutcome.COMPLETED})
+#: A successful call: the agent closed the conversation it was placed for, or handed the
+#: callee to the person they asked for.
+SUCCESSFUL = frozenset({CallOutcome.COMPLETED, CallOutcome.TRANSFERRED})
 #: A failed call: it never reached the callee (busy, no answer, failed), or its conversation did
 #: not reach its end (stopped, time limit, hung up, cut). These are the spec's failed statuses
 #: (section 4: busy, no_answer, failed, canceled, timeout, hung_up, disconnected, error) in our

@@ -110,6 +110,17 @@ def billing_of(call: Call, ledger: Sequence[LedgerEntry]) -> CallBillingOut:
     )
 
 
+def transfer_parts(call: Call) -> str:
+    """The two parts of a transferred call's billed seconds, in words ("" for other calls):
+    the whole call is billed at the one rate (docs/calls-and-billing.md, "Transfers")."""
+    if call.post_transfer_duration is None or call.pre_transfer_duration is None:
+        return ""
+    return (
+        f" ({call.pre_transfer_duration} s with the agent, "
+        f"{call.post_transfer_duration} s transferred to a person)"
+    )
+
+
 def explain(call: Call, seconds: int, minutes: int, by_rule: int, capped: bool) -> str:
     """This call's figures through the rule, in words."""
     rate = f"${money(COST_PER_MINUTE_CENTS)}"
@@ -124,7 +135,7 @@ def explain(call: Call, seconds: int, minutes: int, by_rule: int, capped: bool) 
     if call.answered_at is None or seconds == 0:
         return f"Never connected: nothing is charged and the {hold} hold was released."
     words = (
-        f"Connected {seconds} s: ceil(({seconds} s - 1 s) / 60) = {minutes} "
+        f"Connected {seconds} s{transfer_parts(call)}: ceil(({seconds} s - 1 s) / 60) = {minutes} "
         f"min x {rate} = ${money(by_rule)}"
     )
     if call.hold_cents <= 0:

@@ -51,6 +51,26 @@ def spooled_recording(folder: Path, call_id: str) -> Recording | None:
     return Recording(stereo.reshape(-1), rate, length / rate)
 
 
+def align_spool(folder: Path, call_id: str) -> None:
+    """Pad the shorter of a call's spooled tracks with silence to the longer one's length, so
+    that what the call's next media stream spools (after a transfer) starts in step on both."""
+    spools = spooled(folder, call_id)
+    if not spools:
+        return
+    rate = int(spools[0].stem.rsplit("-", 2)[1])
+    tracks: tuple[Track, ...] = ("callee", "agent")
+    spools = [spool_path(folder, call_id, rate, track) for track in tracks]
+    for spool in spools:
+        spool.touch()  # a track that stayed silent is silence all along
+    length = max(spool.stat().st_size for spool in spools)
+    length -= length % 2
+    for spool in spools:
+        short = length - spool.stat().st_size
+        if short > 0:
+            with spool.open("ab") as out:
+                out.write(bytes(short))
+
+
 def drop_spool(folder: Path, call_id: str) -> None:
     for spool in spooled(folder, call_id):
         spool.unlink(missing_ok=True)

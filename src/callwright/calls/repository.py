@@ -388,7 +388,25 @@ LOG_COLUMNS = (
 
 
 #: What a call's details answer shows besides its log row.
-DETAIL_COLUMNS = (*LOG_COLUMNS, Call.user_id, Call.prompt, Call.error, Call.analysis)
+#: A call's transfer (calls/transfers.py): where, when, how it ended, the two parts' seconds.
+TRANSFER_COLUMNS = (
+    Call.transfer_number,
+    Call.transfer_list,
+    Call.transfer_mode,
+    Call.transferred_to,
+    Call.transferred_at,
+    Call.transfer_status,
+    Call.pre_transfer_duration,
+    Call.post_transfer_duration,
+)
+DETAIL_COLUMNS = (
+    *LOG_COLUMNS,
+    Call.user_id,
+    Call.prompt,
+    Call.error,
+    Call.analysis,
+    *TRANSFER_COLUMNS,
+)
 
 
 async def live_for_user(session: AsyncSession, user_id: int) -> Sequence[Call]:
@@ -541,3 +559,51 @@ async def failed_by_weekday(session: AsyncSession, user_id: int, offset_minutes:
         .group_by(weekday, outcome)
     )
     return list((await session.execute(query)).all())
+
+
+# --- transfers (calls/transfers.py) -------------------------------------------------------
+
+#: A transfer under way: a second one waits for its result.
+TRANSFER_DIALING = "dialing"
+
+
+async def start_transfer(session: AsyncSession, call_id: str, values: dict[str, Any]) -> bool:
+    """Mark a live call as being transferred (with `values`: where, when, the listening
+    stream's secret), unless a transfer is under way or one reached its person already."""
+    return await _update_one(
+        session,
+        call_id,
+        {"transfer_status": TRANSFER_DIALING, **values},
+        Call.status == CallStatus.IN_PROGRESS.value,
+        or_(
+            Call.transfer_status.is_(None),
+            Call.transfer_status.not_in([TRANSFER_DIALING, "completed"]),
+        ),
+    )
+
+
+async def claim_listen(session: AsyncSession, call_id: str, listen_token_hash: str) -> bool:
+    """Accept a transfer's listening stream once: its own secret matches and is spent."""
+    return await _update_one(
+        session,
+        call_id,
+        {"listen_token_hash": None},
+        Call.listen_token_hash == listen_token_hash,
+        Call.status.not_in([s.value for s in TERMINAL]),
+    )
+
+
+async def end_transfer(session: AsyncSession, call_id: str, values: dict[str, Any]) -> bool:
+    """Write a transfer's result (`values`), once: only while it is under way."""
+    return await _update_one(session, call_id, values, Call.transfer_status == TRANSFER_DIALING)
+
+
+async def set_media_token(session: AsyncSession, call_id: str, media_token_hash: str) -> bool:
+    """A new single-use secret for the live call's next media stream (the agent back after a
+    failed transfer)."""
+    return await _update_one(
+        session,
+        call_id,
+        {"media_token_hash": media_token_hash},
+        Call.status.not_in([s.value for s in TERMINAL]),
+    )

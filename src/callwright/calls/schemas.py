@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from callwright.agents.settings import BackgroundAudio, checked_prompt
+from callwright.agents.transfers import TransferMode, optional_number
 from callwright.calls.service import CallKind
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import BodyId, Minutes, TextMap
@@ -54,6 +55,15 @@ class SendCallIn(BaseModel):
     #: Dial at this moment instead of at once ("Call when the window opens"): ISO 8601 with
     #: an offset, in the future, at most 30 days ahead.
     start_at: AwareDatetime | None = None
+    #: Where the agent may hand the callee to a person ("" for none, over the agent's), and
+    #: how (cold or warm; over the agent's).
+    transfer_number: str | None = Field(None, max_length=40)
+    transfer_mode: TransferMode | None = None
+
+    @field_validator("transfer_number")
+    @classmethod
+    def _transfer_number(cls, value: str | None) -> str | None:
+        return None if value is None else optional_number(value) or ""
 
     @field_validator("prompt")
     @classmethod
@@ -136,8 +146,28 @@ class CallRecord(BaseModel):
     completed: bool
 
 
+class CallTransferOut(BaseModel):
+    """Where the call could be handed to a person, and what its transfer did (Bland's names)."""
+
+    transfer_number: str | None
+    transfer_list: dict[str, str] | None
+    #: cold or warm.
+    transfer_mode: str
+    #: The number the agent handed the callee to (null: no transfer asked for).
+    transferred_to: str | None
+    transferred_at: datetime | None
+    #: dialing, then the person's leg's end: completed, busy, no-answer, failed, canceled.
+    transfer_status: str | None
+    #: Seconds of the call before the transfer, and after a transfer that reached the person
+    #: (the two parts of the billed duration).
+    pre_transfer_duration: int | None
+    post_transfer_duration: int | None
+
+
 class CallDetails(CallRecord):
     prompt: str
+    #: The call's transfer settings and what its transfer did.
+    transfer: CallTransferOut
     #: Why it failed (the carrier's words), or how a fault cut it; null otherwise.
     error: str | None
     transcripts: list[TranscriptLine]

@@ -87,6 +87,16 @@ class CallOrder:
     #: The campaign and contact it is an attempt for.
     campaign_id: str | None = None
     campaign_contact_id: int | None = None
+    #: Where the agent may hand the callee to a person, and how (agents.transfers).
+    transfer_number: str | None = None
+    transfer_list: dict[str, str] | None = None
+    transfer_mode: str = "cold"
+    #: Keys pressed when the call is answered, before the agent speaks (docs/actions.md).
+    precall_dtmf_sequence: str | None = None
+    #: The custom tools its agent may call, and the requests made when it is dialled whose
+    #: answers fill variables (docs/actions.md; header values sealed).
+    tools: list[dict[str, Any]] | None = None
+    dynamic_data: list[dict[str, Any]] | None = None
 
 
 class CallService:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 from callwright.calls.deps import CallsDep
+from callwright.calls.transfers import CallTransfers
 from callwright.kit.errors import AppError, NotFound
 from callwright.telephony.base import WebhookRequest
 
@@ -32,3 +33,37 @@ async def status_callback(carrier: str, request: Request, domain: CallsDep) -> R
     if update is not None:
         await engine.on_status(update)
     return Response(status_code=204)
+
+
+#: A transfer's steps the carrier posts: the person's leg ended, a warm transfer's whisper.
+TRANSFER_STEPS = ("result", "whisper")
+
+
+@router.post("/webhooks/{carrier}/transfer/{call_id}/{step}")
+async def transfer_callback(
+    carrier: str, call_id: str, step: str, request: Request, domain: CallsDep
+) -> Response:
+    """A transfer's result (`<Dial action>`) or a warm transfer's whisper (`<Number url>`),
+    signed like the status callbacks (calls/transfers.py); answered with the carrier's TwiML."""
+    engine = domain.flows
+    if carrier != engine.carrier.name or step not in TRANSFER_STEPS:
+        raise NotFound("Unknown carrier.")
+    transfers = CallTransfers(engine)
+    body = await request.body()
+    form = await request.form()
+    hook = WebhookRequest(
+        url=transfers.url(call_id, step),
+        headers={k.lower(): v for k, v in request.headers.items()},
+        form=[(k, str(v)) for k, v in form.multi_items()],
+        body=body,
+    )
+    if not engine.carrier.verify_webhook(hook):
+        raise AppError("Invalid webhook signature.", 403)
+    if step == "whisper":
+        answer = await transfers.whisper(call_id)
+    else:
+        result = engine.carrier.parse_transfer(hook)
+        if result is None:
+            raise AppError("Not a transfer result.", 400)
+        answer = await transfers.finished(call_id, result)
+    return Response(answer.body, media_type=answer.media_type)

@@ -303,6 +303,21 @@ def contact_phone(value: str) -> str:
     return value
 
 
+#: A transfer number that is no whole number.
+TRANSFER_FORMAT = 'Enter the transfer number with its country code, e.g. "+15551234567".'
+
+
+def transfer_number(value: str) -> str:
+    """An agent's (or a call's) transfer number, tidied to E.164 (`tidy`), then held to the
+    number policy like every number a call may ring (NumberRefused)."""
+    if emergency(value):
+        raise NumberRefused(EMERGENCY)
+    number = tidy(value)
+    if number is None:
+        raise ValueError(TRANSFER_FORMAT)
+    return dialable(number, written=value)
+
+
 DialNumber = Annotated[str, AfterValidator(dial_number)]
 TestCallNumber = Annotated[str, AfterValidator(landing_number)]
 ContactPhone = Annotated[str, AfterValidator(contact_phone)]

@@ -1,7 +1,8 @@
-"""Password hashing, random secrets, token hashing and signed URLs."""
+"""Password hashing, random secrets, token hashing, signed URLs and sealed (encrypted) secrets."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -10,6 +11,7 @@ from urllib.parse import urlencode
 import anyio.to_thread
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from cryptography.fernet import Fernet, InvalidToken
 
 # argon2id with OWASP's recommended floor (19 MiB, t=2, p=1).
 _hasher = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
@@ -71,3 +73,22 @@ def signed_url(secret_key: str, base: str, params: dict[str, str]) -> str:
 def valid_url_signature(secret_key: str, base: str, params: dict[str, str], signature: str) -> bool:
     query = urlencode(sorted(params.items()))
     return constant_time_equals(sign(secret_key, "url", f"{base}?{query}"), signature)
+
+
+def _fernet(secret_key: str) -> Fernet:
+    key = hashlib.sha256(f"seal:{secret_key}".encode()).digest()
+    return Fernet(base64.urlsafe_b64encode(key))
+
+
+def seal(secret_key: str, text: str) -> str:
+    """`text` encrypted (and authenticated) with a key derived from `secret_key`: what a
+    secret the server must use again (a tool's header value) is kept as."""
+    return _fernet(secret_key).encrypt(text.encode()).decode()
+
+
+def unseal(secret_key: str, sealed: str) -> str | None:
+    """What `seal` sealed; None when it was sealed with another key or was tampered with."""
+    try:
+        return _fernet(secret_key).decrypt(sealed.encode()).decode()
+    except (InvalidToken, ValueError):
+        return None

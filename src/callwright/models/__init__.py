@@ -1,6 +1,7 @@
 """Every ORM table, one file each. Importing this package registers them all on Base.metadata."""
 
 from callwright.models.agent import Agent
+from callwright.models.agent_tool import AgentTool
 from callwright.models.api_token import ApiToken
 from callwright.models.call import Call, CallEvent, TranscriptEntry, TurnLatency
 from callwright.models.campaign import BatchAnalysis, Campaign, CampaignContact
@@ -16,6 +17,7 @@ from callwright.models.user import User
 
 __all__ = [
     "Agent",
+    "AgentTool",
     "ApiKey",
     "ApiToken",
     "BatchAnalysis",

@@ -47,5 +47,12 @@ class Agent(Base):
     analysis_schema: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
     #: Where this agent's calls report (`call.*` events), besides the user's endpoints.
     webhook_url: Mapped[str | None] = mapped_column(String(2048), default=None)
+    #: Where its calls may hand the callee to a person: one number, or departments -> numbers,
+    #: cold or warm (docs/actions.md, "Transfer").
+    transfer_number: Mapped[str | None] = mapped_column(String(20), default=None)
+    transfer_list: Mapped[dict[str, str] | None] = mapped_column(JSON, default=None)
+    transfer_mode: Mapped[str] = mapped_column(String(8), default="cold", server_default="cold")
+    #: Keys its calls press when answered, before the agent speaks (docs/actions.md, Keypad).
+    precall_dtmf_sequence: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)

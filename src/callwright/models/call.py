@@ -137,12 +137,41 @@ class Call(Base):
     dispositions: Mapped[list[str] | None] = mapped_column(JSON, default=None)
     #: Named fields to extract after the call: [{name, type, description}].
     analysis_schema: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    #: The custom tools the agent may call ([{name, description, parameters, method, url,
+    #: headers (values sealed), body, timeout_seconds, waiting_line}]; docs/actions.md).
+    tools: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    #: Requests made when the call is dialled whose answers fill `{{variables}}` (Bland's
+    #: `dynamic_data`: [{url, method, headers (values sealed), body, cache, response_data}]).
+    dynamic_data: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
     #: A scheduled call is dialled at this time (null: at once).
     start_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     #: The API key that placed it (null: the dashboard, the test call, the CLI).
     api_key_id: Mapped[int | None] = mapped_column(
         ForeignKey("api_keys.id", ondelete="SET NULL"), default=None
     )
+    # --- transfers to a person (docs/actions.md, "Transfer") ------------------------------
+    #: Where the agent may hand the callee: one number, or departments -> numbers (Bland's
+    #: `transfer_phone_number`, `transfer_list`; "default" is the department asked for none).
+    transfer_number: Mapped[str | None] = mapped_column(String(20), default=None)
+    transfer_list: Mapped[dict[str, str] | None] = mapped_column(JSON, default=None)
+    #: "cold" (the person is joined at once) or "warm" (the person first hears a summary).
+    transfer_mode: Mapped[str] = mapped_column(String(8), default="cold", server_default="cold")
+    #: The number the call was handed to, and when the agent handed it (Bland's names).
+    transferred_to: Mapped[str | None] = mapped_column(String(20), default=None)
+    transferred_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    #: The transfer's state: "dialing", then the carrier's DialCallStatus (completed, busy,
+    #: no-answer, failed, canceled).
+    transfer_status: Mapped[str | None] = mapped_column(String(16), default=None)
+    #: The one line a warm transfer's person hears before the callee is joined.
+    transfer_summary: Mapped[str | None] = mapped_column(Text, default=None)
+    #: Seconds from the answer to the transfer, and seconds the person was connected.
+    pre_transfer_duration: Mapped[int | None] = mapped_column(Integer, default=None)
+    post_transfer_duration: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: SHA-256 of the single-use secret of the transfer's listening stream (`leg=listen`).
+    listen_token_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    #: Keys pressed when the call is answered, before the agent speaks (Bland's name;
+    #: docs/actions.md, Keypad).
+    precall_dtmf_sequence: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class TranscriptEntry(Base):

@@ -93,7 +93,7 @@ async def send_call(
 ) -> V1SendCallOut:
     """Place an AI phone call (or schedule it with `start_time`). The maximum duration's price
     is held from the balance until the call ends; the call is dialled once queued."""
-    order = await order_for(session, caller.user.id, caller.key_id, body)
+    order = await order_for(session, caller.user.id, caller.key_id, body, settings.secret_key)
     notice = None
     if body.webhook:
         rule = private_targets(settings)

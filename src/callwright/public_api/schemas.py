@@ -1,8 +1,9 @@
 """The `/v1` API's shapes, in Bland's dialect (its field names, defaults and answers). Where
 Bland's docs and its published Python SDK (`bland` 0.3.0) disagree, the SDK's models win: they
 are what a switching customer's code parses. Fields Bland takes that Callwright has no use for
-(`model`, `tools`, `pathway_id`, `transfer_*`, `dynamic_data`, `keywords`, ...) are
-accepted and ignored (docs/api.md lists them)."""
+(`model`, `pathway_id`, `keywords`, ...) are accepted and ignored (docs/api.md lists them);
+`tools`, `dynamic_data`, the transfer fields and `precall_dtmf_sequence` are honoured
+(docs/actions.md)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from callwright.agents.settings import checked_dtmf
+from callwright.agents.transfers import departments, optional_number
 from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import JsonObject, Minutes, TextMap
 
@@ -36,6 +39,78 @@ class V1AnalysisField(BaseModel):
     name: str = Field(min_length=1, max_length=64)
     type: str = Field("string", max_length=32)
     description: str = Field("", max_length=500)
+
+
+HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+
+def _method(value: Any) -> Any:
+    return value.upper() if isinstance(value, str) else value
+
+
+class V1Tool(BaseModel):
+    """Bland's custom tool object: an HTTP endpoint the agent's model may call mid-call
+    (docs/actions.md, Tools). `response_data` is accepted and not used: the model reads the
+    whole answer."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(max_length=64, description="A function name: letters, digits, _ and -.")
+    description: str = Field(min_length=1, max_length=1000)
+    url: str = Field(max_length=2048)
+    method: HttpMethod = "POST"
+    headers: dict[str, Annotated[str, Field(max_length=4000)]] | None = Field(
+        None, max_length=20, description="Sent with each call; kept encrypted."
+    )
+    body: dict[str, Any] | list[Any] | None = Field(
+        None,
+        description="A JSON body template: `{{input.NAME}}` takes an argument, `{{NAME}}` a "
+        "variable. Without one, the arguments are the body (the query for GET and DELETE).",
+    )
+    input_schema: dict[str, Any] | None = Field(
+        None, description='The arguments\' JSON Schema (`"type": "object"`).'
+    )
+    speech: str | None = Field(
+        None, max_length=300, description="Said at once while the tool runs."
+    )
+    timeout: int | None = Field(
+        None, ge=1, le=30_000, description="Milliseconds, at most 30 000 (default 5 000)."
+    )
+
+    @field_validator("method", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return _method(value)
+
+
+class V1ResponseData(BaseModel):
+    """Which value of a dynamic data answer fills which variable."""
+
+    name: str = Field(min_length=1, max_length=64)
+    #: A JSON path in the answer ("$.data.name", "user.flights[0].status").
+    data: str = Field(max_length=300)
+    context: str | None = Field(None, max_length=1000)
+
+
+class V1DynamicData(BaseModel):
+    """Bland's `dynamic_data`: a request made when the call is dialled; its answer's values
+    fill `{{variables}}` (docs/actions.md, Dynamic data)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    url: str = Field(max_length=2048)
+    method: HttpMethod = "GET"
+    headers: dict[str, Annotated[str, Field(max_length=4000)]] | None = Field(None, max_length=20)
+    body: str | dict[str, Any] | None = Field(None, description="May use {{from}}, {{to}}, ...")
+    cache: bool | None = Field(
+        None, description="Accepted: the data is fetched once, when the call is dialled."
+    )
+    response_data: list[V1ResponseData] = Field(default_factory=list, max_length=20)
+
+    @field_validator("method", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return _method(value)
 
 
 SEND_CALL_EXAMPLES: dict[str, Any] = {
@@ -165,6 +240,56 @@ class V1SendCallIn(BaseModel):
     timezone: str | None = Field(
         None, max_length=64, description="IANA name; default America/Los_Angeles."
     )
+    transfer_phone_number: str | None = Field(
+        None,
+        max_length=40,
+        description="Where the agent hands the callee to a person when they ask for one (E.164; "
+        "over the agent's).",
+    )
+    transfer_list: dict[str, str] | None = Field(
+        None,
+        description='Departments and their numbers (`{"default": "+1...", "sales": "+1..."}`): '
+        "the callee (or the model) names one; `default` when none is named.",
+    )
+    transfer_mode: Literal["cold", "warm"] | None = Field(
+        None,
+        description="Callwright's: `cold` (joined at once, the default) or `warm` (the person "
+        "first hears a one-line summary).",
+    )
+
+    @field_validator("transfer_phone_number")
+    @classmethod
+    def _transfer_number(cls, value: str | None) -> str | None:
+        return None if value is None else optional_number(value) or ""
+
+    @field_validator("transfer_list")
+    @classmethod
+    def _transfer_list(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        return None if value is None else departments(value) or {}
+
+    precall_dtmf_sequence: str | None = Field(
+        None,
+        max_length=200,
+        description="Keys pressed when the call is answered, before the agent speaks: `0-9`, "
+        "`*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). "
+        "Default: the agent's.",
+        examples=["1w2#"],
+    )
+
+    @field_validator("precall_dtmf_sequence")
+    @classmethod
+    def _precall_dtmf_sequence(cls, value: str | None) -> str | None:
+        return checked_dtmf(value)
+
+    tools: list[V1Tool] | None = Field(
+        None,
+        max_length=20,
+        description="Custom tools the agent may call mid-call (with an LLM configured), over "
+        "the agent's own of the same name.",
+    )
+    dynamic_data: list[V1DynamicData] | None = Field(
+        None, max_length=10, description="Requests made when the call is dialled."
+    )
 
     @field_validator("webhook")
     @classmethod
@@ -274,7 +399,8 @@ class V1TranscriptLine(BaseModel):
     id: str
     created_at: datetime
     text: str
-    user: Literal["assistant", "user"]
+    #: Who said it; "person": the person the call was transferred to.
+    user: Literal["assistant", "user", "person"]
     c_id: str
 
 
@@ -324,6 +450,14 @@ class V1CallDetail(BaseModel):
     record: bool = True
     recording_url: str | None
     error_message: str
+    #: The number the agent handed the callee to, and when (null: no transfer).
+    transferred_to: str | None = None
+    transferred_at: datetime | None = None
+    #: Seconds before the transfer, and after one that reached the person (both billed).
+    pre_transfer_duration: int | None = None
+    post_transfer_duration: int | None = None
+    #: Callwright's: dialing, then completed, busy, no-answer, failed or canceled.
+    transfer_status: str | None = None
     batch_id: str
     endpoint_url: str
     inbound: bool = False

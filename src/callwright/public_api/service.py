@@ -12,13 +12,22 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.agents import tools as agent_tools
 from callwright.calls.builder import CallRequest, OrderRefused, build_order
 from callwright.calls.service import CallOrder
 from callwright.kit.errors import ValidationFailed
 from callwright.kit.phone import dial_number
+from callwright.kit.security import seal
 from callwright.kit.time import utcnow
-from callwright.public_api.schemas import FIELD_TYPES, V1AnalysisField, V1SendCallIn
+from callwright.public_api.schemas import (
+    FIELD_TYPES,
+    V1AnalysisField,
+    V1DynamicData,
+    V1SendCallIn,
+    V1Tool,
+)
 from callwright.speech import languages, tts
+from callwright.voice_agent.contract import TOOL_TIMEOUT, WAITING_LINE
 
 #: Bland's default zone for a `start_time` without an offset.
 DEFAULT_TIMEZONE = "America/Los_Angeles"
@@ -155,6 +164,10 @@ def _given(body: V1SendCallIn) -> dict[str, Any]:
         "dispositions": body.dispositions,
         "analysis_schema": analysis_fields(body.analysis_schema),
         "webhook_url": body.webhook,
+        "transfer_number": body.transfer_phone_number,
+        "transfer_list": body.transfer_list,
+        "transfer_mode": body.transfer_mode,
+        "precall_dtmf_sequence": body.precall_dtmf_sequence,
     }
 
 
@@ -168,10 +181,69 @@ _BLANDS_WORDS: dict[tuple[str, str], tuple[str, str | None]] = {
 }
 
 
+def call_tools(tools: list[V1Tool] | None, secret_key: str) -> list[dict[str, Any]] | None:
+    """Bland's tool objects as a call keeps its tools (header values sealed); each checked
+    like an agent's tool (ValidationFailed naming `tools[i]`)."""
+    kept: list[dict[str, Any]] = []
+    for i, tool in enumerate(tools or ()):
+        try:
+            name = agent_tools.checked_tool_name(tool.name)
+            url = agent_tools.checked_tool_url(tool.url)
+            parameters = agent_tools.checked_parameters(
+                tool.input_schema or dict(agent_tools.EMPTY_PARAMETERS)
+            )
+        except ValueError as exc:
+            raise ValidationFailed({f"tools[{i}]": [str(exc)]}) from None
+        if any(t["name"] == name for t in kept):
+            raise ValidationFailed({f"tools[{i}]": [f'The tool "{name}" is listed twice.']})
+        kept.append(
+            {
+                "name": name,
+                "description": tool.description.strip(),
+                "parameters": parameters,
+                "method": tool.method,
+                "url": url,
+                "headers": _sealed(tool.headers, secret_key),
+                "body": tool.body,
+                "timeout_seconds": (tool.timeout or TOOL_TIMEOUT * 1000) / 1000,
+                "waiting_line": WAITING_LINE if tool.speech is None else tool.speech.strip(),
+            }
+        )
+    return kept or None
+
+
+def call_dynamic_data(
+    requests: list[V1DynamicData] | None, secret_key: str
+) -> list[dict[str, Any]] | None:
+    """Bland's `dynamic_data` as a call keeps it (header values sealed)."""
+    kept = []
+    for i, request in enumerate(requests or ()):
+        try:
+            url = agent_tools.checked_tool_url(request.url)
+        except ValueError as exc:
+            raise ValidationFailed({f"dynamic_data[{i}]": [str(exc)]}) from None
+        kept.append(
+            {
+                "url": url,
+                "method": request.method,
+                "headers": _sealed(request.headers, secret_key),
+                "body": request.body,
+                "cache": request.cache,
+                "response_data": [item.model_dump() for item in request.response_data],
+            }
+        )
+    return kept or None
+
+
+def _sealed(headers: dict[str, str] | None, secret_key: str) -> dict[str, str]:
+    return {name: seal(secret_key, value) for name, value in (headers or {}).items()}
+
+
 async def order_for(
-    session: AsyncSession, user_id: int, key_id: int, body: V1SendCallIn
+    session: AsyncSession, user_id: int, key_id: int, body: V1SendCallIn, secret_key: str
 ) -> CallOrder:
-    """The call `body` asks for, on behalf of `user_id`'s key `key_id`."""
+    """The call `body` asks for, on behalf of `user_id`'s key `key_id` (its tools' secrets
+    sealed with `secret_key`)."""
     request = CallRequest(
         kind="api",
         to_number=phone_number(body.phone_number),
@@ -182,6 +254,8 @@ async def order_for(
         call_metadata=body.metadata,
         start_at=start_at(body.start_time, body.timezone, utcnow()),
         api_key_id=key_id,
+        tools=call_tools(body.tools, secret_key),
+        dynamic_data=call_dynamic_data(body.dynamic_data, secret_key),
     )
     try:
         return await build_order(session, request)

@@ -34,7 +34,8 @@ CAMPAIGN_UPDATED = "campaign-updated"
 #: What a visitor's socket asks (acknowledged with `CallState`); never emitted.
 CALL_STATE = "call-state"
 
-Speaker = Literal["assistant", "user"]
+#: Who said a line: the agent, the callee, or the person a call was transferred to.
+Speaker = Literal["assistant", "user", "person"]
 EventCategory = Literal["call", "status", "error", "action"]
 #: What kind of thing the agent did in a call (docs/actions.md).
 ActionKind = Literal["tool", "transfer", "keypad"]

@@ -17,13 +17,16 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 import websockets
 
-from callwright.sandbox.numbers import Persona
+from callwright.sandbox.keys import KeyDetector
+from callwright.sandbox.numbers import Persona, pressed_in
+from callwright.sandbox.phone_menu import MAX_REPEATS, NO_CHOICE, MenuWalker
 from callwright.speech import tts
 from callwright.speech.audio import FRAME_SAMPLES, PCM, PHONE_RATE, tone, ulaw_decode, ulaw_encode
 from callwright.speech.vad import EnergyVAD
@@ -41,11 +44,14 @@ HANGS_UP_AT = 4.0  # the "hangs-up" persona
 SILENT_HANGS_UP_AT = 45.0
 VOICEMAIL_LISTENS = 30.0
 INTERRUPT_AFTER = 1.0  # seconds into the agent's second turn
+MENU_STARTS_AT = 0.5  # the phone menu (IVR) starts talking once answered
+MENU_PATIENCE = 15.0  # without a key this long after the menu, the IVR says it again
 
 
 @dataclass
 class Segment:
-    speaker: Literal["agent", "callee"]
+    #: "person": a transfer target the callee was joined with; "network": a TwiML <Say>.
+    speaker: Literal["agent", "callee", "person", "network"]
     start: float
     end: float
     text: str = ""
@@ -73,6 +79,15 @@ class CalleeReport:
     #: Times the agent began talking while the callee was in the middle of a line (a turn
     #: ended too early, in a pause inside a sentence; benchmarks/early_turns.py).
     talked_over: int = 0
+    #: The persona's lines it had not said yet when the stream ended.
+    unsaid: tuple[str, ...] = ()
+    #: The network ended the stream to run new TwiML (a call update): the call goes on.
+    redirected: bool = False
+    #: The keys heard in the agent's audio (its DTMF tones), and those the callee pressed.
+    keys_heard: list[str] = field(default_factory=list)
+    keys_pressed: list[str] = field(default_factory=list)
+    #: On the IVR: the person the agent's keys reached (None: it never got through).
+    reached: str | None = None
 
 
 @dataclass
@@ -83,8 +98,11 @@ class _Playback:
     marks: list[tuple[int, str]] = field(default_factory=list)  # (bytes still ahead, name)
 
 
-#: The personas that hold a conversation and are done once their lines are said.
-TALKERS = ("person", "interrupts", "opts-out")
+#: The personas that hold a conversation and are done once their lines are said (the IVR too,
+#: once its keys reached a person).
+TALKERS = ("person", "interrupts", "opts-out", "wants-a-person", "presses-keys")
+#: A frame the callee said and a frame it heard, as 8 kHz mu-law.
+Tap = Callable[[bytes, bytes], Awaitable[None]]
 
 
 @dataclass
@@ -93,6 +111,8 @@ class _Conversation:
     still has to say, and where the turn-taking stands (times in seconds of call time)."""
 
     lines: list[str]
+    #: How long it waits before answering, once the agent has stopped (the persona's).
+    thinking: float = THINKING_PAUSE
     heard: list[PCM] = field(default_factory=list)
     spoken: list[PCM] = field(default_factory=list)
     segments: list[Segment] = field(default_factory=list)
@@ -116,10 +136,27 @@ class _Conversation:
     said_hello: bool = False
     beep_sent: bool = False
     heard_audio: bool = False
+    #: The agent's keys (DTMF tones in its audio), heard and not yet acted on.
+    detector: KeyDetector = field(default_factory=KeyDetector)
+    new_keys: list[str] = field(default_factory=list)
+    keys_at: float = 0.0
+    #: Keys the callee presses (sent as Media Streams `dtmf` messages with its next frame).
+    presses: list[str] = field(default_factory=list)
+    pressed: list[str] = field(default_factory=list)
+    #: On the IVR: where the agent's keys have led, and how often the menu was said unanswered.
+    walker: MenuWalker | None = None
+    menu_repeats: int = 0
+
+    @property
+    def in_menu(self) -> bool:
+        return self.walker is not None and self.walker.desk is None
 
     def listen(self, frame: PCM, now: float) -> None:
         """A frame of the agent's audio heard: when the agent starts and stops talking."""
         self.heard.append(frame)
+        if key := self.detector.feed(frame):
+            self.new_keys.append(key)
+            self.keys_at = now
         change = self.vad.feed(frame)
         if (self.vad.speaking or change == "start") and (
             float(np.abs(frame.astype(np.int32)).mean()) > 150
@@ -139,7 +176,7 @@ class _Conversation:
             if self.interrupt_started is not None:
                 self.yield_delays.append(max(0.0, self.last_loud + FRAME - self.interrupt_started))
                 self.interrupt_started = None
-            self.reply_at = now + THINKING_PAUSE
+            self.reply_at = now + self.thinking
 
     def done_saying(self, now: float, *, ends_after_lines: bool) -> None:
         """The callee's words ran out: the line is a segment and the agent's reply is awaited."""
@@ -172,6 +209,7 @@ class SimulatedCallee:
         speed: float = 1.0,
         voice_name: str = "kal",
         headers: dict[str, str] | None = None,
+        tap: Tap | None = None,
     ) -> None:
         self.persona = persona
         self.call_sid = call_sid
@@ -180,6 +218,9 @@ class SimulatedCallee:
         self.parameters = parameters
         #: The upgrade request's headers (the network's X-Twilio-Signature).
         self.headers = headers or {}
+        #: Called with each 20 ms frame the callee says and hears (the call's listening forks).
+        self.tap = tap
+        self._left = False
         self.speed = max(0.1, speed)
         self.voice = tts.find(voice_name) or tts.default_voice()
         self.stream_sid = "MZ" + secrets.token_hex(16)
@@ -191,6 +232,12 @@ class SimulatedCallee:
     def hang_up_from_network(self) -> None:
         """The agent side ended the call through the REST API."""
         self._closed_by_agent = True
+        self._hangup.set()
+
+    def leave(self) -> None:
+        """The network moves the call elsewhere (a call update with new TwiML): the stream
+        gets `stop` and closes, and the callee stays on the line."""
+        self._left = True
         self._hangup.set()
 
     async def _say(self, text: str) -> list[bytes]:
@@ -209,7 +256,9 @@ class SimulatedCallee:
 
     async def run(self) -> CalleeReport:
         playback = _Playback()
-        talk = _Conversation(lines=list(self.persona.lines))
+        talk = _Conversation(lines=list(self.persona.lines), thinking=self.persona.thinking)
+        if self.persona.menu is not None:
+            talk.walker = MenuWalker(self.persona.menu)
         async with websockets.connect(
             self.stream_url, max_size=2**20, additional_headers=self.headers
         ) as ws:
@@ -242,6 +291,11 @@ class SimulatedCallee:
             late_frames=talk.counters["late"],
             started_at=self.started_at,
             talked_over=talk.counters["talked_over"],
+            unsaid=tuple(talk.lines),
+            redirected=self._left,
+            keys_heard=list(talk.detector.heard),
+            keys_pressed=list(talk.pressed),
+            reached=talk.walker.desk.name if talk.walker and talk.walker.desk else None,
         )
 
     def _start_message(self) -> dict[str, Any]:
@@ -289,7 +343,8 @@ class SimulatedCallee:
                     playback.marks.clear()
         except websockets.ConnectionClosed:
             pass
-        # The agent closed the media stream: for Twilio that ends the call.
+        # The agent closed the media stream: for Twilio that ends the stream's verb (and the
+        # call, when no TwiML follows it).
         self._closed_by_agent = True
         self._hangup.set()
 
@@ -302,10 +357,21 @@ class SimulatedCallee:
         tick = 0
         while not self._hangup.is_set():
             now = tick * FRAME
-            await self._hear(ws, playback, talk, now)
-            if not talk.mic and not await self._turn(talk, now):
+            try:
+                heard = await self._hear(ws, playback, talk, now)
+                if talk.in_menu and talk.new_keys:
+                    talk.mic.clear()  # a phone menu stops talking when a key is pressed
+                if not talk.mic and not await self._turn(talk, now):
+                    break
+                said = await self._speak(ws, talk, now, seq=tick + 3)
+            except websockets.ConnectionClosedOK:
+                # The app closed the stream cleanly while a frame was on its way: as the
+                # reader's end of the socket, the stream's verb is over (an abnormal close
+                # still raises: the media host is gone).
+                self._closed_by_agent = True
                 break
-            await self._speak(ws, talk, now, seq=tick + 3)
+            if self.tap is not None:
+                await self.tap(said, heard)
             tick += 1
             delay = started + tick * FRAME / self.speed - loop.time()
             if delay > 0:
@@ -313,9 +379,9 @@ class SimulatedCallee:
                     await asyncio.wait_for(self._hangup.wait(), timeout=delay)
         talk.finish(tick * FRAME)
 
-    async def _hear(self, ws: Any, playback: _Playback, talk: _Conversation, now: float) -> None:
+    async def _hear(self, ws: Any, playback: _Playback, talk: _Conversation, now: float) -> bytes:
         """Play one frame of the agent's audio (or the line's silence), echo the marks it
-        passed, and listen to it."""
+        passed, and listen to it; the frame heard."""
         chunk = bytes(playback.audio[:FRAME_SAMPLES]) if playback.audio else b""
         del playback.audio[: len(chunk)]
         if len(chunk) < FRAME_SAMPLES and talk.heard_audio:
@@ -327,12 +393,17 @@ class SimulatedCallee:
         while playback.marks and playback.marks[0][0] <= 0:
             _, name = playback.marks.pop(0)
             await self._send_mark(ws, name, talk.counters)
-        talk.listen(ulaw_decode(chunk.ljust(FRAME_SAMPLES, b"\xff")), now)
+        frame = chunk.ljust(FRAME_SAMPLES, b"\xff")
+        talk.listen(ulaw_decode(frame), now)
+        return frame
 
     async def _turn(self, talk: _Conversation, now: float) -> bool:
         """The persona, done saying its last words, decides; False when it hangs up."""
-        talk.done_saying(now, ends_after_lines=self.persona.kind in TALKERS)
-        action = self._decide(now, self.persona, talk)
+        talking = self.persona.kind in TALKERS or (talk.walker is not None and not talk.in_menu)
+        talk.done_saying(now, ends_after_lines=talking)
+        action = (
+            self._menu_turn(now, talk) if talk.in_menu else self._decide(now, self.persona, talk)
+        )
         if action == "hangup":
             return False
         if action == "beep" and not talk.beep_sent:
@@ -349,17 +420,34 @@ class SimulatedCallee:
             else:
                 text = talk.lines.pop(0)
             talk.reply_at = None
-            talk.mic = await self._say(text)
+            if key := pressed_in(text):
+                talk.presses.append(key)
+                talk.mic = []
+            else:
+                talk.mic = await self._say(text)
             talk.saying, talk.said_from = " ".join(text.replace("|", " ").split()), now
             talk.pending_latency = False
         return True
 
-    async def _speak(self, ws: Any, talk: _Conversation, now: float, *, seq: int) -> None:
-        """Send one frame of the callee's voice (or silence)."""
+    async def _speak(self, ws: Any, talk: _Conversation, now: float, *, seq: int) -> bytes:
+        """Send the keys the callee presses (Twilio's `dtmf` messages), then one frame of its
+        voice (or silence); the frame sent."""
+        for key in talk.presses:
+            dtmf = {"track": "inbound_track", "digit": key}
+            message = {
+                "event": "dtmf",
+                "streamSid": self.stream_sid,
+                "sequenceNumber": str(seq),
+                "dtmf": dtmf,
+            }
+            await ws.send(json.dumps(message))
+            talk.pressed.append(key)
+        talk.presses.clear()
         out = talk.mic.pop(0) if talk.mic else SILENCE_ULAW
         talk.spoken.append(ulaw_decode(out))
         media = {
             "track": "inbound",
+            "chunk": str(seq - 2),
             "timestamp": str(int(now * 1000)),
             "payload": base64.b64encode(out).decode(),
         }
@@ -370,6 +458,38 @@ class SimulatedCallee:
             "media": media,
         }
         await ws.send(json.dumps(message))
+        return out
+
+    def _menu_turn(self, now: float, talk: _Conversation) -> Literal["line", "hangup"] | None:
+        """The IVR: its menu once answered; the agent's keys (once its tones are over) lead on,
+        to another menu, a closed department or a person (a talking callee from then on);
+        without a key for a while, the menu again, and a hang-up after a few times."""
+        walker = talk.walker
+        assert walker is not None
+        if not talk.said_hello:
+            if now < MENU_STARTS_AT:
+                return None
+            talk.said_hello = True
+            talk.lines = [walker.top.prompt]
+            return "line"
+        if talk.vad.speaking:
+            return None
+        # Keys are acted on once their tones are over (the energy VAD heard them stop: the
+        # detector hears a key before the VAD starts), so a person reached hears the agent next.
+        if talk.new_keys and (talk.last_loud > talk.keys_at or now - talk.keys_at > 1.0):
+            keys, talk.new_keys = talk.new_keys, []
+            said = walker.press(keys)
+            talk.menu_repeats = 0
+            talk.lines = list(walker.desk.lines) if walker.desk else [said]
+            talk.done_at = None
+            return "line"
+        if now - max(talk.listen_since, talk.last_loud) > MENU_PATIENCE:
+            talk.menu_repeats += 1
+            if talk.menu_repeats > MAX_REPEATS:
+                return "hangup"
+            talk.lines = [f"{NO_CHOICE} {walker.at.prompt}"]
+            return "line"
+        return None
 
     def _decide(
         self, now: float, p: Persona, talk: _Conversation

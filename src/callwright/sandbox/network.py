@@ -1,10 +1,12 @@
 """The sandbox phone network: a local stand-in for Twilio's Voice API.
 
-REST: `POST /2010-04-01/Accounts/{sid}/Calls.json` places a call (form fields To, From, Twiml or
-Url, StatusCallback, StatusCallbackEvent), `POST .../Calls/{CallSid}.json` with Status=completed
-or canceled hangs up, `GET .../Calls/{CallSid}.json` reads it; HTTP Basic auth with the sandbox
-account SID and auth token; errors in Twilio's JSON shape. Status callbacks are form POSTs signed
-with X-Twilio-Signature. On answer the callee connects to the <Stream> URL of the TwiML.
+REST: `POST /2010-04-01/Accounts/{sid}/Calls.json` places a call (form fields To, From, Twiml,
+StatusCallback, StatusCallbackEvent), `POST .../Calls/{CallSid}.json` with Status=completed or
+canceled hangs up, and with `Twiml` (or `Url`) moves a live call to new TwiML (a transfer);
+`GET .../Calls/{CallSid}.json` reads a call or a `<Dial>`'s child leg; HTTP Basic auth with the
+sandbox account SID and auth token; errors in Twilio's JSON shape. Status callbacks are form
+POSTs signed with X-Twilio-Signature. On answer the network runs the call's TwiML
+(sandbox/runner.py): the callee connects to the `<Connect><Stream>` URL, and so on.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ import ipaddress
 import logging
 import math
 import secrets
-import xml.etree.ElementTree as ET
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,8 +31,13 @@ from fastapi.responses import JSONResponse
 from starlette.datastructures import FormData
 
 from callwright.kit.time import utcnow
-from callwright.sandbox.callee import CalleeReport, SimulatedCallee, callee_voice_for
+from callwright.sandbox.callee import CalleeReport, Segment, SimulatedCallee
+from callwright.sandbox.dial import DialLeg
+from callwright.sandbox.line import ForkReport, Wire
 from callwright.sandbox.numbers import Persona, persona_for
+from callwright.sandbox.runner import CallRunner
+from callwright.sandbox.twiml import Connect, TwimlError, Verb
+from callwright.sandbox.twiml import parse as parse_twiml
 from callwright.telephony import signature
 
 log = logging.getLogger(__name__)
@@ -58,11 +64,29 @@ class SandboxCall:
     answered: datetime | None = None
     ended: datetime | None = None
     duration: int | None = None
+    #: The callee on the stream now (each <Connect><Stream> has its own).
     callee: SimulatedCallee | None = None
+    #: The first stream's report (a call without a transfer has only that one).
     report: CalleeReport | None = None
     task: asyncio.Task[None] | None = None
     hangup_requested: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Set by a hang-up or a call update: what plays now stops.
+    break_in: asyncio.Event = field(default_factory=asyncio.Event)
+    #: A call update's TwiML (its verbs, or its (Url, Method)) waiting to run.
+    pending: list[Verb] | tuple[str, str] | None = None
     seq: int = 0
+    #: Every bidirectional stream's report, in order.
+    sessions: list[CalleeReport] = field(default_factory=list)
+    #: The <Dial>s' child legs: the whisper the person heard, who said what once joined.
+    legs: list[DialLeg] = field(default_factory=list)
+    #: The listening forks (<Start><Stream>) and what each was sent.
+    forks: list[ForkReport] = field(default_factory=list)
+    #: Who said what over the whole call (seconds of call time from the answer): the callee
+    #: and the agent on the streams, the network's <Say>s, the callee and the person joined.
+    said: list[Segment] = field(default_factory=list)
+    hung_up_by: str = ""
+    #: TwiML requests that failed (Twilio's "application error").
+    errors: list[str] = field(default_factory=list)
 
     def resource(self, account_sid: str) -> dict[str, Any]:
         return {
@@ -98,12 +122,14 @@ class SandboxNetwork:
         self.calls: dict[str, SandboxCall] = {}
         self.listeners: list[ReportListener] = []
         self._http = httpx.AsyncClient(timeout=15.0, transport=callback_transport)
+        self._wire = Wire(self.account_sid, self.auth_token, speed, self._http)
         self.router = self._make_router()
 
     async def close(self) -> None:
         for call in list(self.calls.values()):
             if call.task and not call.task.done():
                 call.hangup_requested.set()
+                call.break_in.set()
                 if call.callee:
                     call.callee.hang_up_from_network()
         tasks = [c.task for c in self.calls.values() if c.task and not c.task.done()]
@@ -125,14 +151,42 @@ class SandboxNetwork:
             call = self._place(await request.form())
             return JSONResponse(call.resource(self.account_sid), status_code=201)
 
+        @router.get("/Calls.json", dependencies=authenticated)
+        async def listing(request: Request) -> JSONResponse:
+            """Twilio's call list; the sandbox filters by ParentCallSid (a Dial's child legs)."""
+            parent = request.query_params.get("ParentCallSid", "")
+            call = self.calls.get(parent)
+            rows = [leg.resource(self.account_sid) for leg in (call.legs if call else [])]
+            uri = f"/{API_VERSION}/Accounts/{self.account_sid}/Calls.json"
+            return JSONResponse(
+                {
+                    "calls": rows,
+                    "page": 0,
+                    "page_size": 50,
+                    "start": 0,
+                    "end": max(0, len(rows) - 1),
+                    "uri": uri,
+                    "first_page_uri": uri,
+                    "next_page_uri": None,
+                    "previous_page_uri": None,
+                }
+            )
+
         @router.get("/Calls/{call_sid}.json", dependencies=authenticated)
         async def read(call_sid: str) -> JSONResponse:
+            leg = self._leg(call_sid)
+            if leg is not None:
+                return JSONResponse(leg.resource(self.account_sid))
             return JSONResponse(self._call(call_sid).resource(self.account_sid))
 
         @router.post("/Calls/{call_sid}.json", dependencies=authenticated)
         async def update(call_sid: str, request: Request) -> JSONResponse:
-            status = str((await request.form()).get("Status", ""))
-            return JSONResponse(self._hang_up(call_sid, status).resource(self.account_sid))
+            form = await request.form()
+            if form.get("Twiml") or form.get("Url"):
+                call = self._redirect(call_sid, form)
+            else:
+                call = self._hang_up(call_sid, str(form.get("Status", "")))
+            return JSONResponse(call.resource(self.account_sid))
 
         return router
 
@@ -154,20 +208,17 @@ class SandboxNetwork:
             raise _TwilioError(
                 21201 if not to else 21603, "A 'To' and a 'From' phone number are required.", 400
             )
-        twiml = str(form.get("Twiml", ""))
-        if not twiml:
+        document = str(form.get("Twiml", ""))
+        if not document:
             raise _TwilioError(
                 21205, "Url or Twiml is required (this sandbox supports Twiml).", 400
             )
-        try:
-            _stream_of(twiml)
-        except ValueError as exc:
-            raise _TwilioError(12100, f"Document parse failure: {exc}", 400) from exc
+        _verbs(document)
         call = SandboxCall(
             sid="CA" + secrets.token_hex(16),
             to=to,
             from_=from_,
-            twiml=twiml,
+            twiml=document,
             status_callback=str(form.get("StatusCallback", "")),
             events={str(v) for v in form.getlist("StatusCallbackEvent")} or {"completed"},
             persona=persona_for(to),
@@ -183,9 +234,37 @@ class SandboxNetwork:
             raise _TwilioError(21218, "Status must be completed or canceled.", 400)
         if call.ended is None:
             call.hangup_requested.set()
+            call.break_in.set()
             if call.callee:
                 call.callee.hang_up_from_network()
         return call
+
+    def _redirect(self, call_sid: str, form: FormData) -> SandboxCall:
+        """Twilio's Calls/{sid}.json update with Twiml (or Url): the call leaves what it is
+        doing (a stream gets `stop` and closes) and runs the new TwiML."""
+        call = self._call(call_sid)
+        document = str(form.get("Twiml", ""))
+        pending: list[Verb] | tuple[str, str]
+        if document:
+            pending = _verbs(document)
+        else:
+            url, method = str(form.get("Url", "")), str(form.get("Method", "POST")).upper()
+            if not url.startswith(("http://", "https://")) or method not in ("GET", "POST"):
+                raise _TwilioError(21205, "Url is not a valid URL.", 400)
+            pending = (url, method)
+        if call.status != "in-progress" or call.hangup_requested.is_set():
+            raise _TwilioError(21220, "Call is not in-progress. Cannot redirect.", 400)
+        call.pending = pending
+        call.break_in.set()
+        return call
+
+    def _leg(self, sid: str) -> DialLeg | None:
+        """A <Dial>'s child leg, by its sid."""
+        for call in self.calls.values():
+            for leg in call.legs:
+                if leg.sid == sid:
+                    return leg
+        return None
 
     def _call(self, sid: str) -> SandboxCall:
         call = self.calls.get(sid)
@@ -216,23 +295,11 @@ class SandboxNetwork:
             call.status = "in-progress"
             call.answered = utcnow()
             await self._post_status(call, "answered")
-            url, params = _stream_of(call.twiml)
-            call.callee = SimulatedCallee(
-                p,
-                call_sid=call.sid,
-                account_sid=self.account_sid,
-                stream_url=url,
-                parameters=params,
-                speed=self.speed,
-                voice_name=callee_voice_for(params.get("agentVoice", "")),
-                # Twilio signs the websocket upgrade with the account's auth token.
-                headers={"X-Twilio-Signature": signature.compute(self.auth_token, url)},
-            )
-            if call.hangup_requested.is_set():
-                call.callee.hang_up_from_network()
+            runner = CallRunner(self._wire, call)
             try:
-                call.report = await call.callee.run()
-                call.duration = math.ceil(call.report.duration)
+                await runner.run()
+                # CallDuration: the whole call, every stream and whatever ran between them.
+                call.duration = math.ceil(round(runner.clock, 3))
             except Exception as exc:
                 log.warning("sandbox call %s: media stream failed: %s", call.sid, exc)
                 # Twilio's CallDuration counts from the answer whatever ended the call.
@@ -290,9 +357,9 @@ class SandboxNetwork:
         }
         if terminal:
             form["CallDuration"] = str(call.duration or 0)
-            if call.report is not None:
+            if call.hung_up_by:
                 form["HangupReason"] = (
-                    "hangup-by-callee" if call.report.hung_up_by == "callee" else "hangup-by-caller"
+                    "hangup-by-callee" if call.hung_up_by == "callee" else "hangup-by-caller"
                 )
         sig, body = signature.sign_form(self.auth_token, call.status_callback, form)
         headers = {"X-Twilio-Signature": sig, "Content-Type": "application/x-www-form-urlencoded"}
@@ -342,14 +409,17 @@ def install_error_handler(app: Any) -> None:
     app.add_exception_handler(_TwilioError, handler)
 
 
-def _stream_of(twiml: str) -> tuple[str, dict[str, str]]:
-    """The <Connect><Stream url=...> of a TwiML document and its <Parameter>s."""
+def _verbs(document: str) -> list[Verb]:
+    """A TwiML document's verbs, or Twilio's error for it (12100 Document parse failure...)."""
     try:
-        root = ET.fromstring(twiml)  # noqa: S314 - see the import
-    except ET.ParseError as exc:
-        raise ValueError(str(exc)) from exc
-    stream = root.find("./Connect/Stream")
-    if stream is None or not stream.get("url"):
-        raise ValueError("the TwiML has no <Connect><Stream url=...>")
-    params = {p.get("name", ""): p.get("value", "") for p in stream.findall("Parameter")}
-    return str(stream.get("url")), params
+        return parse_twiml(document)
+    except TwimlError as exc:
+        raise _TwilioError(exc.code, exc.message, 400) from exc
+
+
+def _stream_of(document: str) -> tuple[str, dict[str, str]]:
+    """The first <Connect><Stream url=...> of a TwiML document and its <Parameter>s."""
+    for verb in parse_twiml(document):
+        if isinstance(verb, Connect):
+            return verb.stream.url, dict(verb.stream.parameters)
+    raise ValueError("the TwiML has no <Connect><Stream url=...>")

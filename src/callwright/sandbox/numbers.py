@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Union
 
 Kind = Literal[
     "person",
@@ -17,7 +17,32 @@ Kind = Literal[
     "interrupts",
     "silent",
     "opts-out",
+    "wants-a-person",
+    "ivr",
+    "presses-keys",
 ]
+
+
+@dataclass(frozen=True)
+class Desk:
+    """A person at the end of a phone menu: says the first line when the call reaches them,
+    then one line per agent turn, like a talking callee."""
+
+    name: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Menu:
+    """A phone menu: its prompt, and what each key leads to: another menu, a person, or a line
+    said before the top menu again (a closed department). `*` says the menu again; any other
+    key is not a valid choice (the menu again)."""
+
+    prompt: str
+    options: tuple[tuple[str, Union[Menu, Desk, str]], ...]  # noqa: UP007 (a forward reference)
+
+    def option(self, key: str) -> Menu | Desk | str | None:
+        return dict(self.options).get(key)
 
 
 @dataclass(frozen=True)
@@ -34,6 +59,60 @@ class Persona:
     interruption: str = ""
     #: Seconds of silence at each "|" in a line: a pause in the middle of a sentence.
     pauses: float = 0.0
+    #: Seconds (of call time) it waits, once the agent has stopped, before it answers.
+    thinking: float = 0.3
+    #: Once joined with another party by a <Dial> (a transfer), its lines there in order; a
+    #: transfer target says `hello` first, then its `lines`, and hangs up after the last.
+    joined: tuple[str, ...] = ()
+    #: Back with the agent after a transfer that failed (busy, no answer): its lines then.
+    resumed: tuple[str, ...] = ()
+    #: For "ivr": the phone menu that answers.
+    menu: Menu | None = None
+
+
+#: A line of `Persona.lines` that presses a key instead of speaking ("[press 1]").
+def press_line(key: str) -> str:
+    return f"[press {key}]"
+
+
+def pressed_in(line: str) -> str | None:
+    """The key a `press_line` presses (None: a spoken line)."""
+    if line.startswith("[press ") and line.endswith("]") and len(line) == len("[press 1]"):
+        return line[len("[press ")]
+    return None
+
+
+#: The sandbox IVR (+15005550020): only 3 then 1 reaches a person (the deliveries desk).
+ACME_MENU = Menu(
+    "Thanks for calling Acme Supplies. For sales, press 1. For support, press 2. "
+    "For deliveries and returns, press 3. To hear these options again, press star.",
+    (
+        ("1", "Our sales team is closed right now."),
+        ("2", "All our support agents are busy right now."),
+        (
+            "3",
+            Menu(
+                "Deliveries and returns. For a late or missing delivery, press 1. "
+                "To return an item, press 2. To go back to the main menu, press 9.",
+                (
+                    (
+                        "1",
+                        Desk(
+                            "Jordan",
+                            (
+                                "Hi, this is Jordan in deliveries. How can I help you?",
+                                "Let me check that order. It ships tomorrow morning.",
+                                "You're welcome. Goodbye.",
+                            ),
+                        ),
+                    ),
+                    ("2", "Returns are closed right now."),
+                    ("9", "Main menu."),
+                ),
+            ),
+        ),
+    ),
+)
 
 
 SPECIAL: dict[str, Persona] = {
@@ -58,6 +137,56 @@ SPECIAL: dict[str, Persona] = {
         "asks not to be called again",
         lines=("Please stop calling me and take me off your list.", "Bye."),
     ),
+    # Transfers (issue 29): a callee who asks for a person, and three transfer targets.
+    "+15005550010": Persona(
+        "wants-a-person",
+        "asks for a real person; talks with them once transferred, carries on if it fails",
+        lines=(
+            "Can I speak to a real person, please?",
+            "I would really rather talk to a person.",
+            "Okay, never mind. Goodbye.",
+        ),
+        joined=("Hi Jordan. I have a question about my order.", "Great, thank you so much."),
+        resumed=("Oh, okay. Can you help me yourself then?", "Alright, thanks. Goodbye."),
+    ),
+    "+15005550011": Persona(
+        "person",
+        "a transfer target: Jordan in sales answers, hears the whisper, talks, hangs up",
+        ring_seconds=3.0,
+        hello="Hi, this is Jordan in sales. How can I help?",
+        lines=(
+            "Sure, I can help with your order. It ships tomorrow.",
+            "You are welcome. Have a great day, goodbye.",
+        ),
+    ),
+    "+15005550012": Persona("busy", "a transfer target whose line is busy", ring_seconds=0.5),
+    "+15005550013": Persona(
+        "no-answer", "a transfer target that rings and never answers", ring_seconds=60.0
+    ),
+    "+15005550020": Persona(
+        "ivr",
+        "a phone menu (IVR): only 3, then 1, reaches a person",
+        ring_seconds=1.0,
+        menu=ACME_MENU,
+    ),
+    "+15005550021": Persona(
+        "presses-keys",
+        "asked to press a key to confirm: presses 1",
+        lines=(press_line("1"), "Thank you. Goodbye."),
+    ),
+    # Tools (+1 500 555 0030..0039, docs/actions.md): asks what only the business's systems
+    # know, and waits for the answer (an agent's waiting line, then its tool's answer).
+    "+15005550030": Persona(
+        "person",
+        "asks about a free time, and waits while the agent checks",
+        lines=(
+            "Yes, speaking.",
+            "Do you have a free time on Tuesday afternoon?",
+            "Thanks, goodbye.",
+        ),
+        thinking=3.0,
+    ),
+    # Turn-taking (issue 31, +1 500 555 0040..0049): pauses inside a sentence.
     "+15005550040": Persona(
         "person",
         "pauses mid-sentence (1 s) before going on",
@@ -134,6 +263,9 @@ OUTCOMES: dict[Kind, str] = {
     "interrupts": "completed",
     "silent": "completed",
     "opts-out": "completed",
+    "wants-a-person": "transferred",
+    "ivr": "completed",
+    "presses-keys": "completed",
 }
 
 #: The talking scenarios' example numbers vary the last digit of this prefix.

@@ -45,6 +45,8 @@ def _row(number: str, persona: numbers.Persona) -> SandboxNumber:
     said = [persona.hello] if persona.kind in ("voicemail", "hangs-up") else []
     if persona.interruption:
         said = [persona.lines[0], persona.interruption, *persona.lines[1:]]
+    if persona.menu is not None:
+        said = [persona.menu.prompt]
     return SandboxNumber(
         number=number,
         kind=persona.kind,

@@ -27,7 +27,7 @@ class ModeOut(Ok[Mode]): ...
 class SandboxNumber(BaseModel):
     number: str
     #: Who answers: person, no-answer, busy, failed, voicemail, hangs-up, interrupts, silent,
-    #: opts-out.
+    #: opts-out, ivr (a phone menu), presses-keys.
     kind: str
     label: str
     #: How the call usually ends (the outcome words of the call logs).

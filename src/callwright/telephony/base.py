@@ -45,6 +45,57 @@ class WebhookRequest:
 
 
 @dataclass(frozen=True)
+class TransferRequest:
+    """Move a live call to a person (docs/actions.md, "Transfer"): the carrier stops the
+    agent's stream, opens a listening stream (both tracks) to `media_url` with `listen_token`,
+    and rings `to_number`; when that leg ends it posts the result to `result_url`. A warm
+    transfer's person first hears what `whisper_url` answers."""
+
+    call_id: str
+    to_number: str
+    #: The caller id the person sees (the call's own number).
+    caller_id: str
+    media_url: str
+    listen_token: str
+    result_url: str
+    whisper_url: str | None = None
+    #: Seconds the person's phone rings before the transfer counts as not answered.
+    timeout_seconds: int = 20
+
+
+@dataclass(frozen=True)
+class TransferResult:
+    """How the person's leg ended (Twilio's Dial action callback)."""
+
+    carrier_call_id: str
+    #: completed | busy | no-answer | failed | canceled (Twilio's DialCallStatus).
+    status: str
+    #: Seconds the person was connected (completed only).
+    duration_seconds: int | None = None
+    person_call_id: str | None = None
+
+
+@dataclass(frozen=True)
+class StreamRequest:
+    """A new two-way media stream for a live call (the agent back after a failed transfer)."""
+
+    call_id: str
+    media_url: str
+    token: str
+    leg: str
+    #: Extra stream parameters (the failed transfer's status).
+    parameters: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WebhookAnswer:
+    """What we answer a carrier's webhook with (TwiML for Twilio)."""
+
+    body: str
+    media_type: str = "application/xml"
+
+
+@dataclass(frozen=True)
 class Capabilities:
     #: How the carrier carries audio to us; the voice agent picks its serializer from it.
     media_protocol: Literal["twilio-media-streams", "none"]
@@ -86,6 +137,22 @@ class Carrier(ABC):
         """The call's status as the carrier knows it now, for a call whose status callbacks may
         have been lost (our database was down when they came); None when it cannot tell."""
         return None
+
+    async def transfer(self, carrier_call_id: str, request: TransferRequest) -> None:
+        """Move the live call to a person (CarrierError when the carrier refuses or cannot)."""
+        raise CarrierError(f"{self.name} cannot transfer calls")
+
+    def parse_transfer(self, request: WebhookRequest) -> TransferResult | None:
+        """The transfer result a webhook reports (None when it reports none)."""
+        return None
+
+    def after_transfer(self, resume: StreamRequest | None) -> WebhookAnswer:
+        """The answer to a transfer's result: hang up (None), or a new stream to the agent."""
+        raise CarrierError(f"{self.name} cannot transfer calls")
+
+    def whisper(self, text: str) -> WebhookAnswer:
+        """The answer to a warm transfer's whisper request: `text` said to the person."""
+        raise CarrierError(f"{self.name} cannot transfer calls")
 
     async def close(self) -> None:  # noqa: B027 - optional hook, a no-op by default
         """Release connections (called at shutdown)."""

@@ -71,6 +71,7 @@ class CallOutcome(StrEnum):
     TIME_LIMIT = "time-limit"  # its max duration ran out
     CALLEE_HUNG_UP = "callee-hung-up"
     CUT_BY_FAULT = "cut-by-fault"  # its end never arrived; the reconciler closed it
+    TRANSFERRED = "transferred"  # the agent handed the callee to a person, who took the call
 
 
 class AnsweredBy(StrEnum):

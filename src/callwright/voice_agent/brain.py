@@ -24,9 +24,25 @@ from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.services.openai.llm import OpenAILLMService
 
+from callwright.voice_agent import ivr
 from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.frames import FinalReplyFrame
+from callwright.voice_agent.keypad import (
+    KEYPAD_STYLE,
+    PRESS_DIGITS,
+    KeysFrame,
+    key_in_message,
+    register_press_digits,
+)
 from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify, llm_opening
+from callwright.voice_agent.tools import TOOLS_STYLE, ToolCalls, tool_schemas
+from callwright.voice_agent.transfer import (
+    LLM_RULE,
+    register_transfer,
+    reply_transfer,
+    resumed,
+    transfer_tools,
+)
 
 
 @dataclass(frozen=True)
@@ -71,20 +87,27 @@ def brain_context(plan: CallPlan, *, llm: bool) -> LLMContext:
     """The conversation's context: the prompt as the system message (for an LLM, with the phone
     style and the end_call tool)."""
     if llm:
-        system = f"{plan.prompt}\n\n{PHONE_STYLE}"
+        system = f"{plan.prompt}\n\n{PHONE_STYLE}{KEYPAD_STYLE}"
         if plan.first_sentence:
             system += FIRST_SENTENCE.format(llm_opening(plan.first_sentence, plan.disclosure))
         elif plan.disclosure:
             system += DISCLOSED.format(llm_opening(None, plan.disclosure))
+        if plan.tools:
+            system += TOOLS_STYLE
+        if plan.can_transfer:
+            system += LLM_RULE
         return LLMContext(
-            messages=[{"role": "system", "content": system}],
-            tools=ToolsSchema(standard_tools=[END_CALL]),
+            messages=[{"role": "system", "content": system}, *resumed(plan)],
+            tools=ToolsSchema(
+                standard_tools=[END_CALL, PRESS_DIGITS, *transfer_tools(plan), *tool_schemas(plan)]
+            ),
         )
-    return LLMContext(messages=[{"role": "system", "content": plan.prompt}])
+    return LLMContext(messages=[{"role": "system", "content": plan.prompt}, *resumed(plan)])
 
 
-def llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
-    """The LLM service; its end_call function ends the call like the offline brain's last reply."""
+def llm_brain(config: LLMConfig, plan: CallPlan, tools: ToolCalls | None = None) -> FrameProcessor:
+    """The LLM service; its end_call function ends the call like the offline brain's last reply,
+    and the call's custom tools (voice_agent/tools.py) are its other functions."""
     llm = OpenAILLMService(
         api_key=config.api_key or "not-needed",
         base_url=config.base_url,
@@ -98,6 +121,10 @@ def llm_brain(config: LLMConfig, plan: CallPlan) -> FrameProcessor:
         await llm.push_frame(FinalReplyFrame())
 
     llm.register_function("end_call", end_call)
+    register_press_digits(llm)
+    register_transfer(llm, plan)
+    if tools is not None:
+        tools.register(llm)
     return llm
 
 
@@ -153,7 +180,11 @@ class _Replies(FrameProcessor):
             await self.push_frame(LLMFullResponseStartFrame())
             await self.push_frame(LLMTextFrame(reply.text))
             await self.push_frame(LLMFullResponseEndFrame())
-        if reply.end_call:
+        if reply.keys:
+            await self.push_frame(KeysFrame(reply.keys))
+        if reply.transfer is not None:
+            await self.push_frame(reply_transfer(reply))
+        elif reply.end_call:
             await self.push_frame(FinalReplyFrame())
 
 
@@ -186,7 +217,12 @@ class OfflineBrain(_Replies):
                 # (it reopens the call too); a turn dropped here left both sides waiting.
                 self.policy.reopen()
             if self._voicemail is None:
-                reply = self.policy.respond(_last_user_text(frame))
+                heard = _last_user_text(frame)
+                key = key_in_message(heard)
+                if key is not None:
+                    await self.say(self.policy.pressed(key))
+                    return
+                reply = self.policy.respond(heard)
                 if reply.intent is Intent.VOICEMAIL:
                     if not self.voicemail_message:
                         reply = Reply("", end_call=True, intent=reply.intent)
@@ -212,13 +248,19 @@ class LLMOpener(_Replies):
         #: A person answered (the first turn was not a voicemail's): no voicemail after that,
         #: so "I'm not available on Monday" never hangs up on them.
         self._human = False
+        #: What the callee said last (the goodbye watch reads it).
+        self.heard = ""
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
         if isinstance(frame, LLMContextFrame) and direction == FrameDirection.DOWNSTREAM:
             if self._closing:
                 return  # the voicemail's reply is on its way; the model is not asked again
-            heard = _last_user_text(frame)
+            heard = self.heard = _last_user_text(frame)
+            if ivr.menu_options(heard) or ivr.system_talk(heard):
+                # A phone menu: the model presses its keys; the disclosure waits for a person.
+                await self.push_frame(frame, direction)
+                return
             if classify(heard) is Intent.OPT_OUT:
                 # Not left to the model: the acknowledgement and the hang-up are the rule's.
                 self._closing = True

@@ -16,6 +16,7 @@ from pipecat.frames.frames import (
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 
 from callwright.voice_agent.frames import FinalReplyFrame
+from callwright.voice_agent.transfer import TransferFrame
 
 
 class CallCloser(FrameProcessor):
@@ -30,9 +31,13 @@ class CallCloser(FrameProcessor):
         stream_sid: str,
         on_reopened: Callable[[], None] | None = None,
         fallback_seconds: float = 15.0,
+        transfer: Callable[[TransferFrame], Awaitable[None]] | None = None,
     ) -> None:
         super().__init__()
         self._hang_up = hang_up
+        #: A transfer's last line heard: hand the call over instead of hanging up.
+        self._transfer = transfer
+        self._final: FinalReplyFrame | None = None
         self._on_reopened = on_reopened or (lambda: None)
         self.stream_sid = stream_sid
         self._fallback = fallback_seconds
@@ -45,6 +50,7 @@ class CallCloser(FrameProcessor):
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
         if isinstance(frame, FinalReplyFrame):
+            self._final = frame
             self.closing = True
             self._arm_fallback()
             await self._send_mark()  # if nothing else is queued, this one ends the call
@@ -104,4 +110,15 @@ class CallCloser(FrameProcessor):
         if self._done:
             return
         self._done = True
+        if isinstance(self._final, TransferFrame) and self._transfer is not None:
+            await self._transfer(self._final)
+            return
         await self._hang_up()
+
+    async def reopen(self) -> None:
+        """The call goes on after all (a transfer the carrier refused): listen again."""
+        self._done = self.closing = False
+        self._mark = self._final = None
+        task, self._fallback_task = self._fallback_task, None
+        if task is not None and task is not asyncio.current_task():
+            await self.cancel_task(task)

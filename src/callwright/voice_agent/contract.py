@@ -2,11 +2,41 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 import numpy as np
+
+Speaker = Literal["assistant", "user", "person"]
+#: The media streams a call may have (see CallPlan.leg).
+Leg = Literal["agent", "listen", "resume"]
+#: Keys the agent can press: 0-9, * and #, `w` a half-second pause; 1 to 64 of them (Bland's
+#: `precall_dtmf_sequence`).
+KEYS_PATTERN = re.compile(r"[0-9*#w]{1,64}")
+#: Said at once when a tool starts, unless the tool has its own line.
+WAITING_LINE = "One moment while I check that."
+#: How long a tool may take by default, and at most (seconds).
+TOOL_TIMEOUT = 5.0
+TOOL_TIMEOUT_MAX = 30.0
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A custom tool as the voice agent calls it: an HTTP endpoint (secrets already opened)."""
+
+    name: str
+    description: str
+    #: The JSON Schema (an object) of its arguments.
+    parameters: Mapping[str, Any]
+    url: str
+    method: str = "POST"
+    headers: Mapping[str, str] = field(default_factory=dict)
+    #: A body template (its `{{variables}}` and `{{input.NAME}}` filled); None: the arguments.
+    body: Any = None
+    timeout_seconds: float = TOOL_TIMEOUT
+    waiting_line: str = WAITING_LINE
 
 
 @dataclass(frozen=True)
@@ -30,6 +60,24 @@ class CallPlan:
     disclosure: str = ""
     #: The language the call is held in (a `speech.languages` code): the STT's and the voice's.
     language: str = "en-US"
+    #: Whether the agent may hand the callee to a person, and the departments it may name
+    #: (empty: one number, or none).
+    can_transfer: bool = False
+    transfer_departments: tuple[str, ...] = ()
+    #: Which of the call's media streams this is: the agent's first ("agent"), the transfer's
+    #: listening stream ("listen"), or the agent back after a failed transfer ("resume").
+    leg: Leg = "agent"
+    #: For a resumed agent: the conversation so far, and how the transfer ended (busy,
+    #: no-answer, failed, canceled).
+    history: tuple[tuple[Speaker, str], ...] = ()
+    transfer_result: str | None = None
+    #: Keys pressed when the call is answered, before the agent speaks ("" for none; see
+    #: KEYS_PATTERN and voice_agent.keypad).
+    precall_dtmf_sequence: str = ""
+    #: The custom tools the agent may call (an LLM through function calling; docs/actions.md).
+    tools: tuple[ToolSpec, ...] = ()
+    #: The call's `{{variables}}`: filled into a tool's URL, headers and body.
+    variables: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -49,8 +97,6 @@ class TurnTiming:
     tts_ms: int | None = None
     total_ms: int | None = None
 
-
-Speaker = Literal["assistant", "user"]
 
 #: Why the agent ends a call: its conversation is over (a voicemail message left included; the
 #: calls side tells a voicemail by `answered_by`), or the call's time limit ran out.
@@ -78,6 +124,16 @@ class ActionReport:
     latency_ms: int | None = None
 
 
+@dataclass(frozen=True)
+class TransferStarted:
+    """What the carrier said to a transfer: `ok` (the call is being moved: this stream will
+    stop), or why not; `to` names the department it went to."""
+
+    ok: bool
+    to: str = ""
+    reason: str = ""
+
+
 class CallHooks(Protocol):
     async def answered(self) -> None: ...
     async def caption(self, speaker: Speaker, text: str, *, key: str, at: float) -> None:
@@ -101,6 +157,16 @@ class CallHooks(Protocol):
         ...
 
     async def hang_up(self, ending: AgentEnding = "completed") -> None: ...
+    async def transfer(self, department: str | None, summary: str) -> TransferStarted:
+        """Hand the callee to a person (the department's number, else the call's): the carrier
+        stops this stream when it has taken the call; `summary` is a warm transfer's whisper."""
+        ...
+
+    async def transfer_failed(self) -> bool:
+        """Whether the call's transfer ended without reaching the person (a listening stream
+        then ends: the agent comes back on a stream of its own)."""
+        ...
+
     async def recorded(self, callee: bytes, agent: bytes, rate: int) -> None:
         """What each side's track (mono int16 at `rate`) recorded since the last time, as the
         call goes, so a process that dies mid-call leaves what it had."""
@@ -119,8 +185,9 @@ class MediaCalls(Protocol):
         """Whether the websocket upgrade's headers carry the carrier's proof of origin."""
         ...
 
-    async def claim(self, call_id: str, token: str) -> CallPlan | None:
-        """Spend the call's single-use media secret: the call's plan, or None to refuse."""
+    async def claim(self, call_id: str, token: str, leg: str = "agent") -> CallPlan | None:
+        """Spend the call's single-use media secret for this leg (the listening stream has its
+        own): the call's plan, or None to refuse."""
         ...
 
-    def hooks(self, call_id: str) -> CallHooks: ...
+    def hooks(self, call_id: str, leg: Leg = "agent") -> CallHooks: ...

@@ -3,7 +3,8 @@
 A stream is accepted only from the carrier the call was placed with: the upgrade request must
 carry the carrier's signature (Twilio's X-Twilio-Signature; the sandbox signs the same way), and
 the stream's `start` message must bring back the call's single-use secret, which it spends. A
-second connection for the same call is refused. Nothing the client sends sets the call's
+second connection for the same call is refused (a transfer's listening stream, and the agent's
+return after a failed transfer, bring secrets of their own: docs/actions.md). Nothing the client sends sets the call's
 behaviour: the plan comes from the call row, the speed from the settings."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from callwright.voice_agent.deps import EnginesDep, MediaCallsDep
+from callwright.voice_agent.listen import ListenSession
 from callwright.voice_agent.session import CallSession
 
 log = logging.getLogger(__name__)
@@ -48,15 +50,20 @@ async def twilio_media(websocket: WebSocket, media: MediaCallsDep, engines: Engi
     if not isinstance(params, dict):
         params = {}
     call_id = str(params.get("callId", ""))
-    plan = await media.claim(call_id, str(params.get("token", "")))
+    leg = str(params.get("leg") or "agent")
+    plan = await media.claim(call_id, str(params.get("token", "")), leg)
     if plan is None:
         log.warning("media stream refused for call %r: bad or spent secret, or call over", call_id)
         await websocket.close(code=REFUSED)
         return
+    if plan.leg == "listen":
+        # A transfer's listening stream (both tracks, one way): recorded and transcribed.
+        await ListenSession(websocket, plan, media.hooks(call_id, "listen"), engines).run()
+        return
     session = CallSession(
         websocket,
         plan,
-        media.hooks(call_id),
+        media.hooks(call_id, plan.leg),
         engines,
         stream_sid=str(details.get("streamSid", start.get("streamSid", ""))),
         speed=media.speed,

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from callwright.voice_agent import ivr
 from callwright.voice_agent.sentences import split_sentences
 
 
@@ -21,16 +22,24 @@ class Intent(StrEnum):
     VOICEMAIL = "voicemail"
     OPT_OUT = "opt_out"
     WRONG_PERSON = "wrong_person"
+    TRANSFER = "transfer"
     NOT_INTERESTED = "not_interested"
     LATER = "later"
     GOODBYE = "goodbye"
     PRICE = "price"
+    #: Asks what only the business's own systems could answer (a free time, an order, an
+    #: account): the offline brain cannot look it up (no tools without an LLM).
+    LOOKUP = "lookup"
     WHO = "who"
     YES = "yes"
     NO = "no"
     QUESTION = "question"
     GREETING = "greeting"
     OTHER = "other"
+    #: A phone menu ("for sales, press 1") or its system's talk: answered with keys or not at all.
+    MENU = "menu"
+    #: The callee pressed a key.
+    KEY = "key"
 
 
 # Checked in this order: the first match wins.
@@ -58,8 +67,25 @@ _INTENT_PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
         ),
     ),
     (
+        # The callee asks for a person, a human or a department (docs/actions.md, "Transfer").
+        Intent.TRANSFER,
+        re.compile(
+            r"\b(speak|talk)(ing)? (to|with) (a |an |the |your |some ?one (in |from )?)?(real |live |actual )?(person|human|agent|representative|operator|manager|sales|support|billing|someone|somebody)"
+            r"|\b(want|need|like|get me) (a |an )?(real |live |actual )?(person|human|representative|operator)\b"
+            r"|\btransfer me\b|\bput me through\b|\bconnect me (to|with)\b"
+        ),
+    ),
+    (
         Intent.NOT_INTERESTED,
         re.compile(r"not interested|no,? thanks?|no thank you"),
+    ),
+    (
+        # Before "later": "do you have anything free next week?" asks, it does not put off.
+        Intent.LOOKUP,
+        re.compile(
+            r"\b(is|are|do you have|have you got|any(thing)?|what)\b[^.?!]*\b(free|available|availability|openings?|slots?|in stock)\b"
+            r"|\b(where|what|when|how|check|look up|status of)\b[^.?!]*\bmy (order|account|balance|booking|reservation|appointment|delivery|package|bill|invoice|refund)"
+        ),
     ),
     (
         Intent.LATER,
@@ -101,6 +127,12 @@ _GREETING_ONLY = re.compile(r"^\s*(hello|hi|hey)\b(?!.*\b(yes|yeah|sure|okay|wor
 OPT_OUT_REPLY = (
     "I understand, and I'm sorry for the trouble. I've taken your number off our list, so you "
     "won't be called again. Goodbye."
+)
+
+
+#: What the offline brain says to a question only a tool could answer: plainly, it cannot.
+LOOKUP_REPLY = (
+    "I'm sorry, I can't look that up on this call. A colleague can call you back with the answer."
 )
 
 
@@ -215,8 +247,26 @@ _ASKS_ALREADY = (
 )
 
 
+#: "Ask them to press 1 to confirm the appointment": a key the callee is to press, and why.
+_ASK_KEY = re.compile(
+    r"^(?:ask|tell) (?:them |the customer |the callee |him |her )?to press ([0-9*#])\b\s*(.*)$",
+    re.I,
+)
+#: How the policy asks for a key (what `asked_key` reads back).
+_KEY_QUESTION = re.compile(r"^Please press ([0-9*#]) on your keypad\b")
+
+
+def asked_key(question: str | None) -> str | None:
+    """The key `question` asks the callee to press (None: it asks for words)."""
+    match = _KEY_QUESTION.match(question or "")
+    return match.group(1) if match else None
+
+
 def _question_in(sentence: str) -> str | None:
     """The question to ask the callee, when the prompt's sentence is one or asks for one."""
+    if m := _ASK_KEY.match(sentence.rstrip(".")):
+        why = _lower_first(_second_person(m.group(2)).rstrip(".")) if m.group(2) else ""
+        return f"Please press {m.group(1)} on your keypad" + (f" {why}." if why else ".")
     if sentence.endswith("?"):
         if sentence.lower().startswith(_ASKS_ALREADY):
             return sentence
@@ -299,12 +349,32 @@ class Brief:
         return f"this is {self.name}" + (f" from {self.company}" if self.company else "")
 
 
+@dataclass(frozen=True)
+class Handoff:
+    """Hand the callee to a person once the reply has been heard: the department they asked
+    for (None: the default), and the line a warm transfer's person hears first."""
+
+    department: str | None
+    summary: str
+
+
+#: What the agent says before it hands the callee over.
+CONNECTING = "Of course, I'll connect you now."
+#: What it says when the call has nowhere to transfer to.
+NO_TRANSFER = "I'm sorry, there is no one I can connect you to on this call."
+ANYTHING_ELSE = "Is there anything else I can help you with?"
+
+
 @dataclass
 class Reply:
     text: str
     #: Hang up once this reply has been heard.
     end_call: bool = False
     intent: Intent | None = None
+    #: Hand the callee to a person once this reply has been heard.
+    transfer: Handoff | None = None
+    #: Keys to press after the text (voice_agent.keypad): a phone menu's choice.
+    keys: str = ""
 
 
 @dataclass
@@ -316,6 +386,9 @@ class OfflinePolicy:
     voicemail_text: str | None = None
     #: The AI disclosure and recording notice, said in the opening ("" for none).
     disclosure: str = ""
+    #: Whether the call can be handed to a person, and the departments the callee may name.
+    can_transfer: bool = False
+    departments: tuple[str, ...] = ()
     brief: Brief = field(init=False)
     asked: int = field(default=0, init=False)
     turns: int = field(default=0, init=False)
@@ -331,6 +404,9 @@ class OfflinePolicy:
     _opening: tuple[str, ...] = field(default=(), init=False)
     #: What the opening did not get to say when the callee cut in (said on their turn).
     _unsaid: tuple[str, ...] = field(default=(), init=False)
+    #: The keys already pressed on each phone menu heard (by the menu's keys): a menu said
+    #: again after a refusal (a closed department, a wrong choice) gets another option.
+    _menus: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self.brief = Brief.from_prompt(self.prompt)
@@ -408,6 +484,9 @@ class OfflinePolicy:
 
     def respond(self, heard: str) -> Reply:
         """The reply to one callee turn."""
+        menu = self._menu(heard)
+        if menu is not None:
+            return menu
         self.turns += 1
         self._just_asked = None
         unsaid, self._opening, self._unsaid = self._unsaid, (), ()
@@ -419,6 +498,8 @@ class OfflinePolicy:
             if intent is Intent.VOICEMAIL:
                 return self.voicemail_message()
             return Reply(self.opening().text, intent=intent)
+        if intent is Intent.TRANSFER or self._names_department(heard):
+            return self._transfer(heard)
         closing = self._closing(intent, heard)
         if closing is not None:
             return closing
@@ -430,6 +511,81 @@ class OfflinePolicy:
         if intent is Intent.YES:
             return self._yes(heard, answered)
         return self._go_on(intent, answered)
+
+    def _names_department(self, heard: str) -> bool:
+        """The callee asks for one of the call's departments by name ("sales, please")."""
+        asks = re.search(
+            r"\b(speak|talk|connect|transfer|put me|through|department)\b", heard.lower()
+        )
+        return bool(asks) and self._department(heard) is not None
+
+    def _department(self, heard: str) -> str | None:
+        words = _plain(heard)
+        named = (d for d in self.departments if d.casefold() != "default")
+        return next((d for d in named if re.search(rf"\b{re.escape(_plain(d))}\b", words)), None)
+
+    def _transfer(self, heard: str) -> Reply:
+        """The callee asked for a person: the short line, then the transfer (or, with nowhere
+        to go, the conversation goes on)."""
+        if not self.can_transfer:
+            question = self._next_question()
+            return Reply(f"{NO_TRANSFER} {question or ANYTHING_ELSE}", intent=Intent.TRANSFER)
+        department = self._department(heard)
+        b = self.brief
+        caller = b.name + (f" from {b.company}" if b.company else "")
+        summary = (
+            f"A call from {caller}, the AI assistant: the callee asked to speak to "
+            f"{department or 'a person'}."
+        )
+        self.ended = True
+        return Reply(CONNECTING, intent=Intent.TRANSFER, transfer=Handoff(department, summary))
+
+    def resumed(self, said: list[str], apology: str) -> Reply:
+        """The agent is back after a transfer that did not reach the person (`said`: its own
+        lines so far): the apology, then the next question it had not asked."""
+        self.greeted, self.ended = True, False
+        heard = " ".join(_plain(line) for line in said)
+        while self.asked < len(self.brief.questions) and (
+            _plain(self.brief.questions[self.asked]) in heard
+        ):
+            self.asked += 1
+        question = self._next_question()
+        return Reply(f"{apology} {question or ANYTHING_ELSE}")
+
+    def _menu(self, heard: str) -> Reply | None:
+        """A phone menu is answered with the key of the option the prompt asks for (voice_agent
+        .ivr), or not at all while none fits (it may say more); its system's own talk ("Thanks
+        for calling", "Please hold") is not answered either. None: not a phone system."""
+        options = ivr.menu_options(heard)
+        if not options:
+            return Reply("", intent=Intent.MENU) if ivr.system_talk(heard) else None
+        menu = tuple(option.key for option in options)
+        # A menu said again after its choice led nowhere gets another; said again because the
+        # key came late (or was not heard), the same one.
+        tried = self._menus.get(menu, frozenset()) if ivr.refused(heard) else frozenset()
+        key = ivr.choose(options, self.prompt, tried=tried)
+        if key is None:
+            return Reply("", intent=Intent.MENU)
+        self._menus[menu] = tried | {key}
+        return Reply("", intent=Intent.MENU, keys=key)
+
+    def pressed(self, key: str) -> Reply:
+        """The callee pressed `key`: the answer when the policy asked for a key (thanks and on,
+        or the key asked for again), else none."""
+        wanted = asked_key(self.pending)
+        if wanted is None:
+            return Reply("", intent=Intent.KEY)
+        self.turns += 1
+        self._just_asked = None
+        if key != wanted:
+            return Reply(f"I heard {key}. {self.pending}", intent=Intent.KEY)
+        self.pending = None
+        question = self._next_question()
+        if question:
+            return Reply(f"Thank you, I got your {key}. {question}", intent=Intent.KEY)
+        return self._close(
+            f"Thank you, I got your {key}: that's confirmed. Have a good day. Goodbye.", Intent.KEY
+        )
 
     def _closing(self, intent: Intent, heard: str) -> Reply | None:
         """The last words, for what always ends the call (voicemail, wrong person, not
@@ -483,6 +639,12 @@ class OfflinePolicy:
             question = self.pending or self._next_question()
             return Reply(
                 text + (f" {question}" if question else " Do you have a minute?"), intent=intent
+            )
+        if intent is Intent.LOOKUP:
+            question = self._next_question()
+            return Reply(
+                f"{LOOKUP_REPLY} {question or 'Is there anything else I can help with?'}",
+                intent=intent,
             )
         if intent is Intent.PRICE:
             text = (

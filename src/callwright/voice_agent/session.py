@@ -11,7 +11,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -56,8 +56,16 @@ from callwright.voice_agent.brain import (
 )
 from callwright.voice_agent.captions import AgentCaptions, CalleeCaptions, CaptionSink
 from callwright.voice_agent.closer import CallCloser
-from callwright.voice_agent.contract import AgentEnding, Answerer, CallHooks, CallPlan, Recording
+from callwright.voice_agent.contract import (
+    ActionReport,
+    AgentEnding,
+    Answerer,
+    CallHooks,
+    CallPlan,
+    Recording,
+)
 from callwright.voice_agent.frames import FinalReplyFrame
+from callwright.voice_agent.keypad import KeysFrame, KeysHeard, KeysSent
 from callwright.voice_agent.logs import quiet_pipecat
 from callwright.voice_agent.policy import (
     Intent,
@@ -68,6 +76,9 @@ from callwright.voice_agent.policy import (
     opts_out,
 )
 from callwright.voice_agent.services import InlineSileroVAD, LocalTTSService, WhisperSTTService
+from callwright.voice_agent.tool_runner import Reach
+from callwright.voice_agent.tools import GoodbyeWatch, ToolCalls
+from callwright.voice_agent.transfer import CANNOT_TRANSFER, TransferFrame, back_line
 from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
 from callwright.voice_agent.turn_end import TurnEndStrategy
 from callwright.voice_agent.turn_timer import TurnTimer
@@ -92,12 +103,26 @@ USER_PAUSE_SECS = 0.4
 GREETING_WAIT_SECS = 4.0
 
 
+def policy_for(plan: CallPlan) -> OfflinePolicy:
+    """The offline policy for the call's plan (the LLM path uses it for its fixed lines)."""
+    return OfflinePolicy(
+        plan.prompt,
+        first_sentence=plan.first_sentence,
+        voicemail_text=plan.voicemail_message,
+        disclosure=plan.disclosure,
+        can_transfer=plan.can_transfer,
+        departments=plan.transfer_departments,
+    )
+
+
 @dataclass
 class Engines:
     """Models shared by every call in this process, and the LLM endpoint (None: offline policy)."""
 
     transcriber: Transcriber
     llm: LLMConfig | None = None
+    #: Which targets custom tools may call (the webhooks' request-forgery rules).
+    reach: Reach = field(default_factory=Reach)
 
 
 class CallSession:
@@ -119,16 +144,11 @@ class CallSession:
         self.hooks = hooks
         self.engines = engines
         self.speed = speed
-        self.policy = OfflinePolicy(
-            plan.prompt,
-            first_sentence=plan.first_sentence,
-            voicemail_text=plan.voicemail_message,
-            disclosure=plan.disclosure,
-        )
+        self.policy = policy_for(plan)
         self._hung_up = False
         self._spoke_first = False
         #: Who answered (the callee's first words tell), and why the agent will hang up.
-        self._answerer: Answerer | None = None
+        self._answerer: Answerer | None = "human" if plan.leg == "resume" else None
         self._ending: AgentEnding = "completed"
         self._timers: list[asyncio.Task[None]] = []
         #: Captions and transcript lines being reported (see _write).
@@ -141,7 +161,10 @@ class CallSession:
         #: How much of each track has been handed to the hooks' spool (see _spool).
         self._spooled = [0, 0]
         self.closer = CallCloser(
-            self._hang_up, stream_sid=stream_sid, on_reopened=self.policy.reopen
+            self._hang_up,
+            stream_sid=stream_sid,
+            on_reopened=self.policy.reopen,
+            transfer=self._transfer,
         )
         self.agent_captions = AgentCaptions(
             self._caption_sink("assistant"),
@@ -212,9 +235,12 @@ class CallSession:
 
     def _build_brain(self) -> list[FrameProcessor]:
         if self.engines.llm is not None:
+            opener = LLMOpener(self.policy, self.plan, speed=self.speed)
+            tools = ToolCalls(self.plan, self.engines.reach, self._act)
             return [
-                LLMOpener(self.policy, self.plan, speed=self.speed),
-                llm_brain(self.engines.llm, self.plan),
+                opener,
+                llm_brain(self.engines.llm, self.plan, tools),
+                GoodbyeWatch(lambda: opener.heard),
             ]
         return [
             OfflineBrain(
@@ -234,11 +260,13 @@ class CallSession:
                 self.transport.input(),
                 self.stt,
                 self.callee_captions,
+                KeysHeard(self._act),
                 self.user_turns,
                 *self._build_brain(),
                 self.tts,
                 self.closer,
                 self.transport.output(),
+                KeysSent(self._act),
                 self.agent_captions,
                 self.recorder,
                 self.assistant_turns,
@@ -252,8 +280,14 @@ class CallSession:
         first unless the plan waits for the callee's greeting."""
         await self.recorder.start_recording()
         self._timers.append(asyncio.create_task(self._spool_forever()))
-        await self.hooks.answered()
         self._after(self.plan.max_duration_seconds, self._time_up)
+        if self.plan.leg == "resume":
+            await self._resume()
+            return
+        await self.hooks.answered()
+        if self.plan.precall_dtmf_sequence:
+            # Before the agent speaks: its first words go out after the keys' tones.
+            await self.worker.queue_frame(KeysFrame(self.plan.precall_dtmf_sequence, "precall"))
         if self.plan.wait_for_greeting:
             self._after(GREETING_WAIT_SECS, self._open_conversation)
         else:
@@ -325,6 +359,39 @@ class CallSession:
         else:
             await self._say(self.policy.opening())  # the policy's, or the call's first sentence
 
+    async def _resume(self) -> None:
+        """Back after a transfer that did not reach the person: say so and carry on."""
+        said = [text for speaker, text in self.plan.history if speaker == "assistant"]
+        await self._say(self.policy.resumed(said, back_line(self.plan.transfer_result)))
+
+    async def _transfer(self, frame: TransferFrame) -> None:
+        """The agent's line before a transfer has been heard: ask the carrier (in a task of
+        its own, awaited before the call's media ends, as the stream stops meanwhile)."""
+        self._writes.append(asyncio.ensure_future(self._hand_over(frame)))
+
+    async def _hand_over(self, frame: TransferFrame) -> None:
+        to = frame.department or "a person"
+        asked = {"department": frame.department} if frame.department else {}
+        await self.hooks.action(
+            ActionReport("transfer", "transfer", "started", f"Transferring to {to}", asked)
+        )
+        started = await self.hooks.transfer(frame.department, frame.summary)
+        if started.ok:
+            return  # the carrier stops this stream; the call goes on without the agent
+        await self.hooks.action(
+            ActionReport(
+                "transfer",
+                "transfer",
+                "failed",
+                f"Transfer to {to} failed: {started.reason}",
+                asked,
+                result={"reason": started.reason},
+            )
+        )
+        await self.closer.reopen()
+        self.policy.reopen()
+        await self._say(Reply(CANNOT_TRANSFER))
+
     async def _time_up(self) -> None:
         if not self.policy.ended:
             self._ending = "time-limit"
@@ -355,6 +422,11 @@ class CallSession:
             await action()
 
         self._timers.append(asyncio.create_task(later()))
+
+    def _act(self, report: ActionReport) -> None:
+        """An action the pipeline saw (keys pressed or heard): its line, written like the
+        transcript's."""
+        self._write(self.hooks.action(report))
 
     def _caption_sink(self, speaker: Literal["assistant", "user"]) -> CaptionSink:
         """Where a side's captions go: words in flight are shown, a final line is written."""
@@ -391,6 +463,8 @@ class CallSession:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        # Spooled to the end: after a transfer the call's recording is its streams' spools.
+        await self._spool()
         for outcome in await asyncio.gather(*self._writes, return_exceptions=True):
             if isinstance(outcome, BaseException):
                 log.error("a transcript line was not saved", exc_info=outcome)

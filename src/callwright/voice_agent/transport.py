@@ -15,6 +15,8 @@ from pipecat.transports.websocket.fastapi import (
     FastAPIWebsocketTransport,
 )
 
+from callwright.voice_agent.keypad import KeysFrame, play_keys
+
 #: The callee's audio enters the pipeline in frames this long. The carrier sends 20 ms; every
 #: frame then crosses each processor of the pipeline (a queue and a task switch each), so
 #: two at a time halve that work for at most 20 ms more of turn-taking delay
@@ -62,6 +64,11 @@ class _PacedOutput(FastAPIWebsocketOutputTransport):
     async def setup(self, setup: FrameProcessorSetup) -> None:  # type: ignore[override]
         await super().setup(setup)
         self._send_interval = self._send_interval / self.speed  # type: ignore[assignment]  # Pipecat annotates it int, stores seconds
+
+    async def write_transport_frame(self, frame: Frame) -> None:
+        """Keys to press, in turn with the audio before them: their tones go out in-band."""
+        if isinstance(frame, KeysFrame):
+            await play_keys(self, frame.digits)
 
 
 class CarrierTransport(FastAPIWebsocketTransport):

@@ -114,7 +114,7 @@ export function CallSettingsList({ settings }: { settings: CallSettings }) {
 /** An event that is a transcript line ("Assistant: …", "User: …"): hidden unless asked for,
  * the transcript shows those. */
 function isLine(event: CallEvent): boolean {
-  return event.category === 'call' && /^(Assistant|User): /.test(event.message)
+  return event.category === 'call' && /^(Assistant|User|Person): /.test(event.message)
 }
 
 const DOT: Record<string, string> = { status: 'bg-sky-500', call: 'bg-indigo-500', error: 'bg-rose-500', action: 'bg-amber-500' }

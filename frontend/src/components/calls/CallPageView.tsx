@@ -18,6 +18,7 @@ import { answeredByLabel, outcomeSentence } from '@/lib/outcomes'
 import { callPageQuery, type CallAnalysis, type CallPageData, type CallPageScope } from './api'
 import { CallAnalysisPanel } from './CallAnalysisPanel'
 import { CallCost, CallSettingsList, CallTimeline } from './CallPageSections'
+import { CallTransfer } from './CallTransfer'
 import { CallRecording } from './CallRecording'
 import { activeLine, lineOffsets } from './playback'
 import { saveRecording } from './recording'
@@ -143,6 +144,11 @@ function CallPageBody({ call, scope, back }: { call: CallPageData; scope: CallPa
           <Panel title="Cost" id="cost">
             <CallCost billing={call.billing} />
           </Panel>
+          {call.transfer.transferred_to && (
+            <Panel title="Transfer" id="transfer">
+              <CallTransfer transfer={call.transfer} />
+            </Panel>
+          )}
           <Panel title="Settings" id="settings">
             <CallSettingsList settings={call.settings} />
           </Panel>

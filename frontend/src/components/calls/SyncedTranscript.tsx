@@ -47,7 +47,7 @@ export function SyncedTranscript({
           <>
             <span className="flex items-center justify-between gap-2 text-[11px] font-semibold uppercase tracking-wide opacity-75">
               <span>
-                {i + 1}. {agent ? 'Agent' : callee}
+                {i + 1}. {agent ? 'Agent' : line.user === 'person' ? 'Person' : callee}
               </span>
               <span className="tabular-nums">{offset !== null ? formatPosition(offset) : formatClock(line.created_at)}</span>
             </span>

@@ -18,7 +18,7 @@ export function TranscriptView({ lines, loading, answeredBy }: { lines: Transcri
           <li key={i} className={cn('flex', agent ? 'justify-end' : 'justify-start')}>
             <div className={cn('max-w-[80%] rounded-2xl px-4 py-2 text-sm', agent ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-900')}>
               <p className="text-[11px] font-semibold uppercase tracking-wide opacity-75">
-                {agent ? 'Agent' : callee} · {formatClock(line.created_at)}
+                {agent ? 'Agent' : line.user === 'person' ? 'Person' : callee} · {formatClock(line.created_at)}
               </p>
               <p>{line.text}</p>
             </div>

@@ -2,8 +2,12 @@
  * spoken (transcript-live, under a key), kept lines (webhook-event with the line, its key and
  * its number) and, on load, after the socket reconnects or at the end, the stored transcript. Lines are shown in the order
  * they began; a kept line replaces its captions. */
+import type { components } from '@/lib/api-schema'
 import type { CaptionEvent, WebhookEvent } from '@/lib/realtime'
 import type { TranscriptLine } from './api'
+
+/** Something the agent did in the call (a tool called, a transfer, keys): an action line. */
+export type CallAction = components['schemas']['CallAction']
 
 export interface LiveLine {
   id: string
@@ -13,17 +17,23 @@ export interface LiveLine {
   timestamp: string
   /** Still being spoken: words may be added. */
   inFlight: boolean
+  /** An action line (not words said): what the agent did, with its arguments, status and
+   * latency. A started action's line becomes its result's when that comes. */
+  action?: CallAction
 }
 
 export interface LiveTranscript {
   lines: Record<string, LiveLine>
   /** Keys whose kept form has arrived: late captions for them are ignored. */
   kept: Record<string, true>
+  /** The line of each action started and not finished yet, by the action's kind and name. */
+  open?: Record<string, string>
 }
 
 export type TranscriptAction =
   | { type: 'caption'; event: CaptionEvent }
   | { type: 'kept'; event: WebhookEvent }
+  | { type: 'action'; event: WebhookEvent }
   | { type: 'stored'; entries: TranscriptLine[]; ended?: boolean }
   | { type: 'resync'; entries: TranscriptLine[] }
   | { type: 'clear' }
@@ -55,11 +65,13 @@ export function transcriptReducer(state: LiveTranscript, action: TranscriptActio
       lines[storedId(seq)] = { id: storedId(seq), isAgent: speaker === 'assistant', text, timestamp, inFlight: false }
       return { lines, kept: key ? { ...state.kept, [key]: true } : state.kept }
     }
+    case 'action':
+      return withAction(state, action.event)
     case 'stored': {
       // The stored transcript is the truth for kept lines; captions still in flight stay
-      // while the call goes on.
+      // while the call goes on, and action lines (not in the transcript) always.
       const lines: Record<string, LiveLine> = {}
-      if (!action.ended) for (const line of Object.values(state.lines)) if (line.inFlight) lines[line.id] = line
+      for (const line of Object.values(state.lines)) if (line.action || (!action.ended && line.inFlight)) lines[line.id] = line
       for (const entry of action.entries) {
         const id = storedId(entry.seq)
         lines[id] = { id, isAgent: entry.user === 'assistant', text: entry.text, timestamp: entry.created_at, inFlight: false }
@@ -71,7 +83,7 @@ export function transcriptReducer(state: LiveTranscript, action: TranscriptActio
       // came after the snapshot stay; captions go, since the kept form of a line spoken
       // meanwhile never came to replace them (captions still being spoken come again).
       const lines: Record<string, LiveLine> = {}
-      for (const line of Object.values(state.lines)) if (!line.inFlight) lines[line.id] = line
+      for (const line of Object.values(state.lines)) if (!line.inFlight || line.action) lines[line.id] = line
       for (const entry of action.entries) {
         const id = storedId(entry.seq)
         lines[id] = { id, isAgent: entry.user === 'assistant', text: entry.text, timestamp: entry.created_at, inFlight: false }
@@ -81,6 +93,21 @@ export function transcriptReducer(state: LiveTranscript, action: TranscriptActio
     case 'clear':
       return EMPTY_TRANSCRIPT
   }
+}
+
+/** An action line: a new one when an action starts (or comes without a start), the started
+ * one's when its result comes. */
+function withAction(state: LiveTranscript, event: WebhookEvent): LiveTranscript {
+  const action = event.action
+  if (!action) return state
+  const slot = `${action.kind}:${action.name}`
+  const open = { ...state.open }
+  const id = open[slot] ?? `action-${Object.keys(state.lines).length}-${slot}`
+  if (action.status === 'started') open[slot] = id
+  else delete open[slot]
+  const timestamp = state.lines[id]?.timestamp ?? event.at ?? new Date().toISOString()
+  const line: LiveLine = { id, isAgent: true, text: event.message, timestamp, inFlight: false, action }
+  return { ...state, lines: { ...state.lines, [id]: line }, open }
 }
 
 /** The lines in the order they began (ties: kept lines in their order, then captions). */

@@ -139,6 +139,10 @@ describe('Agent editor', () => {
         { name: 'confirmed', type: 'boolean', description: '' },
       ],
       webhook_url: null,
+      transfer_number: null,
+      transfer_list: null,
+      transfer_mode: 'cold',
+      precall_dtmf_sequence: null,
     })
     expect(await screen.findByRole('link', { name: 'Dental reminder' })).toBeInTheDocument()
   })

@@ -22,6 +22,9 @@ import { ApiError, messageOf } from '@/lib/api'
 import { BACKGROUNDS, DEFAULT_VOICE, VOICEMAIL_ACTIONS } from '@/lib/callSettings'
 import { notify } from '@/lib/toast'
 import { placeholders } from '@/lib/variables'
+import { TransferSection } from './TransferSection'
+import { KeypadSection } from './KeypadSection'
+import { AgentToolsSection } from './AgentToolsSection'
 import { agentSchema, bodyOf, DEFAULT_DISCLOSURE, FIELD_TYPES, formOf, LABEL_MAX, LIST_MAX, SERVER_FIELDS, type AgentForm } from './schema'
 
 export function AgentEditorPage() {
@@ -67,6 +70,7 @@ export function AgentEditorPage() {
     <div className="space-y-6">
       <PageHeader title={title} subtitle="Write {{name}} in the texts for what changes per call: Send Call asks for each value." action={back} />
       <AgentEditor key={agentId ?? 'new'} agent={agentId ? (agent.data ?? null) : null} voices={allVoices} languages={offered} />
+      <AgentToolsSection agentId={agentId} />
     </div>
   )
 }
@@ -149,6 +153,8 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
 
       <div className="min-w-0 space-y-6">
         <VoicemailCard form={form} leavesMessage={voicemailAction === 'leave_message'} />
+        <TransferSection form={form} />
+        <KeypadSection form={form} />
 
         <Card className="space-y-5 p-5">
           <h2 className="text-lg font-semibold text-slate-900">After the call</h2>

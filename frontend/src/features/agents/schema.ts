@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Agent, AgentBody } from '@/components/agents/api'
 import { DEFAULT_LANGUAGE } from '@/components/calls/api'
 import { BACKGROUND_VALUES, VOICEMAIL_VALUES } from '@/lib/callSettings'
+import { transferBody, transferFields, transferForm } from './transferSchema'
 
 export const FIELD_TYPES = ['string', 'number', 'boolean', 'date'] as const
 export const LIST_MAX = 30
@@ -17,6 +18,12 @@ const SAYS_AI = /\b(ai|a\.i\.|artificial intelligence|automated|virtual (assista
 const NOT_AI = 'The disclosure must say that the caller is an AI (for example "I\'m an AI assistant").'
 
 const tooLong = (what: string, max: number) => `${what} must be ${max} characters or less.`
+
+/** Keys the agent can press (voice_agent.contract.KEYS_PATTERN) and the server's message. */
+const DTMF_KEYS = /^[0-9*#w]{1,64}$/
+export const DTMF_MESSAGE = 'The precall DTMF sequence may hold only the keys 0-9, * and #, and w for a half-second pause, 64 at most'
+/** The keys as the server keeps them: spaces dropped. */
+export const dtmfKeys = (value: string) => value.replace(/\s/g, '')
 
 export function isHttpUrl(value: string): boolean {
   if (/\s/.test(value)) return false
@@ -74,6 +81,8 @@ export const agentSchema = z.object({
     .string()
     .max(2048, tooLong('The webhook URL', 2048))
     .refine((v) => v.trim() === '' || isHttpUrl(v.trim()), 'The webhook URL must be a valid http or https URL.'),
+  ...transferFields,
+  precall_dtmf_sequence: z.string().refine((v) => dtmfKeys(v) === '' || DTMF_KEYS.test(dtmfKeys(v)), DTMF_MESSAGE),
 })
 
 export type AgentForm = z.infer<typeof agentSchema>
@@ -100,6 +109,8 @@ export function formOf(agent: Agent | null, defaultVoice: string): AgentForm {
     dispositions: agent?.dispositions ?? [],
     analysis_schema: (agent?.analysis_schema ?? []).map((f) => ({ name: f.name, type: f.type ?? 'string', description: f.description ?? '' })),
     webhook_url: agent?.webhook_url ?? '',
+    ...transferForm(agent),
+    precall_dtmf_sequence: agent?.precall_dtmf_sequence ?? '',
   }
 }
 
@@ -116,6 +127,8 @@ export function bodyOf(form: AgentForm): AgentBody {
     disclosure: orNull(form.disclosure),
     summary_prompt: orNull(form.summary_prompt),
     webhook_url: orNull(form.webhook_url),
+    precall_dtmf_sequence: dtmfKeys(form.precall_dtmf_sequence) || null,
     analysis_schema: form.analysis_schema.map((f) => ({ name: f.name.trim(), type: f.type, description: f.description.trim() })),
+    ...transferBody(form),
   }
 }

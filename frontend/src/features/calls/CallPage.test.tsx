@@ -37,6 +37,7 @@ const page = (extra: Record<string, unknown> = {}) => ({
   completed: true,
   prompt: 'You are Sam from Acme Tours.',
   error: null,
+  transfer: { transfer_number: null, transfer_list: null, transfer_mode: 'cold', transferred_to: null, transferred_at: null, transfer_status: null, pre_transfer_duration: null, post_transfer_duration: null },
   transcripts: [
     { user: 'assistant', text: 'Hi, this is Sam from Acme Tours.', created_at: '2026-11-24T10:00:00.500Z', seq: 1 },
     { user: 'user', text: 'Yes, Friday at 10 works for me.', created_at: '2026-11-24T10:00:03Z', seq: 2 },
@@ -226,6 +227,38 @@ describe('A call’s page', () => {
     server.use(http.get(url('call/c1/page'), () => HttpResponse.json({ success: true, data: page({ settings: { ...page().settings, background_audio: value } }) })))
     renderApp('/dashboard/calls/c1')
     expect(await screen.findByTestId('call-background')).toHaveTextContent(new RegExp(`^${label.replace(/[()]/g, '\\$&')}$`))
+  })
+
+  it('shows a transferred call: the person\'s lines, the transfer with its two parts, and its action lines', async () => {
+    server.use(
+      http.get(url('call/c1/page'), () =>
+        HttpResponse.json({
+          success: true,
+          data: page({
+            outcome: 'transferred',
+            transfer: { transfer_number: '+15005550011', transfer_list: null, transfer_mode: 'warm', transferred_to: '+15005550011', transferred_at: '2026-11-24T10:00:04Z', transfer_status: 'completed', pre_transfer_duration: 20, post_transfer_duration: 55 },
+            transcripts: [
+              { user: 'user', text: 'Can I speak to a real person?', created_at: '2026-11-24T10:00:02Z', seq: 1 },
+              { user: 'assistant', text: "Of course, I'll connect you now.", created_at: '2026-11-24T10:00:03Z', seq: 2 },
+              { user: 'person', text: 'Hi, this is Jordan in sales.', created_at: '2026-11-24T10:00:08Z', seq: 3 },
+            ],
+            events: [
+              { category: 'action', message: 'Transferring to a person', created_at: '2026-11-24T10:00:04Z' },
+              { category: 'action', message: 'Transfer to +15005550011: the person took the call', created_at: '2026-11-24T10:01:00Z' },
+            ],
+          }),
+        }),
+      ),
+    )
+    renderApp('/dashboard/calls/c1')
+    const transfer = await screen.findByTestId('call-transfer')
+    expect(within(transfer).getByText('+15005550011')).toBeInTheDocument()
+    expect(within(transfer).getByText('Warm: the person heard a summary first')).toBeInTheDocument()
+    expect(within(transfer).getByText('The person took the call')).toBeInTheDocument()
+    expect(within(transfer).getByText('0:20')).toBeInTheDocument()
+    expect(within(transfer).getByText('0:55')).toBeInTheDocument()
+    expect(screen.getByText(/3\. Person/)).toBeInTheDocument()
+    expect(within(screen.getByTestId('call-timeline')).getByText('Transfer to +15005550011: the person took the call')).toBeInTheDocument()
   })
 
   it('says when the call is not found (another user’s call answers 404)', async () => {

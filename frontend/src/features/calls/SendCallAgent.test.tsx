@@ -24,6 +24,7 @@ const AGENT = makeAgent({
   max_duration: 5,
   wait_for_greeting: true,
   voicemail_action: 'hangup',
+  transfer_number: '+15005550011',
 })
 
 beforeEach(() => {
@@ -82,6 +83,7 @@ describe('Send Call from an agent', () => {
       first_sentence: 'Hi {{name}}!',
       voicemail_action: 'leave_message',
       voicemail_message: 'Please call back, {{name}}.',
+      transfer_number: '+15005550011',
       variables: { name: 'Ann', day: 'Friday' },
     }))
   })

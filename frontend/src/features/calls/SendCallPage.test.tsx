@@ -206,6 +206,23 @@ describe('Send call', () => {
     expect(screen.getByLabelText('Phone number')).toHaveValue('+15551230001')
   })
 
+  it('picks a transfer number for the call, and says a bad one beside its field', async () => {
+    fakeApi(100)
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await screen.findByRole('radio', { name: /joe/ })
+    await fillForm(user, '+15551230000', 'Confirm the appointment please')
+    const transfer = screen.getByLabelText('Transfer number (optional)')
+    await user.type(transfer, 'the front desk')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    expect(await screen.findAllByText('Enter the transfer number with its country code, e.g. "+15551234567".')).not.toHaveLength(0)
+    expect(calls.some((c) => c.path === 'send-call')).toBe(false)
+    await user.clear(transfer)
+    await user.type(transfer, '+1 500 555 0011')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    await waitFor(() => expect(calls.find((c) => c.path === 'send-call')?.body).toMatchObject({ transfer_number: '+1 500 555 0011' }))
+  })
+
   it("puts the server's field messages beside their fields", async () => {
     fakeApi(100)
     server.use(

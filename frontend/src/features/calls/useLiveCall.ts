@@ -160,6 +160,8 @@ function useFollowEvents(userId: number, followed: Followed) {
     }
     if (isKeptLine(event)) {
       dispatch({ type: 'kept', event })
+    } else if (event.category === 'action' && event.action) {
+      dispatch({ type: 'action', event })
     } else if (event.category === 'call' && !HOUSEKEEPING.some((h) => message.startsWith(h))) {
       void fetchTranscript(event.callId)
     }

@@ -33,6 +33,7 @@ export const OUTCOME_LABEL: Record<string, string> = {
   'time-limit': 'Time limit',
   'callee-hung-up': 'Hung up',
   'cut-by-fault': 'Cut by a fault',
+  transferred: 'Transferred',
   'do-not-call': 'On a do-not-call list',
   cancelled: 'Cancelled',
   'end-passed': 'End time passed',

@@ -18,6 +18,10 @@ from callwright.telephony.base import (
     CarrierError,
     DialRequest,
     StatusUpdate,
+    StreamRequest,
+    TransferRequest,
+    TransferResult,
+    WebhookAnswer,
     WebhookRequest,
 )
 from callwright.telephony.state import parse
@@ -27,15 +31,45 @@ log = logging.getLogger(__name__)
 STATUS_EVENTS = ["initiated", "ringing", "answered", "completed"]
 
 
-def stream_twiml(media_url: str, parameters: dict[str, str]) -> str:
-    params = "".join(
-        f'<Parameter name="{escape(k, quote=True)}" value="{escape(v, quote=True)}"/>'
-        for k, v in parameters.items()
+XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>'
+#: The name of a transfer's listening stream.
+LISTEN_STREAM = "listen"
+
+
+def _attr(value: str) -> str:
+    return escape(value, quote=True)
+
+
+def _parameters(parameters: Mapping[str, str]) -> str:
+    return "".join(
+        f'<Parameter name="{_attr(k)}" value="{_attr(v)}"/>' for k, v in parameters.items()
     )
+
+
+def stream_twiml(media_url: str, parameters: Mapping[str, str]) -> str:
+    """`<Connect><Stream>`: the call's audio both ways with our media endpoint."""
     return (
-        '<?xml version="1.0" encoding="UTF-8"?><Response><Connect>'
-        f'<Stream url="{escape(media_url, quote=True)}">{params}</Stream>'
+        f"{XML_HEAD}<Response><Connect>"
+        f'<Stream url="{_attr(media_url)}">{_parameters(parameters)}</Stream>'
         "</Connect></Response>"
+    )
+
+
+def transfer_twiml(request: TransferRequest) -> str:
+    """The call update of a transfer: a listening stream of both tracks (`<Start><Stream>`),
+    then `<Dial>` to the person, its result posted to `result_url`; a warm transfer's
+    `<Number url=...>` has the person hear the whisper first."""
+    listen = _parameters(
+        {"callId": request.call_id, "token": request.listen_token, "leg": "listen"}
+    )
+    whisper = f' url="{_attr(request.whisper_url)}" method="POST"' if request.whisper_url else ""
+    return (
+        f"{XML_HEAD}<Response><Start>"
+        f'<Stream name="{LISTEN_STREAM}" url="{_attr(request.media_url)}" track="both_tracks">'
+        f"{listen}</Stream></Start>"
+        f'<Dial action="{_attr(request.result_url)}" method="POST" '
+        f'timeout="{request.timeout_seconds}" callerId="{_attr(request.caller_id)}">'
+        f"<Number{whisper}>{escape(request.to_number)}</Number></Dial></Response>"
     )
 
 
@@ -102,6 +136,46 @@ class TwilioCarrier(Carrier):
             raise CarrierError(
                 str(_json(response).get("message") or f"hang-up failed ({response.status_code})")
             )
+
+    async def transfer(self, carrier_call_id: str, request: TransferRequest) -> None:
+        """`POST .../Calls/{sid}.json` with the transfer's TwiML (`transfer_twiml`)."""
+        try:
+            response = await self._client.post(
+                self._calls_url(carrier_call_id), data={"Twiml": transfer_twiml(request)}
+            )
+        except httpx.HTTPError as exc:
+            raise CarrierError(f"{self.name} is unreachable: {exc}") from exc
+        if response.status_code >= 400:
+            raise CarrierError(
+                str(_json(response).get("message") or f"transfer failed ({response.status_code})")
+            )
+
+    def parse_transfer(self, request: WebhookRequest) -> TransferResult | None:
+        """The `<Dial>` action callback: DialCallStatus, DialCallDuration, DialCallSid."""
+        form = dict(request.form)
+        status, sid = form.get("DialCallStatus", ""), form.get("CallSid", "")
+        if not status or not sid:
+            return None
+        duration = form.get("DialCallDuration", "")
+        return TransferResult(
+            carrier_call_id=sid,
+            status=status,
+            duration_seconds=int(duration) if duration.isdigit() else None,
+            person_call_id=form.get("DialCallSid") or None,
+        )
+
+    def after_transfer(self, resume: StreamRequest | None) -> WebhookAnswer:
+        """`<Hangup/>`, or the agent back on a new `<Connect><Stream>` (its secret, `leg`,
+        and the failed transfer's status). The listening stream is not stopped here: our media
+        endpoint closes it when it learns the transfer failed (a fork whose socket the app
+        closes ends, the call goes on)."""
+        if resume is None:
+            return WebhookAnswer(f"{XML_HEAD}<Response><Hangup/></Response>")
+        parameters = {"callId": resume.call_id, "token": resume.token, "leg": resume.leg}
+        return WebhookAnswer(stream_twiml(resume.media_url, parameters | dict(resume.parameters)))
+
+    def whisper(self, text: str) -> WebhookAnswer:
+        return WebhookAnswer(f"{XML_HEAD}<Response><Say>{escape(text)}</Say></Response>")
 
     async def fetch(self, carrier_call_id: str) -> StatusUpdate | None:
         """`GET .../Calls/{sid}.json`: its status, end time and billable seconds."""

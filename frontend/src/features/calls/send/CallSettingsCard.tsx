@@ -13,6 +13,7 @@ import { BILLING_PATH } from '@/lib/billing'
 import { formatInZone } from '@/lib/timezone'
 import { loadPhone, type SendCallForm } from './form'
 import { MaxDurationField } from './MaxDurationField'
+import { TransferNumberField } from './TransferNumberField'
 import type { Balance } from './useBalance'
 import type { usePhoneField } from './usePhoneField'
 import type { useSendCall } from './useSendCall'
@@ -70,6 +71,7 @@ export function CallSettingsCard({ form, balance, phoneField, sendCall }: Props)
         Wait for greeting
         <input type="checkbox" role="switch" {...form.register('waitGreeting')} disabled={active} className="h-5 w-5 accent-indigo-600" />
       </label>
+      <TransferNumberField form={form} disabled={active} />
       <div className="flex gap-3">
         <Button className="flex-1" onClick={sendCall.place} disabled={active || !phone || sending || opening.scheduling}>
           {sending ? <Spinner className="h-4 w-4" /> : <Phone className="h-4 w-4" aria-hidden />}

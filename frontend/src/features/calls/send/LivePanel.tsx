@@ -6,6 +6,7 @@ import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { cn } from '@/lib/cn'
+import { ActionLine } from '@/components/calls/ActionLine'
 import { formatClock, formatTimer } from '@/lib/format'
 import { TurnLatencies } from '@/components/calls/TurnLatencies'
 import type { useLiveCall } from '@/features/calls/useLiveCall'
@@ -64,26 +65,30 @@ function Transcript({ call: { lines, active, inCall } }: { call: LiveCall }) {
       {lines.length === 0 ? (
         <p className="py-10 text-center text-sm text-slate-500">{active ? (inCall ? 'Listening…' : 'Calling…') : 'The conversation appears here during a call.'}</p>
       ) : (
-        lines.map((line) => (
-          <div key={line.id} className={cn('flex', line.isAgent ? 'justify-end' : 'justify-start')}>
-            <div
-              className={cn('max-w-[85%] rounded-2xl px-4 py-2 text-sm', line.isAgent ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-900')}
-              data-speaker={line.isAgent ? 'agent' : 'user'}
-              data-in-flight={line.inFlight || undefined}
-            >
-              <p className="flex items-center justify-between gap-3 text-[11px] font-semibold uppercase tracking-wide opacity-75">
-                <span>{line.isAgent ? 'Agent' : 'User'}</span>
-                <time dateTime={line.timestamp} className="font-normal normal-case tabular-nums">
-                  {formatClock(line.timestamp)}
-                </time>
-              </p>
-              <p>
-                {line.text}
-                {line.inFlight && <span className="ml-0.5 inline-block animate-pulse motion-reduce:animate-none" aria-hidden>…</span>}
-              </p>
+        lines.map((line) =>
+          line.action ? (
+            <ActionLine key={line.id} text={line.text} action={line.action} timestamp={line.timestamp} />
+          ) : (
+            <div key={line.id} className={cn('flex', line.isAgent ? 'justify-end' : 'justify-start')}>
+              <div
+                className={cn('max-w-[85%] rounded-2xl px-4 py-2 text-sm', line.isAgent ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-900')}
+                data-speaker={line.isAgent ? 'agent' : 'user'}
+                data-in-flight={line.inFlight || undefined}
+              >
+                <p className="flex items-center justify-between gap-3 text-[11px] font-semibold uppercase tracking-wide opacity-75">
+                  <span>{line.isAgent ? 'Agent' : 'User'}</span>
+                  <time dateTime={line.timestamp} className="font-normal normal-case tabular-nums">
+                    {formatClock(line.timestamp)}
+                  </time>
+                </p>
+                <p>
+                  {line.text}
+                  {line.inFlight && <span className="ml-0.5 inline-block animate-pulse motion-reduce:animate-none" aria-hidden>…</span>}
+                </p>
+              </div>
             </div>
-          </div>
-        ))
+          ),
+        )
       )}
     </div>
   )

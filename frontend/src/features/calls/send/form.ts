@@ -32,6 +32,8 @@ export interface SendCallForm {
   firstSentence: string
   voicemailAction: (typeof VOICEMAIL_VALUES)[number]
   voicemailMessage: string
+  /** Where the agent may hand the callee to a person ('' for none; from an agent, its own). */
+  transferNumber: string
 }
 
 export const DEFAULTS: SendCallForm = {
@@ -48,6 +50,7 @@ export const DEFAULTS: SendCallForm = {
   firstSentence: '',
   voicemailAction: 'leave_message',
   voicemailMessage: '',
+  transferNumber: '',
 }
 
 const PROMPT_SHORT = 'The prompt must be at least 10 characters long'
@@ -59,11 +62,12 @@ export const RULES = {
   firstSentence: { maxLength: { value: TEXT_MAX, message: 'The first sentence must be 1000 characters or less.' } },
   voicemailMessage: { maxLength: { value: TEXT_MAX, message: 'The voicemail message must be 1000 characters or less.' } },
   maxDuration: { valueAsNumber: true, min: 1, max: 120 },
+  transferNumber: { pattern: { value: /^\s*(\+?[0-9 ().-]{7,40})?\s*$/, message: 'Enter the transfer number with its country code, e.g. "+15551234567".' } },
 } as const
 
 /** The fields in the spec's order: a refused send names the first problem (the number first,
  * then the prompt), whatever order the checks finished in. */
-const FIELD_ORDER: (keyof SendCallForm)[] = ['phone', 'prompt', 'voice', 'language', 'temperature', 'interruption', 'background', 'maxDuration', 'waitGreeting', 'agentId', 'firstSentence', 'voicemailAction', 'voicemailMessage']
+const FIELD_ORDER: (keyof SendCallForm)[] = ['phone', 'prompt', 'voice', 'language', 'temperature', 'interruption', 'background', 'maxDuration', 'waitGreeting', 'agentId', 'firstSentence', 'voicemailAction', 'voicemailMessage', 'transferNumber']
 
 /** The message of the first field refused, in the spec's order. */
 export function firstProblem(errors: FieldErrors<SendCallForm>): string | undefined {
@@ -78,6 +82,7 @@ export const SERVER_FIELDS: Partial<Record<string, keyof SendCallForm>> = {
   max_duration: 'maxDuration',
   first_sentence: 'firstSentence',
   voicemail_message: 'voicemailMessage',
+  transfer_number: 'transferNumber',
 }
 
 /** The {{variables}} the call's texts use (a hang-up leaves no voicemail message). */
@@ -128,6 +133,8 @@ export function sendBodyOf(form: SendCallForm, { userId, phone, voice, variables
     if (form.voicemailAction === 'hangup') body.voicemail_action = 'hangup'
     if (voicemailMessage) body.voicemail_message = voicemailMessage
   }
+  // From an agent an emptied number means none for this call; else only a number given is sent.
+  if (form.agentId || form.transferNumber.trim()) body.transfer_number = form.transferNumber.trim()
   const names = usedVariables(form)
   if (names.length) body.variables = Object.fromEntries(names.map((name) => [name, (variables[name] ?? '').trim()]))
   return body
@@ -149,6 +156,7 @@ export function formOfAgent(current: SendCallForm, agent: Agent): SendCallForm {
     firstSentence: agent.first_sentence ?? '',
     voicemailAction: agent.voicemail_action,
     voicemailMessage: agent.voicemail_message ?? '',
+    transferNumber: agent.transfer_number ?? '',
   }
 }
 
@@ -168,5 +176,6 @@ export function formOfLiveCall(live: LiveCall): SendCallForm {
     firstSentence: '',
     voicemailAction: 'leave_message',
     voicemailMessage: '',
+    transferNumber: '',
   }
 }

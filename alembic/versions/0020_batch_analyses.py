@@ -1,9 +1,9 @@
 """A batch's analysis (`POST /v1/batches/{id}/analyze`): each ended call's answers to the
 batch's questions, with the transcript line (or fact) each comes from.
 
-Revision ID: 0019_batch_analyses
-Revises: 0018_call_kinds
-Create Date: 2026-12-03 10:00:00.000000
+Revision ID: 0020_batch_analyses
+Revises: 0019_transfers
+Create Date: 2026-11-27 17:50:00.000000
 """
 
 from collections.abc import Sequence
@@ -15,8 +15,8 @@ import callwright.kit.db
 
 UTCDateTime = callwright.kit.db.UTCDateTime
 
-revision: str = "0019_batch_analyses"
-down_revision: str | None = "0018_call_kinds"
+revision: str = "0020_batch_analyses"
+down_revision: str | None = "0019_transfers"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

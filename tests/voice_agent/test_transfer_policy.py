@@ -1,0 +1,76 @@
+"""The offline brain's transfer (docs/actions.md, "Transfer"): a callee who asks for a person,
+a human or a department is handed over after a short line; a call with nowhere to go says so
+and goes on; back after a failed transfer, the agent apologises and asks what it had not."""
+
+from __future__ import annotations
+
+import pytest
+
+from callwright.voice_agent.policy import (
+    CONNECTING,
+    NO_TRANSFER,
+    Handoff,
+    Intent,
+    OfflinePolicy,
+    classify,
+)
+
+PROMPT = (
+    "You are Sam from Acme Dental. You are calling to confirm a cleaning. "
+    "Ask if Tuesday works. Ask if they need parking."
+)
+
+
+@pytest.mark.parametrize(
+    "heard",
+    [
+        "Can I speak to a real person, please?",
+        "I'd like to talk to a human.",
+        "I want a real person.",
+        "Put me through to someone.",
+        "Can you transfer me?",
+    ],
+)
+def test_asking_for_a_person_is_a_transfer(heard: str) -> None:
+    assert classify(heard) is Intent.TRANSFER
+
+
+@pytest.mark.parametrize("heard", ["Is this a real person?", "Yes, speaking.", "Who is this?"])
+def test_other_words_are_not(heard: str) -> None:
+    assert classify(heard) is not Intent.TRANSFER
+
+
+def test_the_agent_says_its_line_then_hands_over_to_the_department_named() -> None:
+    policy = OfflinePolicy(PROMPT, can_transfer=True, departments=("default", "Billing"))
+    policy.opening()
+    reply = policy.respond("Could I talk to billing please?")
+    assert reply.text == CONNECTING
+    assert reply.transfer == Handoff(
+        "Billing",
+        "A call from Sam from Acme Dental, the AI assistant: the callee asked to speak to Billing.",
+    )
+    assert policy.ended
+    plain = OfflinePolicy(PROMPT, can_transfer=True)
+    plain.opening()
+    assert plain.respond("Can I speak to a real person?").transfer == Handoff(
+        None,
+        "A call from Sam from Acme Dental, the AI assistant: the callee asked to speak to a "
+        "person.",
+    )
+
+
+def test_without_a_transfer_number_the_conversation_goes_on() -> None:
+    policy = OfflinePolicy(PROMPT)
+    policy.opening()
+    reply = policy.respond("Can I speak to a real person?")
+    assert reply.transfer is None
+    assert reply.text == f"{NO_TRANSFER} Could you tell me if you need parking?"
+    assert not policy.ended
+
+
+def test_back_after_a_failed_transfer_it_asks_what_it_had_not() -> None:
+    policy = OfflinePolicy(PROMPT, can_transfer=True)
+    first = policy.opening().text
+    reply = policy.resumed([first], "I'm sorry, the line was busy.")
+    assert reply.text == "I'm sorry, the line was busy. Could you tell me if you need parking?"
+    assert (policy.greeted, policy.ended) == (True, False)
