@@ -149,6 +149,15 @@ CALL_LOG_LINE = re.compile(
 )
 
 
+BATCHES = re.compile(r"transcription runs by batch size (\{[^}]*\})")
+
+
+def batches_so_far(log: Path) -> str:
+    """The voice process's transcription runs by batch size, as its last call logged them."""
+    found = BATCHES.findall(log.read_text(errors="replace"))
+    return found[-1] if found else "{}"
+
+
 def log_size(log: Path) -> int:
     return log.stat().st_size
 
@@ -174,6 +183,13 @@ async def main(steps: list[int], waves: int, settings: Settings, voice_pid: int,
 
     app.state.sandbox.listeners.append(remember)
     print(f"ramp {steps}, {waves} wave(s) per step, voice process {voice_pid}")
+    knobs = (
+        "CALLWRIGHT_SPEECH_CACHE_MB",
+        "CALLWRIGHT_STT_BATCH",
+        "CALLWRIGHT_STT_THREADS",
+        "CALLWRIGHT_TURN_END",
+    )
+    print("settings: " + ", ".join(f"{k}={os.environ.get(k, '(default)')}" for k in knobs))
     print(
         "calls | p50 s  | p90 s  | replies | WER %  | CPU s/min   | late/1000 | "
         "STT/call | guesses used / dropped | TTS cached / said | ended"
@@ -191,6 +207,7 @@ async def main(steps: list[int], waves: int, settings: Settings, voice_pid: int,
                 step.log_counts = [a + b for a, b in zip(step.log_counts, counts, strict=True)]
             print(step.line(), flush=True)
             print(step.stages_line(), flush=True)
+            print(f"      Whisper runs by batch size, process so far: {batches_so_far(log)}")
             results.append(step)
     met = [s.calls for s in results if s.heard and pct(s.heard, 0.9) <= 1.5]
     print(f"most calls at once with the heard p90 <= 1.5 s: {max(met) if met else 0}")

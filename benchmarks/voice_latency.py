@@ -36,6 +36,7 @@ from callwright.realtime.events import LiveEvent
 from callwright.sandbox.network import SandboxCall
 from callwright.speech import tts
 from callwright.speech.scoring import edits
+from callwright.voice_agent import turn_end
 
 PROMPTS = [
     "You are Sarah from Bright Dental. You are calling to remind the customer about their cleaning appointment tomorrow at 3 pm. Ask if the time still works for them.",
@@ -85,6 +86,7 @@ async def _measure(
 ) -> None:
     await asyncio.to_thread(app.state.voice_engines.transcriber.load)
     await asyncio.to_thread(tts.warm_up, tts.default_voice())
+    await asyncio.to_thread(turn_end.smart_turn(8000).load)
 
     heard: list[float] = []
     stages: dict[str, list[float]] = {
@@ -94,7 +96,7 @@ async def _measure(
         "tts": [],
         "agent_total": [],
     }
-    edits = words = 0
+    edits = words = talked_over = 0
     call_seconds = 0.0
     cpu_start = _cpu()
     for i in range(n_calls):
@@ -121,6 +123,7 @@ async def _measure(
         report = sandbox.report
         call_seconds += report.duration
         heard += report.latencies
+        talked_over += report.talked_over
         for t in timings:
             for key, value in (
                 ("end_of_speech", t.end_of_speech_ms),
@@ -162,6 +165,7 @@ async def _measure(
     print(
         f"segments Whisper did again in its 30 s window: {app.state.voice_engines.transcriber.fallbacks}"
     )
+    print(f"turns ended early (the agent began while the callee was mid-line): {talked_over}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ reproduced without editing the code.
 Run: .venv/bin/python benchmarks/voice_levers.py LEVER VALUE [calls]
 
 LEVER is one of:
-- pause: the user-turn pause after the VAD stop (voice_agent/session.py USER_PAUSE_SECS, 0.4 s)
+- pause: the user-turn pause after the VAD stop (voice_agent/session.py USER_PAUSE_SECS, 0.4 s;
+  only with CALLWRIGHT_TURN_END=fixed, since by default voice_agent/turn_end.py decides it)
 - vad: the VAD's silence window that ends a stretch of speech (VAD_STOP_SECS, 0.3 s)
 - trigger: the quiet that starts a speculative transcription (voice_agent/services.py
   SPECULATE_AFTER_SECS, 0.12 s)

@@ -26,8 +26,9 @@ from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
+from callwright.voice_agent import turn_end
 from callwright.voice_agent.media import router as media_router
-from callwright.voice_agent.session import Engines, LLMConfig
+from callwright.voice_agent.session import RATE, Engines, LLMConfig
 from callwright.voice_agent.tool_runner import Reach
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,7 @@ def warm_up(engines: Engines) -> None:
     try:
         engines.transcriber.load()
         tts.warm_up(tts.default_voice())
+        turn_end.smart_turn(RATE).load()
         gc.freeze()
     except Exception:
         log.exception("warming up the speech models failed")

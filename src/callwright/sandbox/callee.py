@@ -76,6 +76,9 @@ class CalleeReport:
     late_frames: int = 0
     #: Wall-clock time (epoch s) of call time 0: call time t happened at started_at + t / speed.
     started_at: float = 0.0
+    #: Times the agent began talking while the callee was in the middle of a line (a turn
+    #: ended too early, in a pause inside a sentence; benchmarks/early_turns.py).
+    talked_over: int = 0
     #: The persona's lines it had not said yet when the stream ended.
     unsaid: tuple[str, ...] = ()
     #: The network ended the stream to run new TwiML (a call update): the call goes on.
@@ -115,7 +118,9 @@ class _Conversation:
     segments: list[Segment] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     yield_delays: list[float] = field(default_factory=list)
-    counters: dict[str, int] = field(default_factory=lambda: {"marks": 0, "clears": 0, "late": 0})
+    counters: dict[str, int] = field(
+        default_factory=lambda: {"marks": 0, "clears": 0, "late": 0, "talked_over": 0}
+    )
     vad: EnergyVAD = field(default_factory=EnergyVAD)
     mic: list[bytes] = field(default_factory=list)  # frames still to say
     saying: str = ""
@@ -159,6 +164,8 @@ class _Conversation:
             self.last_loud = now
         if change == "start":
             self.agent_from = now - self.vad.start_frames * FRAME
+            if self.mic:  # the agent began while the callee was mid-line (in a pause)
+                self.counters["talked_over"] += 1
             if self.pending_latency:
                 self.latencies.append(max(0.0, self.agent_from - self.listen_since))
                 self.pending_latency = False
@@ -234,8 +241,18 @@ class SimulatedCallee:
         self._hangup.set()
 
     async def _say(self, text: str) -> list[bytes]:
-        pcm = await asyncio.to_thread(tts.synthesize, self.voice, text)
-        return _frames(pcm)
+        """The line's audio; a "|" in it is a pause of the persona's `pauses` seconds."""
+        parts = [part.strip() for part in text.split("|")]
+        if len(parts) == 1:
+            return _frames(await asyncio.to_thread(tts.synthesize, self.voice, text))
+        # The voice's own silence at the ends of each part is cut, so the pause is as long
+        # as the persona says.
+        said = [await asyncio.to_thread(tts.synthesize, self.voice, part) for part in parts]
+        gap = np.zeros(round(self.persona.pauses * PHONE_RATE), np.int16)
+        pcm = [_trimmed(said[0], start=False)]
+        for part in said[1:]:
+            pcm += [gap, _trimmed(part, start=True, end=part is not said[-1])]
+        return _frames(np.concatenate(pcm))
 
     async def run(self) -> CalleeReport:
         playback = _Playback()
@@ -273,6 +290,7 @@ class SimulatedCallee:
             clears=talk.counters["clears"],
             late_frames=talk.counters["late"],
             started_at=self.started_at,
+            talked_over=talk.counters["talked_over"],
             unsaid=tuple(talk.lines),
             redirected=self._left,
             keys_heard=list(talk.detector.heard),
@@ -407,7 +425,7 @@ class SimulatedCallee:
                 talk.mic = []
             else:
                 talk.mic = await self._say(text)
-            talk.saying, talk.said_from = text, now
+            talk.saying, talk.said_from = " ".join(text.replace("|", " ").split()), now
             talk.pending_latency = False
         return True
 
@@ -525,6 +543,14 @@ def _frames(pcm: PCM) -> list[bytes]:
         data[i : i + FRAME_SAMPLES].ljust(FRAME_SAMPLES, b"\xff")
         for i in range(0, len(data), FRAME_SAMPLES)
     ]
+
+
+def _trimmed(pcm: PCM, *, start: bool = True, end: bool = True) -> PCM:
+    """`pcm` without the silence at its start and end (either can be kept)."""
+    loud = np.flatnonzero(np.abs(pcm.astype(np.int32)) > 200)
+    if not len(loud):
+        return pcm
+    return pcm[loud[0] if start else 0 : loud[-1] + 1 if end else len(pcm)]
 
 
 def callee_voice_for(agent_voice: str) -> str:

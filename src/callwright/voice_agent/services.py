@@ -26,7 +26,7 @@ from pipecat.transcriptions.language import Language
 from pipecat.utils.text.base_text_aggregator import BaseTextAggregator
 from pipecat.utils.time import time_now_iso8601
 
-from callwright.speech import languages, tts
+from callwright.speech import languages, stt_queue, tts
 from callwright.speech.audio import rms
 from callwright.speech.stt import Transcriber
 from callwright.speech.vad import EnergyVAD
@@ -75,6 +75,7 @@ class WhisperSTTService(SegmentedSTTService):
             **kwargs,
         )
         self._transcriber = transcriber
+        self.transcription_queue = stt_queue.queue_for(transcriber)
         quiet_frames = max(1, round(SPECULATE_AFTER_SECS / FRAME_SECS))
         self._energy = EnergyVAD(start_frames=2, stop_frames=quiet_frames)
         #: The transcription started in the current pause (dropped when the callee goes on).
@@ -95,12 +96,14 @@ class WhisperSTTService(SegmentedSTTService):
     def can_generate_metrics(self) -> bool:
         return True
 
-    def _transcribe_later(self, audio: bytes) -> asyncio.Future[str]:
+    def _transcribe_later(self, audio: bytes, *, guess: bool = False) -> asyncio.Future[str]:
         pcm = np.frombuffer(audio, dtype=np.int16)
         self.transcriptions += 1
-        task = asyncio.ensure_future(
-            asyncio.to_thread(
-                self._transcriber.transcribe, pcm, self.sample_rate, self._whisper_language
+        # The process's one queue (speech/stt_queue.py): other calls' waiting segments are
+        # transcribed in the same run, a guess only when no real segment waits.
+        task = asyncio.wrap_future(
+            self.transcription_queue.submit(
+                pcm, self.sample_rate, self._whisper_language, guess=guess
             )
         )
         # A dropped guess is never awaited: retrieve its exception so none goes unreported.
@@ -124,13 +127,13 @@ class WhisperSTTService(SegmentedSTTService):
             change == "stop"
             and self._user_speaking
             and self.is_usable
-            and not self._transcriber.in_flight
+            and not self.transcription_queue.busy
         ):
             # Only on an idle model: with several calls at once, a guess (most pauses are
             # inside a sentence, and their guesses are dropped) would queue ahead of another
             # call's real transcription and delay it.
             snapshot = bytes(self._audio_buffer) + self._trailing_silence()
-            self._guess = self._transcribe_later(snapshot)
+            self._guess = self._transcribe_later(snapshot, guess=True)
 
     async def _handle_user_started_speaking(self, frame: VADUserStartedSpeakingFrame) -> None:
         self._guess = None

@@ -35,6 +35,7 @@ from pipecat.processors.aggregators.llm_response_universal import (
 from pipecat.processors.audio.audio_buffer_processor import AudioBufferProcessor
 from pipecat.processors.frame_processor import FrameProcessor
 from pipecat.transports.websocket.fastapi import FastAPIWebsocketParams
+from pipecat.turns.user_stop.base_user_turn_stop_strategy import BaseUserTurnStopStrategy
 from pipecat.turns.user_stop.speech_timeout_user_turn_stop_strategy import (
     SpeechTimeoutUserTurnStopStrategy,
 )
@@ -43,6 +44,7 @@ from pipecat.workers.runner import WorkerRunner
 
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
+from callwright.voice_agent import turn_end
 from callwright.voice_agent.ambience import AmbienceMixer
 from callwright.voice_agent.brain import (
     LLMConfig,
@@ -78,6 +80,7 @@ from callwright.voice_agent.tool_runner import Reach
 from callwright.voice_agent.tools import GoodbyeWatch, ToolCalls
 from callwright.voice_agent.transfer import CANNOT_TRANSFER, TransferFrame, back_line
 from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
+from callwright.voice_agent.turn_end import TurnEndStrategy
 from callwright.voice_agent.turn_timer import TurnTimer
 
 __all__ = ["CallSession", "Engines", "LLMConfig"]
@@ -91,8 +94,10 @@ SPOOL_EVERY_SECONDS = 1.0
 #: Silence that ends a stretch of speech (Whisper has usually started on it already: the
 #: speculative transcription in WhisperSTTService; see docs/performance.md).
 VAD_STOP_SECS = 0.3
-#: After the VAD stop, a pause shorter than this more keeps the callee's turn open: the agent
-#: answers after at least 0.3 + 0.4 s of silence, or when the transcript is ready if later.
+#: With CALLWRIGHT_TURN_END=fixed (the strategy before issue 31), a pause shorter than this
+#: after the VAD stop keeps the callee's turn open: the agent answers after at least 0.3 + 0.4 s
+#: of silence, or when the transcript is ready if later. By default the pause depends on whether
+#: the turn sounds and reads finished (voice_agent/turn_end.py).
 USER_PAUSE_SECS = 0.4
 #: With wait_for_greeting, the agent speaks first after this much silence from the callee.
 GREETING_WAIT_SECS = 4.0
@@ -216,12 +221,17 @@ class CallSession:
             context,
             user_params=LLMUserAggregatorParams(
                 vad_analyzer=vad,
-                user_turn_strategies=UserTurnStrategies(
-                    stop=[SpeechTimeoutUserTurnStopStrategy(user_speech_timeout=USER_PAUSE_SECS)]
-                ),
+                user_turn_strategies=UserTurnStrategies(stop=[self._turn_end()]),
             ),
         )
         return pair.user(), pair.assistant()
+
+    def _turn_end(self) -> BaseUserTurnStopStrategy:
+        """When the callee's turn is over (voice_agent/turn_end.py): by what was said and how,
+        or, with CALLWRIGHT_TURN_END=fixed, after the same pause every time."""
+        if turn_end.mode() == "fixed":
+            return SpeechTimeoutUserTurnStopStrategy(user_speech_timeout=USER_PAUSE_SECS)
+        return TurnEndStrategy(RATE)
 
     def _build_brain(self) -> list[FrameProcessor]:
         if self.engines.llm is not None:
@@ -462,12 +472,14 @@ class CallSession:
         # (benchmarks/concurrent_calls.py reads it).
         log.info(
             "speech-to-text: %d transcriptions, guesses %d used, %d dropped; "
-            "text-to-speech: %d sentences, %d from the cache",
+            "text-to-speech: %d sentences, %d from the cache; "
+            "the process's transcription runs by batch size %s",
             self.stt.transcriptions,
             self.stt.guesses_used,
             self.stt.guesses_dropped,
             self.tts.sentences,
             self.tts.from_cache,
+            self.stt.transcription_queue.batch_counts(),
         )
         await self.hooks.finished(self.recording())
 
