@@ -13,10 +13,28 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
+from callwright.config import Settings
+
 GREETING = (
     "Hi, this is Nova from Acme Travel. I am calling about your trip next week. Is now a good time?"
 )
 CLOSING = "Perfect, your trip is all set. Thank you, goodbye."
+
+
+def scripted_brain(base: Settings, *, llm_port: int, app_port: int, speed: float) -> Settings:
+    """`base` for an app served on `app_port` whose calls' brain is the scripted model served on
+    `llm_port`, its sandbox calls at `speed` times real time."""
+    return base.model_copy(
+        update={
+            "app_url": f"http://127.0.0.1:{app_port}",
+            "port": app_port,
+            "sandbox_speed": speed,
+            "warm_up_voice": False,
+            "llm_base_url": f"http://127.0.0.1:{llm_port}/v1",
+            "llm_api_key": "test-key",
+            "llm_model": "scripted-model",
+        }
+    )
 
 
 class FakeOpenAI:

@@ -18,7 +18,7 @@ from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.speech import tts
-from tests.calls.fake_openai import CLOSING, FakeOpenAI
+from tests.calls.fake_openai import CLOSING, FakeOpenAI, scripted_brain
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.conversation]
 
@@ -73,17 +73,7 @@ class MenuModel(FakeOpenAI):
 async def test_a_scripted_model_presses_its_way_through_the_ivr(migrated: Settings) -> None:
     model = MenuModel()
     llm_port, app_port = free_port(), free_port()
-    settings = migrated.model_copy(
-        update={
-            "app_url": f"http://127.0.0.1:{app_port}",
-            "port": app_port,
-            "sandbox_speed": 2.0,
-            "warm_up_voice": False,
-            "llm_base_url": f"http://127.0.0.1:{llm_port}/v1",
-            "llm_api_key": "test-key",
-            "llm_model": "scripted-model",
-        }
-    )
+    settings = scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=2.0)
     app = create_app(settings)
     await asyncio.to_thread(tts.warm_up, tts.default_voice())
     reports: list[Any] = []

@@ -16,7 +16,7 @@ from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.speech import tts
-from tests.calls.fake_openai import CLOSING, GREETING, FakeOpenAI
+from tests.calls.fake_openai import CLOSING, GREETING, FakeOpenAI, scripted_brain
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.conversation]
 
@@ -24,18 +24,8 @@ pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.conversatio
 async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
     fake = FakeOpenAI()
     llm_port, app_port = free_port(), free_port()
-    settings = migrated.model_copy(
-        update={
-            "app_url": f"http://127.0.0.1:{app_port}",
-            "port": app_port,
-            # Real time: the first request to a model pays for the client's start-up.
-            "sandbox_speed": 1.0,
-            "warm_up_voice": False,
-            "llm_base_url": f"http://127.0.0.1:{llm_port}/v1",
-            "llm_api_key": "test-key",
-            "llm_model": "scripted-model",
-        }
-    )
+    # Real time: the first request to a model pays for the client's start-up.
+    settings = scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=1.0)
     app = create_app(settings)
     # Load the voice first, as the app's start-up warm-up does: a cold Piper load (2 to 3 s
     # here) would outlast the callee's patience and its "Hello?" would talk over the greeting.
@@ -90,17 +80,7 @@ async def test_the_llm_transfers_with_its_transfer_function(migrated: Settings) 
         arguments=json.dumps({"department": "sales", "summary": summary}),
     )
     llm_port, app_port = free_port(), free_port()
-    settings = migrated.model_copy(
-        update={
-            "app_url": f"http://127.0.0.1:{app_port}",
-            "port": app_port,
-            "sandbox_speed": 1.5,
-            "warm_up_voice": False,
-            "llm_base_url": f"http://127.0.0.1:{llm_port}/v1",
-            "llm_api_key": "test-key",
-            "llm_model": "scripted-model",
-        }
-    )
+    settings = scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=1.5)
     app = create_app(settings)
     await asyncio.to_thread(tts.warm_up, tts.default_voice())
     legs: list[Any] = []

@@ -29,7 +29,7 @@ from callwright.main import create_app
 from callwright.models import Call, WebhookDelivery, WebhookEndpoint
 from callwright.speech import tts
 from tests.agents.tool_server import ToolServer
-from tests.calls.fake_openai import GREETING, FakeOpenAI
+from tests.calls.fake_openai import GREETING, FakeOpenAI, scripted_brain
 from tests.factories import add_api_key, add_user
 from tests.live import decode_mp3
 
@@ -90,17 +90,8 @@ async def rig(migrated: Settings, request: pytest.FixtureRequest) -> AsyncIterat
     llm = ToolScript(end_call=getattr(request, "param", True))
     server = ToolServer(slow_seconds=20)
     llm_port, app_port, tools_port = free_port(), free_port(), free_port()
-    settings = migrated.model_copy(
-        update={
-            "app_url": f"http://127.0.0.1:{app_port}",
-            "port": app_port,
-            "sandbox_speed": 1.0,  # real time: the tool's timeout is the wall clock's
-            "warm_up_voice": False,
-            "llm_base_url": f"http://127.0.0.1:{llm_port}/v1",
-            "llm_api_key": "test-key",
-            "llm_model": "scripted-model",
-        }
-    )
+    # Real time: the tool's timeout is the wall clock's.
+    settings = scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=1.0)
     app = create_app(settings)
     await asyncio.to_thread(tts.warm_up, tts.default_voice())
     async with (
