@@ -47,6 +47,8 @@ step "OpenAPI schema and generated types are current" openapi_is_current
 # the database), the SQLite pass using about 40 % of one core on its own. Each has its own
 # database and its own Redis database (pub/sub channels carry its number: realtime.server.channel).
 PG_LOG="$(mktemp)"
+# The longest conversations run in the PostgreSQL pass instead (tests/conftest.py
+# SHARED_TO_POSTGRESQL), so that the two passes take about as long.
 env CALLWRIGHT_TEST_DATABASE_URL="$PG_URL" CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/14 \
   .venv/bin/pytest --durations=15 -p no:cacheprovider >"$PG_LOG" 2>&1 &
 PG_PID=$!
@@ -55,7 +57,8 @@ postgresql_pass() {
   cat "$PG_LOG"; rm -f "$PG_LOG"
   return "$rc"
 }
-step "pytest on SQLite" env CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/15 .venv/bin/pytest --durations=15
+step "pytest on SQLite" env CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/15 CALLWRIGHT_TEST_SIDE_BY_SIDE=1 \
+  .venv/bin/pytest --durations=15
 step "pytest on PostgreSQL (ran beside the SQLite pass)" postgresql_pass
 step "eslint" bash -c "cd frontend && npx --no-install eslint . --max-warnings=0"
 step "tsc" bash -c "cd frontend && npx --no-install tsc -b"

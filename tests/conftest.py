@@ -30,24 +30,52 @@ pytest_plugins = ["tests.live", "tests.stripe_emulator", "tests.s3_server"]
 
 #: The fixtures through which a test reaches the database (directly or through the app).
 DATABASE_FIXTURES = {"settings", "migrated", "app", "session", "client", "live"}
+#: The longest conversations (minutes of sandbox calls between them), which the PostgreSQL pass
+#: runs instead of the SQLite pass when the test command runs the two side by side
+#: (CALLWRIGHT_TEST_SIDE_BY_SIDE=1): the two passes then take about as long, and the suite
+#: about five minutes less. Run alone, either pass runs them.
+SHARED_TO_POSTGRESQL = (
+    "tests/campaigns/test_campaign_calls.py",
+    "tests/calls/test_tool_calls.py",
+)
+
+
+def _conversation(item: pytest.Item) -> bool:
+    uses = set(getattr(item, "fixturenames", ()))
+    return "live" in uses or item.get_closest_marker("conversation") is not None
+
+
+def _shared(item: pytest.Item) -> bool:
+    return item.nodeid.startswith(SHARED_TO_POSTGRESQL)
+
+
+def _postgresql_keeps(item: pytest.Item) -> bool:
+    uses = set(getattr(item, "fixturenames", ()))
+    return bool(uses & DATABASE_FIXTURES) and (not _conversation(item) or _shared(item))
+
+
+def _sqlite_keeps(item: pytest.Item) -> bool:
+    return not (_conversation(item) and _shared(item))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The PostgreSQL pass (CALLWRIGHT_TEST_DATABASE_URL set) runs only the tests that reach
     the database; the others (speech, the voice pipeline, parsers) ran in the SQLite pass and
-    would only run again, identically. Nor does it run the conversations over the sandbox (the
-    `live` fixture or the `conversation` mark, seconds each): what they test is the voice
-    pipeline, and their database work is the call flows', which the PostgreSQL pass runs
-    through the API tests and through the live calls of the fault tests (tests/test_restarts.py, test_voice_kill.py,
-    test_cluster.py, campaigns/test_worker_kill.py, on PostgreSQL + Redis only)."""
-    if not os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
+    would only run again, identically. Of the conversations over the sandbox (the `live`
+    fixture or the `conversation` mark, seconds each) it runs only SHARED_TO_POSTGRESQL's: what
+    they test is the voice pipeline, and their database work is the call flows', which the
+    PostgreSQL pass runs through the API tests, those shared conversations and the live calls
+    of the fault tests (tests/test_restarts.py, test_voice_kill.py, test_cluster.py,
+    campaigns/test_worker_kill.py, on PostgreSQL + Redis only). Side by side with it, the SQLite
+    pass leaves SHARED_TO_POSTGRESQL's conversations to it."""
+    if os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
+        wanted = _postgresql_keeps
+    elif os.environ.get("CALLWRIGHT_TEST_SIDE_BY_SIDE"):
+        wanted = _sqlite_keeps
+    else:
         return
-    keep: list[pytest.Item] = []
-    drop: list[pytest.Item] = []
-    for item in items:
-        uses = set(getattr(item, "fixturenames", ()))
-        conversation = "live" in uses or item.get_closest_marker("conversation") is not None
-        (keep if uses & DATABASE_FIXTURES and not conversation else drop).append(item)
+    keep = [item for item in items if wanted(item)]
+    drop = [item for item in items if not wanted(item)]
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

@@ -4,9 +4,9 @@ retry. Every contact ends with the right outcome, the opt-out lands on the do-no
 listed number is never dialled (refused at import, or skipped when listed later), and the
 calls' own times show that no more than 3 were ever in progress at once.
 
-It runs about three minutes, so it runs once per suite, in its SQLite pass: the dialler's
-PostgreSQL side (the campaign row lock) is exercised by the API tests of this folder, which run
-on both."""
+It runs about three minutes, so it runs once per suite: in the test command, in the PostgreSQL
+pass (tests/conftest.py SHARED_TO_POSTGRESQL), where it also exercises the dialler's campaign row
+lock under real calls; run alone, on either database."""
 
 from __future__ import annotations
 
@@ -68,8 +68,6 @@ def _csv() -> bytes:
 
 async def test_a_40_contact_campaign(live: Live) -> None:
     app = live.app
-    if app.state.settings.database_url.startswith("postgresql"):
-        pytest.skip("a few minutes of sandbox calls: run once per suite, in the SQLite pass")
     dialler: Dialler = app.state.dialler
     user = await add_user(app, email="campaigns@example.com", balance_cents=100_000)
     async for session in app.state.db.session():
