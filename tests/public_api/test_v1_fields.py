@@ -30,7 +30,7 @@ from callwright.public_api import fields
 from callwright.public_api.schemas import V1SendCallIn
 from callwright.public_api.service import TIMEZONE_ALONE, voice_ids
 from callwright.voice_agent.contract import CallPlan
-from tests.factories import add_api_key, add_user, queued_call
+from tests.factories import add_api_key, add_user, queued_call, signed_in
 from tests.live import PROMPT, Live
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -272,7 +272,12 @@ async def test_answered_by_is_shown_only_when_asked_for(live: Live) -> None:
 async def test_record_false_keeps_no_recording_and_says_so(live: Live) -> None:
     """Two short whole calls to the callee who hangs up after "Hello?", one with `record:
     false`: only the other is recorded."""
-    (sdk, key), (control_sdk, _) = await _sdk(live), await _sdk(live)
+    dashboard, user = await signed_in(
+        live.app, f"unrecorded-{uuid.uuid4().hex[:8]}@example.com", balance_cents=5_000
+    )
+    key = await add_api_key(live.app, user)
+    sdk = BlandAI(api_key=key, base_url=live.url, timeout=30)
+    control_sdk, _ = await _sdk(live)
 
     async def place(client: BlandAI, record: bool) -> str:
         sent = await asyncio.to_thread(
@@ -307,6 +312,15 @@ async def test_record_false_keeps_no_recording_and_says_so(live: Live) -> None:
             "message": "CALL_RECORDING_NOT_FOUND",
             "errors": {},
         }
+    # The call's page has no recording to play; it still shows who answered (answered_by is
+    # null on /v1 without answered_by_enabled: the dashboard keeps its behaviour).
+    async with dashboard:
+        page = (await dashboard.api("GET", f"call/{unrecorded}/page")).json()["data"]
+        played = await dashboard.api("GET", f"play-recording/{unrecorded}")
+    assert page["record_url"] is None
+    assert played.status_code == 404
+    assert detail["answered_by"] is None
+    assert page["answered_by"] == calls_[0].answered_by is not None
 
 
 async def test_an_unrecorded_calls_agent_says_it_is_an_ai_without_the_recording_notice(
