@@ -30,7 +30,7 @@ from callwright.public_api import fields
 from callwright.public_api.schemas import V1SendCallIn
 from callwright.public_api.service import TIMEZONE_ALONE, voice_ids
 from callwright.voice_agent.contract import CallPlan
-from tests.factories import add_api_key, add_user, queued_call, signed_in
+from tests.factories import add_api_key, add_user, finished_call, queued_call, signed_in
 from tests.live import PROMPT, Live
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -264,9 +264,19 @@ async def test_answered_by_is_shown_only_when_asked_for(live: Live) -> None:
                 await client.get("/v1/calls", params={"to_number": body["phone_number"]})
             ).json()
             shown[enabled] = (detail["answered_by"], listed["calls"][0]["answered_by"])
+        # Filtering by it finds only the calls that show it.
+        user_id = (await _stored(live, call_id)).user_id
+        shows, _ = [
+            await finished_call(
+                live.app, user_id, answered_by_enabled=enabled, carrier_call_id=uuid.uuid4().hex
+            )
+            for enabled in (True, False)
+        ]
+        humans = (await client.get("/v1/calls", params={"answered_by": "human"})).json()
     # A scheduled call has not been answered yet: "unknown", when asked for; else null (the
     # list's "": the SDK's ListedCallData requires a string).
     assert shown == {True: ("unknown", "unknown"), False: (None, "")}
+    assert [(c["call_id"], c["answered_by"]) for c in humans["calls"]] == [(shows, "human")]
 
 
 async def test_record_false_keeps_no_recording_and_says_so(live: Live) -> None:
