@@ -55,6 +55,7 @@ async def test_the_bland_sdk_runs_a_call_to_its_end_and_reads_it(live: Live) -> 
         voicemail_action="hangup",
         webhook=f"{live.url}/hooks/sdk-test",
         request_data={"name": "Alex"},
+        answered_by_enabled=True,  # answered_by is null without it, as Bland's
     )
     assert (sent.status, sent.message) == ("success", "Call successfully queued.")
     call = await live.wait_finalized(sent.call_id)

@@ -169,7 +169,7 @@ async def test_details_round_trip_metadata_and_variables_in_blands_fields(app: F
     assert detail["request_data"] == {"name": "Alex", "n": "3"}, "strings, as the SDK reads them"
     assert detail["variables"]["name"] == "Alex"
     assert detail["variables"]["call_id"] == call_id
-    assert detail["answered_by"] == "unknown"
+    assert detail["answered_by"] is None, "not asked for (answered_by_enabled), as Bland"
     assert detail["call_ended_by"] is None
     assert (detail["call_length"], detail["corrected_duration"], detail["price"]) == (0, 0, None)
     assert detail["transcripts"] == []
@@ -338,7 +338,10 @@ async def test_stop_cancels_a_scheduled_call_and_releases_its_hold(app: FastAPI)
     async with api(app, key) as client:
         call_id = (
             await client.post(
-                "/v1/calls", json=order(start_time=LATER, webhook="https://example.com/h")
+                "/v1/calls",
+                json=order(
+                    start_time=LATER, webhook="https://example.com/h", answered_by_enabled=True
+                ),
             )
         ).json()["call_id"]
         assert await balance(app, user.id) == 10_000 - 30 * 49

@@ -2073,7 +2073,8 @@ export interface paths {
         /**
          * Send a call
          * @description Place an AI phone call (or schedule it with `start_time`). The maximum duration's price
-         *     is held from the balance until the call ends; the call is dialled once queued.
+         *     is held from the balance until the call ends; the call is dialled once queued. Every field
+         *     of Bland's is honoured or refused with a 400 naming it (docs/api.md); so is an unknown key.
          */
         post: operations["send_call_v1_calls_post"];
         delete?: never;
@@ -5412,7 +5413,7 @@ export interface components {
                 [key: string]: string;
             } | null;
             /** Answered By */
-            answered_by: string;
+            answered_by: string | null;
             /** Batch Id */
             batch_id: string;
             /** C Id */
@@ -5702,7 +5703,8 @@ export interface components {
         };
         /**
          * V1SendCallIn
-         * @description `POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required.
+         * @description `POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required. Keys it
+         *     does not declare are Bland's fields Callwright refuses, or unknown (`fields.refuse`).
          */
         V1SendCallIn: {
             /**
@@ -5717,6 +5719,11 @@ export interface components {
             analysis_schema?: {
                 [key: string]: string;
             } | components["schemas"]["V1AnalysisField"][] | null;
+            /**
+             * Answered By Enabled
+             * @description Show `answered_by` (human, voicemail, unknown, no-answer) on reads and webhooks; without it, it is null (as Bland).
+             */
+            answered_by_enabled?: boolean | null;
             /**
              * Background Track
              * @description `null` (quiet line static), `office`, `cafe`, `restaurant`, `none`.
@@ -5736,6 +5743,11 @@ export interface components {
             dynamic_data?: components["schemas"]["V1DynamicData"][] | null;
             /** First Sentence */
             first_sentence?: string | null;
+            /**
+             * From
+             * @description The caller id: only this server's own number is taken (Callwright has no number pool); default that number.
+             */
+            from?: string | null;
             /**
              * Interruption Threshold
              * @description Milliseconds of caller speech before the agent yields, 50 to 500 (default 100).
@@ -5770,6 +5782,11 @@ export interface components {
              * @example 1w2#
              */
             precall_dtmf_sequence?: string | null;
+            /**
+             * Record
+             * @description Whether the call is recorded (default true; Bland's default is false). `false`: no recording is kept, `recording_url` is null, and the agent says it is an AI without the recording notice.
+             */
+            record?: boolean | null;
             /**
              * Request Data
              * @description Values for the `{{variables}}` of the task and first sentence (at most 10 levels deep and 16 KiB).
@@ -5847,6 +5864,8 @@ export interface components {
              * @description Where this call's `call.*` events go too.
              */
             webhook?: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * V1SendCallOut
@@ -6017,7 +6036,7 @@ export interface components {
         };
         /**
          * V1Voicemail
-         * @description Bland's `voicemail` object. `sms` and `sensitive` are accepted and ignored.
+         * @description Bland's `voicemail` object. `sms` and `sensitive: true` are refused (`fields`).
          */
         V1Voicemail: {
             /**
@@ -6028,6 +6047,16 @@ export interface components {
             action?: "hangup" | "leave_message";
             /** Message */
             message?: string | null;
+            /**
+             * Sensitive
+             * @description Only `false`: refused when true.
+             */
+            sensitive?: unknown;
+            /**
+             * Sms
+             * @description Refused: not supported by Callwright yet.
+             */
+            sms?: unknown;
         };
         /** V1VoicesList */
         V1VoicesList: {

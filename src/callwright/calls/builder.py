@@ -75,12 +75,18 @@ class CallRequest:
     #: The values of the `{{variables}}` of the prompt and the other templated texts.
     variables: Mapping[str, Any] | None = None
     # --- where it came from and where it goes: copied onto the order ----------------------
+    #: The caller id (None: the carrier's configured number).
+    from_number: str | None = None
     start_at: datetime | None = None
     call_metadata: dict[str, Any] | None = None
     api_key_id: int | None = None
     campaign_id: str | None = None
     campaign_contact_id: int | None = None
     viewer_token_hash: str | None = None
+    #: Whether the call is recorded, and whether `/v1` shows who answered (Bland's `record`
+    #: and `answered_by_enabled`).
+    record: bool = True
+    answered_by_enabled: bool = True
     # --- actions (docs/actions.md) ---------------------------------------------------------
     #: The call's own custom tools as calls keep them (header values sealed), over the
     #: agent's of the same name.

@@ -123,7 +123,7 @@ class CallMedia:
             voicemail=voicemail_action(call.voicemail_action, self.flows.settings),
             first_sentence=call.first_sentence or None,
             voicemail_message=call.voicemail_message or None,
-            disclosure=disclosure.spoken(call.disclosure),
+            disclosure=disclosure.spoken(call.disclosure, recorded=call.record),
             language=call.language,
             can_transfer=bool(call.transfer_number or departments),
             transfer_departments=departments,
@@ -133,6 +133,7 @@ class CallMedia:
             precall_dtmf_sequence=call.precall_dtmf_sequence or "",
             tools=tuple(tool_spec(t, self.flows.settings.secret_key) for t in call.tools or ()),
             variables=dict(call.variables or {}),
+            record=call.record,
         )
 
     def _time_left(self, call: Call) -> float:

@@ -97,6 +97,11 @@ class CallOrder:
     #: answers fill variables (docs/actions.md; header values sealed).
     tools: list[dict[str, Any]] | None = None
     dynamic_data: list[dict[str, Any]] | None = None
+    #: Whether the call is recorded (Bland's `record`), and whether `/v1` and the webhooks
+    #: show who answered (Bland's `answered_by_enabled`: a `/v1/calls` call asks for it; every
+    #: other way shows it; the dashboard always does).
+    record: bool = True
+    answered_by_enabled: bool = True
 
 
 class CallService:

@@ -2,7 +2,7 @@
 an AI assistant and that the call is recorded (docs/compliance.md). On by default; a user may
 word it their own way (on an agent, or per call), but not drop either part: a text that does not
 say "AI" is refused, and the recording notice is added to one that says nothing of recording
-(every call is recorded)."""
+(every call is recorded, but a `/v1` call sent with `record: false`: it says it is an AI only)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from pydantic import AfterValidator, Field
 
 #: Said after the agent's introduction, or after the call's fixed first sentence.
 DEFAULT_DISCLOSURE = "I'm an AI assistant, and this call is recorded."
+#: The default of a call that is not recorded.
+UNRECORDED_DISCLOSURE = "I'm an AI assistant."
 RECORDING_NOTICE = "This call is recorded."
 DISCLOSURE_MAX = 300
 NOT_AI = 'The disclosure must say that the caller is an AI (for example "I\'m an AI assistant").'
@@ -35,9 +37,11 @@ def checked(value: str | None) -> str | None:
     return value
 
 
-def spoken(value: str | None) -> str:
+def spoken(value: str | None, recorded: bool = True) -> str:
     """What the agent says: the user's wording (or the default), with the recording notice
-    when the wording leaves it out."""
+    when the wording leaves it out and the call is `recorded`."""
+    if not recorded:
+        return value or UNRECORDED_DISCLOSURE
     text = value or DEFAULT_DISCLOSURE
     if not _SAYS_RECORDED.search(text):
         text = f"{text.rstrip()} {RECORDING_NOTICE}"

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     text,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -100,6 +101,11 @@ class Call(Base):
     #: Who picked up (telephony.state.AnsweredBy): null before the answer, unknown until heard.
     answered_by: Mapped[str | None] = mapped_column(String(16), default=None)
     recording_path: Mapped[str | None] = mapped_column(String(255), default=None)
+    #: Whether the call is recorded (Bland's `record`; false: no recording is kept at all).
+    record: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: Whether `/v1` and the webhooks show `answered_by`: false only for a `/v1/calls` call
+    #: placed without Bland's `answered_by_enabled` (the dashboard always shows who answered).
+    answered_by_enabled: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     error: Mapped[str | None] = mapped_column(Text, default=None)
     #: Billing: the hold placed at send (max_duration x 49 cents) and the settled charge.
     hold_cents: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

@@ -41,7 +41,12 @@ from callwright.public_api.schemas import (
     V1Voice,
     V1VoicesList,
 )
-from callwright.public_api.service import find_voice, order_for, voice_ids
+from callwright.public_api.service import (
+    find_voice,
+    order_for,
+    refuse_unsupported,
+    voice_ids,
+)
 from callwright.speech.audio import mp3_to_wav
 
 log = logging.getLogger(__name__)
@@ -85,6 +90,7 @@ async def _owned(session: SessionDep, caller: ApiKeyCaller, call_id: str) -> Cal
 )
 async def send_call(
     body: Annotated[V1SendCallIn, Body(openapi_examples=SEND_CALL_EXAMPLES)],
+    request: Request,
     caller: ApiKeyCaller,
     session: SessionDep,
     domain: CallsDep,
@@ -92,8 +98,10 @@ async def send_call(
     limiter: LimiterDep,
 ) -> V1SendCallOut:
     """Place an AI phone call (or schedule it with `start_time`). The maximum duration's price
-    is held from the balance until the call ends; the call is dialled once queued."""
-    order = await order_for(session, caller.user.id, caller.key_id, body, settings.secret_key)
+    is held from the balance until the call ends; the call is dialled once queued. Every field
+    of Bland's is honoured or refused with a 400 naming it (docs/api.md); so is an unknown key."""
+    refuse_unsupported(body, request.headers)
+    order = await order_for(session, caller.user.id, caller.key_id, body, settings)
     notice = None
     if body.webhook:
         rule = private_targets(settings)

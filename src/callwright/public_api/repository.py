@@ -41,6 +41,9 @@ def _where(user_id: int, f: CallFilter) -> list[ColumnElement[bool]]:
         where.append(Call.status.in_(ended))
     elif f.completed is False:
         where.append(Call.status.not_in(ended))
+    if f.answered_by:
+        # Only calls that show who answered (`answered_by_enabled`) match what they show.
+        where.append(Call.answered_by_enabled.is_(True))
     if f.answered_by == "no-answer":  # how the serializer shows an ended, unanswered call
         where += [Call.answered_at.is_(None), Call.status.in_(ended)]
     elif f.answered_by:

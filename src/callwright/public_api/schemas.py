@@ -1,8 +1,8 @@
 """The `/v1` API's shapes, in Bland's dialect (its field names, defaults and answers). Where
 Bland's docs and its published Python SDK (`bland` 0.3.0) disagree, the SDK's models win: they
-are what a switching customer's code parses. Fields Bland takes that Callwright has no use for
-(`model`, `pathway_id`, `keywords`, ...) are accepted and ignored (docs/api.md lists them);
-`tools`, `dynamic_data`, the transfer fields and `precall_dtmf_sequence` are honoured
+are what a switching customer's code parses. Every field of Bland's send call is honoured or
+refused with a 400 naming it (`public_api.fields`; docs/api.md has the table); `tools`,
+`dynamic_data`, the transfer fields and `precall_dtmf_sequence` are the actions'
 (docs/actions.md)."""
 
 from __future__ import annotations
@@ -27,10 +27,14 @@ FIELD_TYPES = ("string", "boolean", "number", "integer")
 
 
 class V1Voicemail(BaseModel):
-    """Bland's `voicemail` object. `sms` and `sensitive` are accepted and ignored."""
+    """Bland's `voicemail` object. `sms` and `sensitive: true` are refused (`fields`)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     action: VoicemailActionIn = "hangup"
     message: str | None = Field(None, max_length=2000)
+    sms: Any = Field(None, description="Refused: not supported by Callwright yet.")
+    sensitive: Any = Field(None, description="Only `false`: refused when true.")
 
 
 class V1AnalysisField(BaseModel):
@@ -153,9 +157,10 @@ SEND_CALL_EXAMPLES: dict[str, Any] = {
 
 
 class V1SendCallIn(BaseModel):
-    """`POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required."""
+    """`POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required. Keys it
+    does not declare are Bland's fields Callwright refuses, or unknown (`fields.refuse`)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     phone_number: str = Field(
         max_length=40,
@@ -219,6 +224,24 @@ class V1SendCallIn(BaseModel):
         None, description="Bland's older flat field (the SDK sends it); `voicemail` wins."
     )
     voicemail_message: str | None = Field(None, max_length=2000)
+    record: bool | None = Field(
+        None,
+        description="Whether the call is recorded (default true; Bland's default is false). "
+        "`false`: no recording is kept, `recording_url` is null, and the agent says it is an AI "
+        "without the recording notice.",
+    )
+    answered_by_enabled: bool | None = Field(
+        None,
+        description="Show `answered_by` (human, voicemail, unknown, no-answer) on reads and "
+        "webhooks; without it, it is null (as Bland).",
+    )
+    from_: str | None = Field(
+        None,
+        alias="from",
+        max_length=40,
+        description="The caller id: only this server's own number is taken (Callwright has "
+        "no number pool); default that number.",
+    )
     disclosure: Disclosure = Field(
         None,
         description="Callwright's: the AI disclosure said in the first turn, in your words (it "
@@ -380,6 +403,8 @@ class V1ListedCall(BaseModel):
     status: str
     queue_status: str
     error_message: str | None
+    #: As in the call's details, but "" instead of null (the SDK's `ListedCallData` requires a
+    #: string).
     answered_by: str
     batch_id: str | None
     price: float | None
@@ -417,8 +442,9 @@ class V1CallDetail(BaseModel):
     status: str
     queue_status: str
     completed: bool
-    #: human, voicemail, unknown (answered, not yet told), no-answer.
-    answered_by: str
+    #: human, voicemail, unknown (answered, not yet told), no-answer; null unless the call was
+    #: sent with `answered_by_enabled` (as Bland).
+    answered_by: str | None
     call_ended_by: Literal["ASSISTANT", "USER"] | None
     #: How Callwright says it ended (completed, voicemail, busy, no-answer, failed, stopped,
     #: time-limit, callee-hung-up, cut-by-fault); null while live.
@@ -447,6 +473,7 @@ class V1CallDetail(BaseModel):
     metadata: dict[str, Any]
     transcripts: list[V1TranscriptLine]
     concatenated_transcript: str
+    #: Whether the call is recorded (`record`); null `recording_url`: no recording.
     record: bool = True
     recording_url: str | None
     error_message: str

@@ -62,6 +62,12 @@ def answered_by(call: Call) -> str:
     return "no-answer" if is_ended(call) and call.answered_at is None else "unknown"
 
 
+def shown_answered_by(call: Call) -> str | None:
+    """`answered_by` as `/v1` shows it: only for a call placed with `answered_by_enabled`,
+    as Bland (null otherwise; the dashboard always shows who answered)."""
+    return answered_by(call) if call.answered_by_enabled else None
+
+
 def call_ended_by(call: Call) -> str | None:
     if not is_ended(call) or call.answered_at is None:
         return None
@@ -127,7 +133,8 @@ def listed(call: Call) -> dict[str, Any]:
         "status": status(call),
         "queue_status": queue_status(call),
         "error_message": call.error,
-        "answered_by": answered_by(call),
+        # The SDK's ListedCallData requires a string: "" when not asked for.
+        "answered_by": shown_answered_by(call) or "",
         "batch_id": None,
         "price": price(call),
         "max_duration": call.max_duration,
@@ -150,7 +157,7 @@ def detail(call: Call, lines: Sequence[TranscriptEntry], app_url: str) -> dict[s
         "status": status(call),
         "queue_status": queue_status(call),
         "completed": is_ended(call),
-        "answered_by": answered_by(call),
+        "answered_by": shown_answered_by(call),
         "call_ended_by": call_ended_by(call),
         "outcome": call.end_reason if is_ended(call) else None,
         "call_length": minutes(call),
@@ -184,7 +191,7 @@ def detail(call: Call, lines: Sequence[TranscriptEntry], app_url: str) -> dict[s
             for line in lines
         ],
         "concatenated_transcript": "\n".join(f"{line.speaker}: {line.text}" for line in lines),
-        "record": True,
+        "record": call.record,
         "recording_url": recording_url(call, app_url),
         "error_message": call.error or "",
         "transferred_to": call.transferred_to,
@@ -206,7 +213,7 @@ def started(call: Call) -> dict[str, Any]:
         "from": call.from_number,
         "status": status(call),
         "queue_status": queue_status(call),
-        "answered_by": answered_by(call),
+        "answered_by": shown_answered_by(call),
         "started_at": call.answered_at,
         "metadata": call.call_metadata or {},
         "request_data": as_strings(call.variables),

@@ -6,6 +6,7 @@ from `request_data`). Every refusal is a `ValidationFailed` naming Bland's field
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -15,10 +16,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from callwright.agents import tools as agent_tools
 from callwright.calls.builder import CallRequest, OrderRefused, build_order
 from callwright.calls.service import CallOrder
+from callwright.config import Settings
 from callwright.kit.errors import ValidationFailed
 from callwright.kit.phone import dial_number
 from callwright.kit.security import seal
 from callwright.kit.time import utcnow
+from callwright.public_api import fields
 from callwright.public_api.schemas import (
     FIELD_TYPES,
     V1AnalysisField,
@@ -41,6 +44,10 @@ _START_TIME = re.compile(
 )
 START_PAST = "The start time must be in the future."
 START_TOO_FAR = "A call can be scheduled up to a year ahead."
+TIMEZONE_ALONE = (
+    "`timezone`: it only says how to read `start_time`; without a `start_time` the call is "
+    "dialled at once."
+)
 VOICE_UNAVAILABLE = "The selected voice is not available. See GET /v1/voices."
 
 
@@ -239,11 +246,43 @@ def _sealed(headers: dict[str, str] | None, secret_key: str) -> dict[str, str]:
     return {name: seal(secret_key, value) for name, value in (headers or {}).items()}
 
 
+def caller_id(given: str | None, own: str) -> str | None:
+    """Bland's `from`: only this server's own number `own` (None: not given)."""
+    if given is None or not given.strip():
+        return None
+    try:
+        number = dial_number(given)
+    except ValueError as exc:
+        raise ValidationFailed({"from": [f"`from`: {exc}"]}) from None
+    if number != own:
+        raise ValidationFailed(
+            {
+                "from": [
+                    f"`from`: only this server's number, {own}, is supported ({fields.NO_POOL})."
+                ]
+            }
+        )
+    return number
+
+
+def refuse_unsupported(body: V1SendCallIn, headers: Mapping[str, str]) -> None:
+    """A 400 naming each field Callwright does not do (`fields`), the `encrypted_key` header
+    included, and a `timezone` sent without `start_time`."""
+    extra = dict(body.model_extra or {})
+    if headers.get("encrypted_key"):
+        extra["encrypted_key"] = headers["encrypted_key"]
+    voicemail = body.voicemail.model_dump(include={"sms", "sensitive"}) if body.voicemail else None
+    fields.refuse(extra, voicemail)
+    if body.timezone and not (body.start_time or "").strip():
+        raise ValidationFailed({"timezone": [TIMEZONE_ALONE]})
+
+
 async def order_for(
-    session: AsyncSession, user_id: int, key_id: int, body: V1SendCallIn, secret_key: str
+    session: AsyncSession, user_id: int, key_id: int, body: V1SendCallIn, settings: Settings
 ) -> CallOrder:
     """The call `body` asks for, on behalf of `user_id`'s key `key_id` (its tools' secrets
-    sealed with `secret_key`)."""
+    sealed with the server's secret key). Fields it refuses: `refuse_unsupported` first."""
+    secret_key = settings.secret_key
     request = CallRequest(
         kind="api",
         to_number=phone_number(body.phone_number),
@@ -253,6 +292,9 @@ async def order_for(
         variables=body.request_data,
         call_metadata=body.metadata,
         start_at=start_at(body.start_time, body.timezone, utcnow()),
+        from_number=caller_id(body.from_, settings.from_number),
+        record=body.record is not False,
+        answered_by_enabled=body.answered_by_enabled is True,
         api_key_id=key_id,
         tools=call_tools(body.tools, secret_key),
         dynamic_data=call_dynamic_data(body.dynamic_data, secret_key),

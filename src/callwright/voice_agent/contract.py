@@ -78,6 +78,8 @@ class CallPlan:
     tools: tuple[ToolSpec, ...] = ()
     #: The call's `{{variables}}`: filled into a tool's URL, headers and body.
     variables: Mapping[str, Any] = field(default_factory=dict)
+    #: Whether the call is recorded (false: nothing is spooled and no recording handed over).
+    record: bool = True
 
 
 @dataclass(frozen=True)

@@ -184,7 +184,7 @@ class ListenSession:
     async def _spool(self) -> None:
         callee = self.tracks["inbound"].unspooled()
         person = self.tracks["outbound"].unspooled()
-        if callee or person:
+        if (callee or person) and self.plan.record:
             await self.hooks.recorded(callee, person, PHONE_RATE)
 
     async def finish(self, *, abandoned: bool = False) -> None:

@@ -408,6 +408,8 @@ class CallSession:
     async def _spool(self) -> None:
         # Pipecat's recorder keeps the callee's and the agent's tracks apart until it merges
         # them at the end (pinned Pipecat: its buffers are read, never written).
+        if not self.plan.record:
+            return
         tracks = (self.recorder._user_audio_buffer, self.recorder._bot_audio_buffer)
         new = [bytes(track[done:]) for track, done in zip(tracks, self._spooled, strict=True)]
         if any(new):
@@ -481,7 +483,7 @@ class CallSession:
             self.tts.from_cache,
             self.stt.transcription_queue.batch_counts(),
         )
-        await self.hooks.finished(self.recording())
+        await self.hooks.finished(self.recording() if self.plan.record else None)
 
     def recording(self) -> Recording | None:
         """The call's stereo recording: the agent left, the callee right (None: no audio)."""
