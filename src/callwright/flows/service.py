@@ -20,6 +20,7 @@ from callwright.voice_agent.flow_graph import FlowGraph, SayNode, problems
 FLOWS_MAX = 200
 NOT_FOUND = "Flow not found."
 VERSION_NOT_FOUND = "Flow version not found."
+PUBLISHED_MEANWHILE = "The flow was published at the same moment. Reload it and publish again."
 #: What a new flow without a starter or a graph holds.
 BLANK = FlowGraph(
     start_node_id="start",
@@ -105,7 +106,9 @@ async def publish(session: AsyncSession, user_id: int, flow_id: str) -> Flow:
         raise NotFound(NOT_FOUND)
     refuse_problems(FlowGraph.model_validate(flow.draft))
     number = await flows.newest_version(session, flow.id) + 1
-    await flows.add(session, FlowVersion(flow_id=flow.id, version=number, graph=flow.draft))
+    row = FlowVersion(flow_id=flow.id, version=number, graph=flow.draft)
+    if not await flows.add_version(session, row):
+        raise AppError(PUBLISHED_MEANWHILE, 409)
     flow.published_version = number
     await session.flush()
     await session.refresh(flow)
