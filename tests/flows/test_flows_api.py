@@ -354,3 +354,27 @@ async def test_two_publishes_at_once_never_share_a_number(
         monkeypatch.undo()
         kept = (await client.api("GET", f"flows/{flow['id']}/versions")).json()
         assert [v["version"] for v in kept["data"]] == [1]
+
+
+async def test_a_user_keeps_a_bounded_number_of_flows(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from callwright.flows import service
+
+    monkeypatch.setattr(service, "FLOWS_MAX", 2)
+    client, _ = await signed_in(app, "a@example.com")
+    async with client:
+        for n in range(2):
+            await create(client, name=f"Flow {n}")
+        refused = await client.api("POST", "flows", json={"name": "One more"})
+        assert refused.status_code == 422
+        assert refused.json()["message"] == (
+            "You can keep at most 2 flows. Delete one you no longer use to add another."
+        )
+        imported = await client.api(
+            "POST",
+            "flows/import",
+            json={"format": EXPORT_FORMAT, "name": "X", "graph": two_step_graph()},
+        )
+        assert imported.status_code == 422
+        assert (await client.api("GET", "flows")).json()["pagination"]["total"] == 2
