@@ -20,11 +20,13 @@ from callwright.config import Settings
 from callwright.content.endpoints import admin_router as content_admin_router
 from callwright.content.endpoints import router as content_router
 from callwright.developers.endpoints import router as developers_router
+from callwright.flows.endpoints import router as flows_router
 from callwright.kit.errors import NotFound
 from callwright.public_api.analyze import router as analyze_router
 from callwright.public_api.batch_analysis import router as batch_analysis_router
 from callwright.public_api.batches import router as batches_router
 from callwright.public_api.endpoints import router as public_api_router
+from callwright.public_api.pathways import router as pathways_router
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
 from callwright.system.endpoints import router as system_router
@@ -50,6 +52,7 @@ HOT_FIRST_ROUTERS = (
     system_router,
     billing_router,
     agent_tools_router,
+    flows_router,
 )
 #: The Bland-compatible call API at the root (Bland's SDK joins its base URL and "v1/calls").
 PUBLIC_ROUTERS = (
@@ -57,6 +60,7 @@ PUBLIC_ROUTERS = (
     batches_router,
     analyze_router,  # POST /v1/calls/{call_id}/analyze
     batch_analysis_router,  # POST /v1/batches/{batch_id}/analyze, GET .../analysis
+    pathways_router,  # /v1/pathway (flows in Bland's shape)
 )
 
 
