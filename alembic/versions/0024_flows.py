@@ -1,8 +1,8 @@
 """Conversation flows: `flows` (a user's flow and its draft graph) and `flow_versions` (each
 published version's graph, numbered per flow) (docs/flows.md).
 
-Revision ID: 0023_flows
-Revises: 0022_agent_tools
+Revision ID: 0024_flows
+Revises: 0023_record_answered_by
 Create Date: 2026-12-04 10:00:00.000000
 """
 
@@ -13,8 +13,8 @@ from alembic import op
 
 from callwright.kit.db import UTCDateTime
 
-revision: str = "0023_flows"
-down_revision: str | None = "0022_agent_tools"
+revision: str = "0024_flows"
+down_revision: str | None = "0023_record_answered_by"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
