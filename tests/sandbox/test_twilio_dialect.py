@@ -27,7 +27,7 @@ from callwright.sandbox.dial import speech
 from callwright.sandbox.keys import KeyDetector
 from callwright.sandbox.line import frames_of
 from callwright.sandbox.network import SandboxNetwork, install_error_handler
-from callwright.speech.audio import phone_audio, tone, ulaw_decode, wav_bytes
+from callwright.speech.audio import mp3_bytes, phone_audio, tone, ulaw_decode, wav_bytes
 from callwright.telephony import signature
 
 SECRET = "sandbox-dialect-secret-0123456789abcdef"
@@ -201,6 +201,19 @@ async def test_the_twilio_client_places_lists_fetches_updates_and_hangs_up(world
     second = await world.run(first.next_page)
     assert [c.sid for c in second] == [busy.sid]
     assert await world.run(second.next_page) is None
+    assert [c.sid for c in await world.run(second.previous_page)] == sids[:2]
+    assert set(second._payload) == {
+        "calls",
+        "page",
+        "page_size",
+        "start",
+        "end",
+        "uri",
+        "first_page_uri",
+        "next_page_uri",
+        "previous_page_uri",
+    }
+    assert (second._payload["page"], second._payload["start"], second._payload["end"]) == (1, 2, 2)
     fetched = await world.run(calls(main.sid).fetch)
     assert (fetched.status, fetched.to, fetched.direction) == (
         "in-progress",
@@ -285,6 +298,16 @@ async def test_every_sandbox_path_answers_twilio_json(app: FastAPI) -> None:
             assert set(body) == {"code", "message", "more_info", "status"}, (method, path)
             assert (response.status_code, body["code"], body["status"]) == (status, code, status)
             assert body["more_info"] == f"https://www.twilio.com/docs/errors/{code}"
+
+
+def test_play_reads_wav_and_mp3_at_any_rate_as_phone_audio() -> None:
+    """What `<Play>` fetches becomes 8 kHz mono: a WAV at 16 kHz stereo, an MP3 at 44.1 kHz."""
+    second = tone(440, 1.0, rate=16000)
+    assert abs(len(phone_audio(wav_bytes(np.repeat(second, 2), 16000, 2))) - 8000) < 10
+    mp3 = mp3_bytes(tone(440, 1.0, rate=44100), 44100, 1)
+    assert abs(len(phone_audio(mp3)) - 8000) < 800  # the MP3's own padding
+    with pytest.raises(ValueError, match="not a WAV or MP3"):
+        phone_audio(b"<html>not audio</html>")
 
 
 def _shape(value: Any) -> Any:
