@@ -231,6 +231,12 @@ async def test_the_twilio_client_places_lists_fetches_updates_and_hangs_up(world
     assert moved.status == "in-progress"
     await _until(lambda: any(s.params.get("leg") == "second" for s in fake.sockets))
     assert fake.socket("first").messages[-1]["event"] == "stop"
+    # Update with a Url: the network fetches the TwiML (signed, the call's fields) and runs it.
+    fake.documents["third"] = f"<Response>{world.stream('Connect', 'third')}</Response>"
+    await world.run(calls(main.sid).update, url=f"{world.base}/third", method="POST")
+    await _until(lambda: any(s.params.get("leg") == "third" for s in fake.sockets))
+    assert fake.socket("second").messages[-1]["event"] == "stop"
+    assert fake.posted("third")[0]["CallSid"] == main.sid
 
     hung_up = await world.run(calls(main.sid).update, status="completed")
     assert hung_up.status == "completed"
