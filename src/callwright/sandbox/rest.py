@@ -104,7 +104,7 @@ def make_router(network: SandboxNetwork) -> APIRouter:
     @router.api_route("/{path:path}", methods=ALL_METHODS)
     async def elsewhere(request: Request) -> JSONResponse:
         """Any other path or method: Twilio's 404 (20404) or 405 (20004), as JSON."""
-        path = request.url.path.removeprefix(PREFIX)
+        path = request.url.path.removeprefix(PREFIX) or "/"
         known = any(
             route.path_regex.match(request.url.path)
             for route in router.routes
