@@ -228,6 +228,11 @@ class SimulatedCallee:
         self._closed_by_agent = False
         self._interrupted = False
         self.started_at = 0.0
+        #: The stream's `sequenceNumber` (Twilio counts every message after `connected`,
+        #: from 1) and `media.chunk` (from 1); the lock keeps the numbers in sending order.
+        self._seq = 0
+        self._chunk = 0
+        self._sending = asyncio.Lock()
 
     def hang_up_from_network(self) -> None:
         """The agent side ended the call through the REST API."""
@@ -265,7 +270,7 @@ class SimulatedCallee:
             await ws.send(
                 json.dumps({"event": "connected", "protocol": "Call", "version": "1.0.0"})
             )
-            await ws.send(json.dumps(self._start_message()))
+            await self._send(ws, self._start_message())
             reader = asyncio.create_task(self._read(ws, playback, talk.counters))
             try:
                 await self._converse(ws, playback, talk)
@@ -274,7 +279,7 @@ class SimulatedCallee:
                 with contextlib.suppress(asyncio.CancelledError):
                     await reader
                 with contextlib.suppress(websockets.ConnectionClosed):
-                    await ws.send(json.dumps(self._stop_message()))
+                    await self._send(ws, self._stop_message())
         return self._report(talk)
 
     def _report(self, talk: _Conversation) -> CalleeReport:
@@ -301,7 +306,6 @@ class SimulatedCallee:
     def _start_message(self) -> dict[str, Any]:
         return {
             "event": "start",
-            "sequenceNumber": "1",
             "streamSid": self.stream_sid,
             "start": {
                 "streamSid": self.stream_sid,
@@ -320,9 +324,16 @@ class SimulatedCallee:
             "stop": {"accountSid": self.account_sid, "callSid": self.call_sid},
         }
 
+    async def _send(self, ws: Any, message: dict[str, Any]) -> None:
+        """A Media Streams message, numbered as Twilio numbers them."""
+        async with self._sending:
+            self._seq += 1
+            numbered = {"event": message["event"], "sequenceNumber": str(self._seq)}
+            await ws.send(json.dumps(numbered | message))
+
     async def _send_mark(self, ws: Any, name: str, counters: dict[str, int]) -> None:
-        await ws.send(
-            json.dumps({"event": "mark", "streamSid": self.stream_sid, "mark": {"name": name}})
+        await self._send(
+            ws, {"event": "mark", "streamSid": self.stream_sid, "mark": {"name": name}}
         )
         counters["marks"] += 1
 
@@ -363,7 +374,7 @@ class SimulatedCallee:
                     talk.mic.clear()  # a phone menu stops talking when a key is pressed
                 if not talk.mic and not await self._turn(talk, now):
                     break
-                said = await self._speak(ws, talk, now, seq=tick + 3)
+                said = await self._speak(ws, talk, now)
             except websockets.ConnectionClosedOK:
                 # The app closed the stream cleanly while a frame was on its way: as the
                 # reader's end of the socket, the stream's verb is over (an abnormal close
@@ -429,35 +440,24 @@ class SimulatedCallee:
             talk.pending_latency = False
         return True
 
-    async def _speak(self, ws: Any, talk: _Conversation, now: float, *, seq: int) -> bytes:
+    async def _speak(self, ws: Any, talk: _Conversation, now: float) -> bytes:
         """Send the keys the callee presses (Twilio's `dtmf` messages), then one frame of its
         voice (or silence); the frame sent."""
         for key in talk.presses:
             dtmf = {"track": "inbound_track", "digit": key}
-            message = {
-                "event": "dtmf",
-                "streamSid": self.stream_sid,
-                "sequenceNumber": str(seq),
-                "dtmf": dtmf,
-            }
-            await ws.send(json.dumps(message))
+            await self._send(ws, {"event": "dtmf", "streamSid": self.stream_sid, "dtmf": dtmf})
             talk.pressed.append(key)
         talk.presses.clear()
         out = talk.mic.pop(0) if talk.mic else SILENCE_ULAW
         talk.spoken.append(ulaw_decode(out))
+        self._chunk += 1
         media = {
             "track": "inbound",
-            "chunk": str(seq - 2),
+            "chunk": str(self._chunk),
             "timestamp": str(int(now * 1000)),
             "payload": base64.b64encode(out).decode(),
         }
-        message = {
-            "event": "media",
-            "sequenceNumber": str(seq),
-            "streamSid": self.stream_sid,
-            "media": media,
-        }
-        await ws.send(json.dumps(message))
+        await self._send(ws, {"event": "media", "streamSid": self.stream_sid, "media": media})
         return out
 
     def _menu_turn(self, now: float, talk: _Conversation) -> Literal["line", "hangup"] | None:

@@ -13,7 +13,6 @@ hangs up after its last. The leg keeps what the person heard as the whisper and 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import logging
 import math
 import secrets
@@ -38,6 +37,7 @@ from callwright.sandbox.line import (
     silence,
 )
 from callwright.sandbox.numbers import Persona, persona_for
+from callwright.sandbox.rest import call_resource
 from callwright.speech import tts
 
 log = logging.getLogger(__name__)
@@ -88,24 +88,17 @@ class DialLeg:
     error: str = ""
 
     def resource(self, account_sid: str) -> dict[str, Any]:
-        def stamp(value: datetime | None) -> str | None:
-            return email.utils.format_datetime(value) if value else None
-
-        return {
-            "sid": self.sid,
-            "parent_call_sid": self.parent_sid,
-            "account_sid": account_sid,
-            "to": self.to,
-            "from": self.from_,
-            "status": self.status,
-            "direction": "outbound-dial",
-            "date_created": stamp(self.created),
-            "start_time": stamp(self.answered),
-            "end_time": stamp(self.ended),
-            "duration": str(self.duration) if self.ended else None,
-            "api_version": API_VERSION,
-            "uri": f"/{API_VERSION}/Accounts/{account_sid}/Calls/{self.sid}.json",
-        }
+        return call_resource(
+            account_sid,
+            sid=self.sid,
+            parent=self.parent_sid,
+            to=self.to,
+            from_=self.from_,
+            status=self.status,
+            direction="outbound-dial",
+            times=(self.created, self.answered, self.ended),
+            duration=self.duration if self.ended else None,
+        )
 
 
 @dataclass

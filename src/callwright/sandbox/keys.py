@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from callwright.speech.audio import PCM, PHONE_RATE
+from callwright.speech.audio import PCM, PHONE_RATE, tone
 
 ROWS = (697.0, 770.0, 852.0, 941.0)
 COLUMNS = (1209.0, 1336.0, 1477.0, 1633.0)
@@ -18,7 +18,10 @@ KEYS = ("123A", "456B", "789C", "*0#D")
 HOLD_FRAMES = 2
 #: The two tones must carry this much of the frame's power (speech spreads it wide).
 PURITY = 0.6
-#: And be loud enough to be a tone, not the line's noise (mean square of 16-bit samples).
+#: A key's tones as the network plays them (`<Play digits>`), the silence after each, and a
+#: `w`'s wait (seconds).
+TONE_SECONDS, GAP_SECONDS, WAIT_SECONDS = 0.1, 0.1, 0.5
+#: A tone must also be loud enough to be one, not the line's noise (mean square of 16-bit samples).
 MIN_POWER = 200.0**2
 
 
@@ -70,3 +73,17 @@ class KeyDetector:
             self.heard.append(key)
             return key
         return None
+
+
+def tones(digits: str) -> PCM:
+    """`digits` as DTMF: each key's two tones, then a gap; a `w` waits half a second."""
+    parts: list[PCM] = []
+    for key in digits:
+        if key == "w":
+            parts.append(np.zeros(round(WAIT_SECONDS * PHONE_RATE), np.int16))
+            continue
+        row = next(i for i, keys in enumerate(KEYS) if key in keys)
+        low = tone(ROWS[row], TONE_SECONDS, amplitude=0.25)
+        high = tone(COLUMNS[KEYS[row].index(key)], TONE_SECONDS, amplitude=0.25)
+        parts += [low + high, np.zeros(round(GAP_SECONDS * PHONE_RATE), np.int16)]
+    return np.concatenate(parts) if parts else np.zeros(0, np.int16)

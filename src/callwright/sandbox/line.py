@@ -90,7 +90,10 @@ class Fork:
             self._ws = await websockets.connect(
                 self.stream.url, max_size=2**20, additional_headers=headers
             )
-            await self._send({"event": "connected", "protocol": "Call", "version": "1.0.0"})
+            # `connected` is the one message Twilio does not number.
+            await self._ws.send(
+                json.dumps({"event": "connected", "protocol": "Call", "version": "1.0.0"})
+            )
             await self._send(self._start())
         except (OSError, websockets.WebSocketException) as exc:
             # Twilio's 31920 (Stream - WebSocket - Handshake Error): the call goes on without it.
@@ -116,8 +119,8 @@ class Fork:
 
     async def _send(self, message: dict[str, Any]) -> None:
         self._seq += 1
-        message["sequenceNumber"] = str(self._seq)
-        await self._ws.send(json.dumps(message))
+        numbered = {"event": message["event"], "sequenceNumber": str(self._seq)}
+        await self._ws.send(json.dumps(numbered | message))
 
     async def _ignore_incoming(self) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):

@@ -12,11 +12,9 @@ POSTs signed with X-Twilio-Signature. On answer the network runs the call's TwiM
 from __future__ import annotations
 
 import asyncio
-import base64
 import email.utils
 import hashlib
 import hmac
-import ipaddress
 import logging
 import math
 import secrets
@@ -26,8 +24,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
-from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
 from starlette.datastructures import FormData
 
 from callwright.kit.time import utcnow
@@ -35,6 +31,8 @@ from callwright.sandbox.callee import CalleeReport, Segment, SimulatedCallee
 from callwright.sandbox.dial import DialLeg
 from callwright.sandbox.line import ForkReport, Wire
 from callwright.sandbox.numbers import Persona, persona_for
+from callwright.sandbox.rest import TwilioError, call_resource, make_router
+from callwright.sandbox.rest import install_error_handler as install_error_handler
 from callwright.sandbox.runner import CallRunner
 from callwright.sandbox.twiml import Connect, TwimlError, Verb
 from callwright.sandbox.twiml import parse as parse_twiml
@@ -55,7 +53,10 @@ class SandboxCall:
     sid: str
     to: str
     from_: str
+    #: The TwiML document given at create, or empty when `url` gives it.
     twiml: str
+    #: The create's `Url` and `Method`: the network fetches the TwiML once the call answers.
+    url: tuple[str, str] | None
     status_callback: str
     events: set[str]
     persona: Persona
@@ -74,7 +75,8 @@ class SandboxCall:
     break_in: asyncio.Event = field(default_factory=asyncio.Event)
     #: A call update's TwiML (its verbs, or its (Url, Method)) waiting to run.
     pending: list[Verb] | tuple[str, str] | None = None
-    seq: int = 0
+    #: The last status callback's SequenceNumber (Twilio counts them from 0).
+    seq: int = -1
     #: Every bidirectional stream's report, in order.
     sessions: list[CalleeReport] = field(default_factory=list)
     #: The <Dial>s' child legs: the whisper the person heard, who said what once joined.
@@ -89,20 +91,17 @@ class SandboxCall:
     errors: list[str] = field(default_factory=list)
 
     def resource(self, account_sid: str) -> dict[str, Any]:
-        return {
-            "sid": self.sid,
-            "account_sid": account_sid,
-            "to": self.to,
-            "from": self.from_,
-            "status": self.status,
-            "direction": "outbound-api",
-            "date_created": email.utils.format_datetime(self.created),
-            "start_time": email.utils.format_datetime(self.answered) if self.answered else None,
-            "end_time": email.utils.format_datetime(self.ended) if self.ended else None,
-            "duration": str(self.duration) if self.duration is not None else None,
-            "api_version": API_VERSION,
-            "uri": f"/{API_VERSION}/Accounts/{account_sid}/Calls/{self.sid}.json",
-        }
+        return call_resource(
+            account_sid,
+            sid=self.sid,
+            parent=None,
+            to=self.to,
+            from_=self.from_,
+            status=self.status,
+            direction="outbound-api",
+            times=(self.created, self.answered, self.ended),
+            duration=self.duration,
+        )
 
 
 #: Called with each finished call's report (tests and the benchmark read what the callee heard).
@@ -123,7 +122,7 @@ class SandboxNetwork:
         self.listeners: list[ReportListener] = []
         self._http = httpx.AsyncClient(timeout=15.0, transport=callback_transport)
         self._wire = Wire(self.account_sid, self.auth_token, speed, self._http)
-        self.router = self._make_router()
+        self.router = make_router(self)
 
     async def close(self) -> None:
         for call in list(self.calls.values()):
@@ -137,88 +136,51 @@ class SandboxNetwork:
             await asyncio.wait(tasks, timeout=5)
         await self._http.aclose()
 
-    # --- REST -----------------------------------------------------------------------------
+    # --- REST (sandbox/rest.py) -------------------------------------------------------------
 
-    def _make_router(self) -> APIRouter:
-        router = APIRouter(
-            prefix=f"/sandbox/twilio/{API_VERSION}/Accounts/{{account_sid}}",
-            include_in_schema=False,
-        )
-        authenticated = [Depends(self._authenticate)]
+    def resources(self) -> list[dict[str, Any]]:
+        """Every call and `<Dial>` child leg as Twilio's call resource, newest first."""
+        rows: list[tuple[datetime, dict[str, Any]]] = []
+        for call in self.calls.values():
+            rows.append((call.created, call.resource(self.account_sid)))
+            rows += [(leg.created, leg.resource(self.account_sid)) for leg in call.legs]
+        return [row for _, row in sorted(rows, key=lambda pair: pair[0], reverse=True)]
 
-        @router.post("/Calls.json", dependencies=authenticated)
-        async def create(request: Request) -> JSONResponse:
-            call = self._place(await request.form())
-            return JSONResponse(call.resource(self.account_sid), status_code=201)
+    def resource(self, sid: str) -> dict[str, Any]:
+        """A call, or a `<Dial>`'s child leg, as Twilio's call resource."""
+        leg = self._leg(sid)
+        if leg is not None:
+            return leg.resource(self.account_sid)
+        return self._call(sid).resource(self.account_sid)
 
-        @router.get("/Calls.json", dependencies=authenticated)
-        async def listing(request: Request) -> JSONResponse:
-            """Twilio's call list; the sandbox filters by ParentCallSid (a Dial's child legs)."""
-            parent = request.query_params.get("ParentCallSid", "")
-            call = self.calls.get(parent)
-            rows = [leg.resource(self.account_sid) for leg in (call.legs if call else [])]
-            uri = f"/{API_VERSION}/Accounts/{self.account_sid}/Calls.json"
-            return JSONResponse(
-                {
-                    "calls": rows,
-                    "page": 0,
-                    "page_size": 50,
-                    "start": 0,
-                    "end": max(0, len(rows) - 1),
-                    "uri": uri,
-                    "first_page_uri": uri,
-                    "next_page_uri": None,
-                    "previous_page_uri": None,
-                }
-            )
+    def update(self, call_sid: str, form: FormData) -> SandboxCall:
+        """Twilio's Calls/{sid}.json update: new TwiML (`Twiml` or `Url`), or a hang-up."""
+        if form.get("Twiml") or form.get("Url"):
+            return self._redirect(call_sid, form)
+        return self._hang_up(call_sid, str(form.get("Status", "")))
 
-        @router.get("/Calls/{call_sid}.json", dependencies=authenticated)
-        async def read(call_sid: str) -> JSONResponse:
-            leg = self._leg(call_sid)
-            if leg is not None:
-                return JSONResponse(leg.resource(self.account_sid))
-            return JSONResponse(self._call(call_sid).resource(self.account_sid))
-
-        @router.post("/Calls/{call_sid}.json", dependencies=authenticated)
-        async def update(call_sid: str, request: Request) -> JSONResponse:
-            form = await request.form()
-            if form.get("Twiml") or form.get("Url"):
-                call = self._redirect(call_sid, form)
-            else:
-                call = self._hang_up(call_sid, str(form.get("Status", "")))
-            return JSONResponse(call.resource(self.account_sid))
-
-        return router
-
-    async def _authenticate(self, request: Request, account_sid: str) -> None:
-        # A local network: only this machine's processes (the app's carrier) may use it.
-        if not _is_loopback(request.client.host if request.client else ""):
-            raise _TwilioError(20003, "The sandbox network answers this machine only.", 403)
-        header = request.headers.get("authorization", "")
-        expected = (
-            "Basic " + base64.b64encode(f"{self.account_sid}:{self.auth_token}".encode()).decode()
-        )
-        if account_sid != self.account_sid or not hmac.compare_digest(header, expected):
-            raise _TwilioError(20003, "Authenticate", 401)
-
-    def _place(self, form: FormData) -> SandboxCall:
-        """Twilio's Calls.json create: the call starts ringing in the background."""
+    def place(self, form: FormData) -> SandboxCall:
+        """Twilio's Calls.json create: the call starts ringing in the background. Its TwiML is
+        `Twiml`, or what `Url` answers (fetched with `Method`, signed, once the call answers)."""
         to, from_ = str(form.get("To", "")), str(form.get("From", ""))
         if not to or not from_:
-            raise _TwilioError(
+            raise TwilioError(
                 21201 if not to else 21603, "A 'To' and a 'From' phone number are required.", 400
             )
-        document = str(form.get("Twiml", ""))
-        if not document:
-            raise _TwilioError(
-                21205, "Url or Twiml is required (this sandbox supports Twiml).", 400
-            )
-        _verbs(document)
+        document, url = str(form.get("Twiml", "")), str(form.get("Url", ""))
+        method = str(form.get("Method", "POST")).upper()
+        if document:
+            _verbs(document)
+        elif not url:
+            raise TwilioError(21205, "Url or Twiml is required.", 400)
+        elif not url.startswith(("http://", "https://")) or method not in ("GET", "POST"):
+            raise TwilioError(21205, "Url is not a valid URL.", 400)
         call = SandboxCall(
             sid="CA" + secrets.token_hex(16),
             to=to,
             from_=from_,
             twiml=document,
+            url=(url, method) if not document else None,
             status_callback=str(form.get("StatusCallback", "")),
             events={str(v) for v in form.getlist("StatusCallbackEvent")} or {"completed"},
             persona=persona_for(to),
@@ -231,8 +193,11 @@ class SandboxNetwork:
         """Twilio's Calls/{sid}.json update with Status=completed|canceled: hang up."""
         call = self._call(call_sid)
         if status not in ("completed", "canceled"):
-            raise _TwilioError(21218, "Status must be completed or canceled.", 400)
+            raise TwilioError(21218, "Status must be completed or canceled.", 400)
         if call.ended is None:
+            # Twilio's answer is the call as the hang-up leaves it: an answered call completed,
+            # one still queued or ringing canceled.
+            call.status = "completed" if call.status == "in-progress" else "canceled"
             call.hangup_requested.set()
             call.break_in.set()
             if call.callee:
@@ -250,10 +215,10 @@ class SandboxNetwork:
         else:
             url, method = str(form.get("Url", "")), str(form.get("Method", "POST")).upper()
             if not url.startswith(("http://", "https://")) or method not in ("GET", "POST"):
-                raise _TwilioError(21205, "Url is not a valid URL.", 400)
+                raise TwilioError(21205, "Url is not a valid URL.", 400)
             pending = (url, method)
         if call.status != "in-progress" or call.hangup_requested.is_set():
-            raise _TwilioError(21220, "Call is not in-progress. Cannot redirect.", 400)
+            raise TwilioError(21220, "Call is not in-progress. Cannot redirect.", 400)
         call.pending = pending
         call.break_in.set()
         return call
@@ -269,9 +234,7 @@ class SandboxNetwork:
     def _call(self, sid: str) -> SandboxCall:
         call = self.calls.get(sid)
         if call is None:
-            raise _TwilioError(
-                20404, f"The requested resource /Calls/{sid}.json was not found", 404
-            )
+            raise TwilioError(20404, f"The requested resource /Calls/{sid}.json was not found", 404)
         return call
 
     # --- the call itself ------------------------------------------------------------------
@@ -353,6 +316,7 @@ class SandboxNetwork:
             "From": call.from_,
             "To": call.to,
             "SequenceNumber": str(call.seq),
+            "CallbackSource": "call-progress-events",
             "Timestamp": email.utils.format_datetime(datetime.now(UTC)),
         }
         if terminal:
@@ -375,46 +339,12 @@ class SandboxNetwork:
             await asyncio.sleep(0.2 * (attempt + 1))
 
 
-class _TwilioError(Exception):
-    def __init__(self, code: int, message: str, status: int) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-    def response(self) -> JSONResponse:
-        return JSONResponse(
-            {
-                "code": self.code,
-                "message": self.message,
-                "more_info": f"https://www.twilio.com/docs/errors/{self.code}",
-                "status": self.status,
-            },
-            status_code=self.status,
-        )
-
-
-def _is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def install_error_handler(app: Any) -> None:
-    async def handler(_: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, _TwilioError)
-        return exc.response()
-
-    app.add_exception_handler(_TwilioError, handler)
-
-
 def _verbs(document: str) -> list[Verb]:
     """A TwiML document's verbs, or Twilio's error for it (12100 Document parse failure...)."""
     try:
         return parse_twiml(document)
     except TwimlError as exc:
-        raise _TwilioError(exc.code, exc.message, 400) from exc
+        raise TwilioError(exc.code, exc.message, 400) from exc
 
 
 def _stream_of(document: str) -> tuple[str, dict[str, str]]:

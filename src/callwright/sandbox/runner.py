@@ -24,8 +24,20 @@ import httpx
 from callwright.sandbox import twiml
 from callwright.sandbox.callee import CalleeReport, Segment, SimulatedCallee, callee_voice_for
 from callwright.sandbox.dial import NETWORK_VOICE, Dialer, DialLeg, speech
-from callwright.sandbox.line import API_VERSION, FRAME, SILENCE, Fork, Line, Wire, callback, silence
+from callwright.sandbox.keys import tones
+from callwright.sandbox.line import (
+    API_VERSION,
+    FRAME,
+    SILENCE,
+    Fork,
+    Line,
+    Wire,
+    callback,
+    frames_of,
+    silence,
+)
 from callwright.sandbox.numbers import Persona
+from callwright.speech.audio import phone_audio
 from callwright.telephony import signature
 
 if TYPE_CHECKING:
@@ -55,7 +67,11 @@ class CallRunner:
 
     async def run(self) -> None:
         """The call's TwiML to its end (a hang-up, a `<Hangup/>`, the document's end)."""
-        verbs: list[twiml.Verb] | None = twiml.parse(self.call.twiml)
+        verbs: list[twiml.Verb] | None
+        if self.call.url is not None:  # created with Url: Twilio asks it for the TwiML now
+            verbs = await self._fetch(*self.call.url)
+        else:
+            verbs = twiml.parse(self.call.twiml)
         try:
             while verbs is not None:
                 verbs = await self._document(verbs)
@@ -99,6 +115,9 @@ class CallRunner:
             return await self._dial(verb)
         if isinstance(verb, twiml.Say):
             await self._say(verb)
+            return "next"
+        if isinstance(verb, twiml.Play):
+            await self._play(verb)
             return "next"
         if isinstance(verb, twiml.Pause):
             await self.line.play([(SILENCE, f) for f in silence(verb.length)], self.call.break_in)
@@ -175,10 +194,32 @@ class CallRunner:
     async def _say(self, verb: twiml.Say) -> None:
         if not verb.text:
             return
-        frames = (await speech(NETWORK_VOICE, verb.text)) * verb.loop
+        await self._out((await speech(NETWORK_VOICE, verb.text)) * verb.loop, verb.text)
+
+    async def _play(self, verb: twiml.Play) -> None:
+        """`<Play>`: the audio at its URL (fetched once, WAV or MP3) or keys as DTMF tones,
+        played to the callee. Audio that cannot be fetched or read is skipped (Twilio's 11200
+        or 12300 in its debugger) and the document goes on."""
+        if verb.digits:
+            await self._out(frames_of(tones(verb.digits)), f"[keys {verb.digits}]")
+            return
+        try:
+            response = await self.wire.http.get(verb.url)
+            response.raise_for_status()
+            pcm = await asyncio.to_thread(phone_audio, response.content)
+        except httpx.HTTPError as exc:
+            self.call.errors.append(f"11200 {verb.url}: {exc}")
+            return
+        except ValueError as exc:
+            self.call.errors.append(f"12300 {verb.url}: {exc}")
+            return
+        await self._out(frames_of(pcm) * verb.loop, f"[played {verb.url}]")
+
+    async def _out(self, frames: list[bytes], text: str) -> None:
+        """Play `frames` to the callee on the line; what was played is the network's line."""
         start = self.clock
         played = await self.line.play([(SILENCE, f) for f in frames], self.call.break_in)
-        self.call.said.append(Segment("network", start, start + played * FRAME, verb.text))
+        self.call.said.append(Segment("network", start, start + played * FRAME, text))
 
     async def _dial(self, verb: twiml.Dial) -> Next:
         dialer = Dialer(

@@ -1,7 +1,7 @@
 """TwiML as the sandbox network reads it: the verbs of Twilio's voice TwiML that a call's
 transfer needs, parsed safely into plain values.
 
-`<Say>`, `<Pause length>`, `<Hangup/>`, `<Start><Stream track=...>` (a listening fork),
+`<Say>`, `<Play loop digits>` (a WAV or MP3 URL, or keys as DTMF tones), `<Pause length>`, `<Hangup/>`, `<Start><Stream track=...>` (a listening fork),
 `<Connect><Stream>` (a bidirectional stream), `<Dial action method timeout callerId>` with a
 number as text or `<Number url method>` nouns, and `<Redirect>`. A document that is not
 well-formed XML, or that holds a verb the sandbox does not run, is refused with Twilio's error
@@ -23,6 +23,10 @@ MAX_BYTES = 64 * 1024
 DIAL_TIMEOUT = (5, 600, 30)  # min, max, default (seconds)
 TRACKS = ("inbound_track", "outbound_track", "both_tracks")
 _NUMBER = re.compile(r"^\+?[0-9]{3,15}$")
+#: `<Play digits>`: the keys, and `w` for a half-second wait.
+_DIGITS = re.compile(r"^[0-9*#wW]+$")
+#: `<Play loop="0">` repeats until the call moves on; the sandbox stops after this many.
+PLAY_LOOP_CAP = 100
 
 
 class TwimlError(ValueError):
@@ -57,6 +61,14 @@ class Say:
     text: str
     voice: str = ""
     loop: int = 1
+
+
+@dataclass(frozen=True)
+class Play:
+    #: The audio's URL (WAV or MP3), or empty when `digits` is given.
+    url: str = ""
+    loop: int = 1
+    digits: str = ""
 
 
 @dataclass(frozen=True)
@@ -102,7 +114,7 @@ class Redirect:
     method: str = "POST"
 
 
-Verb = Say | Pause | Hangup | Start | Connect | Dial | Redirect
+Verb = Say | Play | Pause | Hangup | Start | Connect | Dial | Redirect
 
 
 def parse(document: str) -> list[Verb]:
@@ -130,6 +142,8 @@ def _verb(element: ET.Element) -> Verb:
     if tag == "Say":
         loop = _integer(element.get("loop"), 1)
         return Say((element.text or "").strip(), element.get("voice", ""), max(1, loop))
+    if tag == "Play":
+        return _play(element)
     if tag == "Pause":
         return Pause(float(max(1, _integer(element.get("length"), 1))))
     if tag == "Hangup":
@@ -144,6 +158,19 @@ def _verb(element: ET.Element) -> Verb:
     if tag == "Redirect":
         return Redirect((element.text or "").strip(), _method(element.get("method")))
     raise TwimlError(12200, f"Schema validation warning: the sandbox does not run <{tag}>")
+
+
+def _play(element: ET.Element) -> Play:
+    url, digits = (element.text or "").strip(), element.get("digits", "")
+    loop = _integer(element.get("loop"), 1)
+    loop = PLAY_LOOP_CAP if loop == 0 else min(PLAY_LOOP_CAP, max(1, loop))
+    if digits:
+        if not _DIGITS.match(digits):
+            raise TwimlError(12200, f"Schema validation warning: <Play digits='{digits}'>")
+        return Play(digits=digits.lower())
+    if not url.startswith(("http://", "https://")):
+        raise TwimlError(12200, "Schema validation warning: <Play> takes an http(s) URL")
+    return Play(url, loop)
 
 
 def _stream(element: ET.Element, *, fork: bool = True) -> Stream:

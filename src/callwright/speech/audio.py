@@ -81,6 +81,17 @@ def mp3_to_wav(data: bytes) -> bytes:
     return wav_bytes(np.ascontiguousarray(pcm).reshape(-1), int(rate), int(pcm.shape[1]))
 
 
+def phone_audio(data: bytes) -> PCM:
+    """A WAV or MP3 file (any rate, any channels) as 8 kHz mono: what a phone line plays of it.
+    ValueError when it is neither."""
+    try:
+        pcm, rate = soundfile.read(io.BytesIO(data), dtype="int16", always_2d=True)
+    except (soundfile.SoundFileError, RuntimeError) as exc:
+        raise ValueError(f"not a WAV or MP3 file: {exc}") from exc
+    mono = pcm.astype(np.int32).mean(axis=1).astype(np.int16)
+    return resample(mono, int(rate), PHONE_RATE)
+
+
 def stereo(left: PCM, right: PCM) -> PCM:
     """Interleave two mono tracks, padding the shorter with silence."""
     n = max(len(left), len(right))
