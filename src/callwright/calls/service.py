@@ -97,6 +97,12 @@ class CallOrder:
     #: answers fill variables (docs/actions.md; header values sealed).
     tools: list[dict[str, Any]] | None = None
     dynamic_data: list[dict[str, Any]] | None = None
+    #: The conversation flow it follows, the published version pinned, the node it starts at
+    #: and that version's graph (docs/flows.md; calls.builder pins it).
+    flow_id: str | None = None
+    flow_version: int | None = None
+    start_node_id: str | None = None
+    flow_graph: dict[str, Any] | None = None
 
 
 class CallService:

@@ -1,9 +1,10 @@
 """The `/v1` API's shapes, in Bland's dialect (its field names, defaults and answers). Where
 Bland's docs and its published Python SDK (`bland` 0.3.0) disagree, the SDK's models win: they
 are what a switching customer's code parses. Fields Bland takes that Callwright has no use for
-(`model`, `pathway_id`, `keywords`, ...) are accepted and ignored (docs/api.md lists them);
+(`model`, `keywords`, ...) are accepted and ignored (docs/api.md lists them);
 `tools`, `dynamic_data`, the transfer fields and `precall_dtmf_sequence` are honoured
-(docs/actions.md)."""
+(docs/actions.md), and so are `pathway_id`, `pathway_version` and `start_node_id` (a call on a
+conversation flow: docs/flows.md)."""
 
 from __future__ import annotations
 
@@ -153,7 +154,8 @@ SEND_CALL_EXAMPLES: dict[str, Any] = {
 
 
 class V1SendCallIn(BaseModel):
-    """`POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required."""
+    """`POST /v1/calls`. `phone_number` and one of `task`, `agent_id` or `pathway_id` are
+    required."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -163,6 +165,18 @@ class V1SendCallIn(BaseModel):
         "Canada (+1), like Bland.",
     )
     task: str | None = Field(None, max_length=20_000, description="The prompt.")
+    pathway_id: str | None = Field(
+        None,
+        max_length=36,
+        description="A conversation flow of yours (`GET /api/v1/flows`): the call follows its "
+        "published version instead of the task (the task is then optional).",
+    )
+    pathway_version: int | None = Field(
+        None, ge=1, description="The flow's published version to follow (default: the latest)."
+    )
+    start_node_id: str | None = Field(
+        None, max_length=64, description="The flow's node the call starts at (default: its start)."
+    )
     agent_id: str | None = Field(
         None,
         max_length=36,
@@ -458,6 +472,14 @@ class V1CallDetail(BaseModel):
     post_transfer_duration: int | None = None
     #: Callwright's: dialing, then completed, busy, no-answer, failed or canceled.
     transfer_status: str | None = None
+    #: The conversation flow the call followed (`pathway_id`, null: its task), the published
+    #: version it pinned and its start node (docs/flows.md).
+    pathway_id: str | None = None
+    pathway_version: int | None = None
+    start_node_id: str | None = None
+    #: Each move through the flow: {node_id, node_name, edge_id, reason, heard, captured, at}
+    #: (null: not a flow's call).
+    pathway_logs: list[dict[str, Any]] | None = None
     batch_id: str
     endpoint_url: str
     inbound: bool = False
