@@ -78,6 +78,20 @@ class FlowBrain(_Replies):
         self._disclosed = not plan.disclosure or plan.leg == "resume"
         #: A person answered: a voicemail greeting can no longer be the first thing heard.
         self._human = plan.leg == "resume"
+        #: What the agent said last, and what of it the callee did not hear (cut off before
+        #: its first word: said again when they just say hello).
+        self._last = ""
+        self._unheard = ""
+
+    def interrupted(self, spoken: str) -> None:
+        """The callee cut in on the agent's last reply after `spoken`: a disclosure not yet
+        said is said with the next reply; a reply cut before a word was said is said again
+        if the callee only greets."""
+        said = " ".join(spoken.lower().split())
+        if self.plan.disclosure and self.plan.disclosure in self._last:
+            self._disclosed = " ".join(self.plan.disclosure.lower().split()) in said
+        if not said:
+            self._unheard = self._last
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
@@ -100,7 +114,11 @@ class FlowBrain(_Replies):
         if self.runner.state.ended:
             if not self._goodbye_heard():
                 # The callee talked over the last words: close again.
-                await self.say(Reply("Goodbye.", end_call=True))
+                await self._say("Goodbye.", end_call=True)
+            return
+        unheard, self._unheard = self._unheard, ""
+        if unheard and classify(heard) is Intent.GREETING:
+            await self._say(unheard)
             return
         key = key_in_message(heard)
         if not self._human and key is None:
@@ -143,17 +161,22 @@ class FlowBrain(_Replies):
         if turn.ended and turn.end_reason == "voicemail":
             await self._on_voicemail(Reply(text, end_call=True, intent=Intent.VOICEMAIL))
         elif turn.ended:
-            await self.say(Reply(text, end_call=True))
+            await self._say(text, end_call=True)
         elif text:
-            await self.say(Reply(text))
+            await self._say(text)
+
+    async def _say(self, text: str, *, end_call: bool = False, keys: str = "") -> None:
+        if text:
+            self._last = text
+        await self.say(Reply(text, end_call=end_call, keys=keys))
 
     async def _act(self, request: ActionRequest, text: str) -> bool:
         """Say `text`, then do the action; True when the turn stops here (it waits)."""
         action = request.action
         if isinstance(action, PressDigitsAction):
-            await self.say(Reply(text, keys=action.digits))
+            await self._say(text, keys=action.digits)
             return False
-        await self.say(Reply(text))
+        await self._say(text)
         if isinstance(action, TransferAction):
             node = self.runner.graph.node(request.node_id)
             summary = f"A call from the AI assistant's flow, at '{node.name}'."

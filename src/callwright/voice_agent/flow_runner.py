@@ -516,6 +516,11 @@ class FlowRunner:
             self._step(turn, node, choice.edge, choice.reason, heard=said, captured=choice.captured)
             await self._run_from(choice.edge.target, turn)
             return
+        if classify(said) is Intent.GREETING:
+            # "Hello?": they did not hear the question (no answer, no try spent).
+            self._step(turn, node, None, "a greeting: the question again", heard=said)
+            turn.say(await self._line(node))
+            return
         self.state.tries += 1
         if self.state.tries < node.max_tries:
             why = f"no answer fit: try {self.state.tries} of {node.max_tries}"

@@ -163,6 +163,8 @@ class CallSession:
         self._timers: list[asyncio.Task[None]] = []
         #: When the callee was connected (monotonic): a flow's steps are timed from it.
         self._connected_at: float | None = None
+        #: The brain of a call on a flow (None: a prompt's call).
+        self._flow: FlowBrain | None = None
         #: Captions and transcript lines being reported (see _write).
         self._writes: list[asyncio.Future[None]] = []
         self._audio = b""
@@ -281,7 +283,7 @@ class CallSession:
             start_node_id=self.plan.flow_start_node_id,
             clock=self._call_seconds,
         )
-        return FlowBrain(
+        self._flow = FlowBrain(
             runner,
             self.plan,
             self.policy,
@@ -290,6 +292,7 @@ class CallSession:
             speed=self.speed,
             goodbye_heard=lambda: self.closer.played_out,
         )
+        return self._flow
 
     def _call_seconds(self) -> float | None:
         """Seconds into the call (on its clock) since it was answered."""
@@ -385,6 +388,8 @@ class CallSession:
     async def _on_assistant_turn(self, _aggregator: Any, message: Any) -> None:
         if message.interrupted:  # the callee talked over the agent (a "Hello?" on the greeting)
             keep_what_was_said(self.policy, self.assistant_turns.context, message.content or "")
+            if self._flow is not None:
+                self._flow.interrupted(message.content or "")
         # The agent's line is written by its captions, as heard (cut where the callee cut in).
 
     # What the session does on its own ------------------------------------------------------
