@@ -3028,6 +3028,10 @@ export interface components {
             created_at: string;
             /** Error */
             error: string | null;
+            /** Flow Id */
+            flow_id?: string | null;
+            /** Flow Version */
+            flow_version?: number | null;
             /** From */
             from: string;
             /** Latencies */
@@ -3035,10 +3039,14 @@ export interface components {
             /** Max Duration */
             max_duration: number;
             outcome: components["schemas"]["CallOutcome"] | null;
+            /** Pathway Logs */
+            pathway_logs?: components["schemas"]["FlowNodeChange"][] | null;
             /** Prompt */
             prompt: string;
             /** Record Url */
             record_url: string | null;
+            /** Start Node Id */
+            start_node_id?: string | null;
             /** Status */
             status: string;
             /** To */
@@ -3117,6 +3125,10 @@ export interface components {
             error: string | null;
             /** Events */
             events: components["schemas"]["CallEventOut"][];
+            /** Flow Id */
+            flow_id?: string | null;
+            /** Flow Version */
+            flow_version?: number | null;
             /** From */
             from: string;
             /**
@@ -3130,11 +3142,15 @@ export interface components {
             max_duration: number;
             outcome: components["schemas"]["CallOutcome"] | null;
             owner?: components["schemas"]["CallOwner"] | null;
+            /** Pathway Logs */
+            pathway_logs?: components["schemas"]["FlowNodeChange"][] | null;
             /** Prompt */
             prompt: string;
             /** Record Url */
             record_url: string | null;
             settings: components["schemas"]["CallSettingsOut"];
+            /** Start Node Id */
+            start_node_id?: string | null;
             /** Status */
             status: string;
             times: components["schemas"]["CallTimes"];
@@ -3935,6 +3951,31 @@ export interface components {
             line?: number | null;
             /** Value */
             value: string | number | boolean | null;
+        };
+        /**
+         * FlowNodeChange
+         * @description A call on a conversation flow moved (docs/flows.md): the node it went through, the edge
+         *     it took out of it and why, what the callee said and what was captured. Kept in the call's
+         *     `pathway_logs` and as its event (category "flow"), and sent live on the `webhook-event`
+         *     that carries it: the live transcript marks the node change.
+         */
+        FlowNodeChange: {
+            /** At */
+            at: number | null;
+            /** Captured */
+            captured: {
+                [key: string]: string;
+            };
+            /** Edge Id */
+            edge_id: string | null;
+            /** Heard */
+            heard: string | null;
+            /** Node Id */
+            node_id: string;
+            /** Node Name */
+            node_name: string;
+            /** Reason */
+            reason: string;
         };
         /** GoogleRedirectOut */
         GoogleRedirectOut: {
@@ -5459,6 +5500,14 @@ export interface components {
             };
             /** Outcome */
             outcome: string | null;
+            /** Pathway Id */
+            pathway_id?: string | null;
+            /** Pathway Logs */
+            pathway_logs?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** Pathway Version */
+            pathway_version?: number | null;
             /** Post Transfer Duration */
             post_transfer_duration?: number | null;
             /** Pre Transfer Duration */
@@ -5480,6 +5529,8 @@ export interface components {
             };
             /** Start At */
             start_at: string | null;
+            /** Start Node Id */
+            start_node_id?: string | null;
             /** Started At */
             started_at: string | null;
             /** Status */
@@ -5702,7 +5753,8 @@ export interface components {
         };
         /**
          * V1SendCallIn
-         * @description `POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required.
+         * @description `POST /v1/calls`. `phone_number` and one of `task`, `agent_id` or `pathway_id` are
+         *     required.
          */
         V1SendCallIn: {
             /**
@@ -5760,6 +5812,16 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * Pathway Id
+             * @description A conversation flow of yours (`GET /api/v1/flows`): the call follows its published version instead of the task (the task is then optional).
+             */
+            pathway_id?: string | null;
+            /**
+             * Pathway Version
+             * @description The flow's published version to follow (default: the latest).
+             */
+            pathway_version?: number | null;
+            /**
              * Phone Number
              * @description E.164 (`+15551230000`); without a `+` a 10-digit number is taken as US/Canada (+1), like Bland.
              */
@@ -5777,6 +5839,11 @@ export interface components {
             request_data?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Start Node Id
+             * @description The flow's node the call starts at (default: its start).
+             */
+            start_node_id?: string | null;
             /**
              * Start Time
              * @description `YYYY-MM-DD HH:MM:SS` (in `timezone`), or with an offset (`2030-01-15 09:30:00 -05:00`). At least a minute ahead; stop cancels it.
@@ -6101,7 +6168,7 @@ export interface components {
              * Category
              * @enum {string}
              */
-            category: "call" | "status" | "error" | "action";
+            category: "call" | "status" | "error" | "action" | "flow";
             /** Completed */
             completed: boolean;
             /** Final */
@@ -6124,6 +6191,11 @@ export interface components {
              * @enum {string}
              */
             speaker?: "assistant" | "user" | "person";
+            /**
+             * Step
+             * @default null
+             */
+            step?: components["schemas"]["FlowNodeChange"];
             /** Text */
             text?: string;
         };
@@ -6312,6 +6384,7 @@ export type SchemaEndpointUpdate = components['schemas']['EndpointUpdate'];
 export type SchemaEndpointsPage = components['schemas']['EndpointsPage'];
 export type SchemaEnterpriseIn = components['schemas']['EnterpriseIn'];
 export type SchemaExtractedFieldOut = components['schemas']['ExtractedFieldOut'];
+export type SchemaFlowNodeChange = components['schemas']['FlowNodeChange'];
 export type SchemaGoogleRedirectOut = components['schemas']['GoogleRedirectOut'];
 export type SchemaHttpValidationError = components['schemas']['HTTPValidationError'];
 export type SchemaHistoryEntry = components['schemas']['HistoryEntry'];

@@ -98,12 +98,15 @@ class FlowNodeChange(BaseModel):
 
     node_id: str
     node_name: str
-    edge_id: str | None = None
-    reason: str = ""
-    heard: str | None = None
-    captured: dict[str, str] = Field(default_factory=dict)
+    #: The edge taken out of the node (null: it waits there, or the call ended there).
+    edge_id: str | None
+    #: Why ("answer 'Confirm' by the phrase 'that works'", "fallback after 2 tries", ...).
+    reason: str
+    #: What the callee said (null: a move the callee did not make).
+    heard: str | None
+    captured: dict[str, str]
     #: Seconds into the call.
-    at: float | None = None
+    at: float | None
 
 
 class CallScoped(LiveEvent):
