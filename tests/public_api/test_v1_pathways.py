@@ -47,8 +47,19 @@ def published(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[int, str], list[dic
     return stored
 
 
-def _body(**fields: Any) -> Any:
-    return {"additional_body_parameters": fields}
+async def _send(sdk: Any, pathway: dict[str, Any], **given: Any) -> Any:
+    """A call through the SDK with no task, its pathway fields sent as a Bland user sends
+    fields its `call()` lacks."""
+    return await run(
+        sdk.call,
+        phone_number=CONFIRMS,
+        task=None,
+        tools=None,
+        temperature=None,
+        interruption_threshold=None,
+        request_options={"additional_body_parameters": pathway},
+        **given,
+    )
 
 
 async def test_the_sdk_places_a_call_on_a_flow_and_reads_its_pathway_logs(
@@ -59,16 +70,11 @@ async def test_the_sdk_places_a_call_on_a_flow_and_reads_its_pathway_logs(
     older = json.loads(json.dumps(graph))
     older["nodes"][0]["text"] = "Hello from an older version."
     published[(user_id, "appt-flow")] = [older, graph]
-    sent = await run(
-        sdk.call,
-        phone_number=CONFIRMS,
-        task=None,
-        tools=None,
-        temperature=None,
-        interruption_threshold=None,
+    sent = await _send(
+        sdk,
+        {"pathway_id": "appt-flow"},
         max_duration=2,
         request_data={"appointment_time": "tomorrow at 3 pm"},
-        request_options=_body(pathway_id="appt-flow"),
     )
     call = await live.wait_finalized(sent.call_id)
     assert (call.flow_id, call.flow_version, call.start_node_id) == ("appt-flow", 2, None)
@@ -107,15 +113,7 @@ async def test_a_pathway_that_cannot_be_followed_is_a_400_naming_its_field(
     ]
     for fields, field, words in cases:
         with pytest.raises(ApiError) as refused:
-            await run(
-                sdk.call,
-                phone_number=CONFIRMS,
-                task=None,
-                tools=None,
-                temperature=None,
-                interruption_threshold=None,
-                request_options=_body(**fields),
-            )
+            await _send(sdk, fields)
         assert refused.value.status_code == 400, fields
         errors = refused.value.body["errors"]
         assert list(errors) == [field], (fields, errors)
