@@ -2238,6 +2238,21 @@ export interface components {
              */
             success?: boolean;
         };
+        /** ActionNode */
+        ActionNode: {
+            /** Action */
+            action: components["schemas"]["TransferAction"] | components["schemas"]["PressDigitsAction"] | components["schemas"]["ToolAction"] | components["schemas"]["EndCallAction"] | components["schemas"]["VoicemailAction"];
+            /** Id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "action";
+            /** Name */
+            name: string;
+            position?: components["schemas"]["Position"];
+        };
         /** AddUserIn */
         AddUserIn: {
             /**
@@ -2770,6 +2785,38 @@ export interface components {
              */
             success?: boolean;
         };
+        /** AskNode */
+        AskNode: {
+            /** Capture */
+            capture?: components["schemas"]["Capture"][];
+            /** Id */
+            id: string;
+            /**
+             * Instruction
+             * @default
+             */
+            instruction?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "ask";
+            /**
+             * Max Tries
+             * @default 2
+             */
+            max_tries?: number;
+            /** Name */
+            name: string;
+            position?: components["schemas"]["Position"];
+            /**
+             * Retry Text
+             * @default Sorry, I didn't catch that.
+             */
+            retry_text?: string;
+            /** Text */
+            text: string;
+        };
         /** AttemptOut */
         AttemptOut: {
             /**
@@ -3125,6 +3172,7 @@ export interface components {
             error: string | null;
             /** Events */
             events: components["schemas"]["CallEventOut"][];
+            flow_graph?: components["schemas"]["FlowGraph"] | null;
             /** Flow Id */
             flow_id?: string | null;
             /** Flow Version */
@@ -3488,6 +3536,17 @@ export interface components {
             /** Text */
             text: string;
         };
+        /** Capture */
+        Capture: {
+            /**
+             * Type
+             * @default text
+             * @enum {string}
+             */
+            type?: "text" | "yes_no" | "number" | "date" | "time" | "name";
+            /** Variable */
+            variable: string;
+        };
         /** CardSetupIn */
         CardSetupIn: {
             /**
@@ -3561,6 +3620,18 @@ export interface components {
             settings: string[];
             /** Value */
             value: string;
+        };
+        /** Condition */
+        Condition: {
+            /**
+             * Op
+             * @enum {string}
+             */
+            op: "is_set" | "is_not_set" | "equals" | "not_equals" | "contains" | "greater_than" | "less_than";
+            /** Value */
+            value?: string | null;
+            /** Variable */
+            variable: string;
         };
         /** ContactIn */
         ContactIn: {
@@ -3674,6 +3745,19 @@ export interface components {
             minutes: number;
             /** Recorded Percent */
             recorded_percent: number;
+        };
+        /** DecideNode */
+        DecideNode: {
+            /** Id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "decide";
+            /** Name */
+            name: string;
+            position?: components["schemas"]["Position"];
         };
         /** DeliveriesPage */
         DeliveriesPage: {
@@ -3817,10 +3901,48 @@ export interface components {
              */
             success?: boolean;
         };
+        /** Edge */
+        Edge: {
+            condition?: components["schemas"]["Condition"] | null;
+            /** Id */
+            id: string;
+            /** Intent */
+            intent?: ("yes" | "no" | "later" | "not_interested" | "wrong_person" | "question") | null;
+            /**
+             * Kind
+             * @default next
+             * @enum {string}
+             */
+            kind?: "next" | "answer" | "condition" | "fallback";
+            /**
+             * Label
+             * @default
+             */
+            label?: string;
+            /** Phrases */
+            phrases?: string[];
+            /** Source */
+            source: string;
+            /** Target */
+            target: string;
+        };
         /** EmailIn */
         EmailIn: {
             /** Email */
             email: string;
+        };
+        /** EndCallAction */
+        EndCallAction: {
+            /**
+             * Text
+             * @default Thank you for your time. Goodbye.
+             */
+            text?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "end_call";
         };
         /** EndpointCreated */
         EndpointCreated: {
@@ -3952,6 +4074,17 @@ export interface components {
             /** Value */
             value: string | number | boolean | null;
         };
+        /** FlowGraph */
+        FlowGraph: {
+            /** Edges */
+            edges?: components["schemas"]["Edge"][];
+            /** Nodes */
+            nodes: (components["schemas"]["SayNode"] | components["schemas"]["AskNode"] | components["schemas"]["DecideNode"] | components["schemas"]["ActionNode"] | components["schemas"]["GlobalNode"])[];
+            /** Start Node Id */
+            start_node_id: string;
+            /** Variables */
+            variables?: components["schemas"]["Variable"][];
+        };
         /**
          * FlowNodeChange
          * @description A call on a conversation flow moved (docs/flows.md): the node it went through, the edge
@@ -3976,6 +4109,35 @@ export interface components {
             node_name: string;
             /** Reason */
             reason: string;
+        };
+        /** GlobalNode */
+        GlobalNode: {
+            /** Id */
+            id: string;
+            /**
+             * Intent
+             * @enum {string}
+             */
+            intent: "person" | "opt_out" | "robot" | "busy";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "global";
+            /** Name */
+            name: string;
+            position?: components["schemas"]["Position"];
+            /**
+             * Text
+             * @default
+             */
+            text?: string;
+            /**
+             * Then
+             * @default return
+             * @enum {string}
+             */
+            then?: "return" | "end" | "goto";
         };
         /** GoogleRedirectOut */
         GoogleRedirectOut: {
@@ -4349,6 +4511,22 @@ export interface components {
             save_card?: boolean;
         };
         /**
+         * Position
+         * @description Where the editor draws the node (no meaning to the runner).
+         */
+        Position: {
+            /**
+             * X
+             * @default 0
+             */
+            x?: number;
+            /**
+             * Y
+             * @default 0
+             */
+            y?: number;
+        };
+        /**
          * PostIn
          * @description A post as the admin editor sends it. `content` is sanitised before it is stored.
          */
@@ -4435,6 +4613,16 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** PressDigitsAction */
+        PressDigitsAction: {
+            /** Digits */
+            digits: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "press_digits";
         };
         /** ProfileOut */
         ProfileOut: {
@@ -4635,6 +4823,29 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** SayNode */
+        SayNode: {
+            /** Id */
+            id: string;
+            /**
+             * Instruction
+             * @default
+             */
+            instruction?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "say";
+            /** Name */
+            name: string;
+            position?: components["schemas"]["Position"];
+            /**
+             * Text
+             * @default
+             */
+            text?: string;
         };
         /**
          * SendCallIn
@@ -4897,6 +5108,22 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** ToolAction */
+        ToolAction: {
+            /** Arguments */
+            arguments?: {
+                [key: string]: string | number | boolean;
+            };
+            /** Result Variable */
+            result_variable?: string | null;
+            /** Tool */
+            tool: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tool";
         };
         /** ToolDeleted */
         ToolDeleted: {
@@ -5192,6 +5419,29 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** TransferAction */
+        TransferAction: {
+            /** Department */
+            department?: string | null;
+            /**
+             * Mode
+             * @default cold
+             * @enum {string}
+             */
+            mode?: "cold" | "warm";
+            /** Number */
+            number?: string | null;
+            /**
+             * Text
+             * @default Let me put you through now.
+             */
+            text?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer";
         };
         /**
          * TurnLatencyEvent
@@ -6118,6 +6368,26 @@ export interface components {
             /** Error Type */
             type: string;
         };
+        /**
+         * Variable
+         * @description A variable the flow uses: given by the call (`request_data`, a contact's columns) or
+         *     captured by an ask node.
+         */
+        Variable: {
+            /**
+             * Description
+             * @default
+             */
+            description?: string;
+            /** Name */
+            name: string;
+            /**
+             * Type
+             * @default text
+             * @enum {string}
+             */
+            type?: "text" | "yes_no" | "number" | "date" | "time" | "name";
+        };
         /** VoiceOut */
         VoiceOut: {
             /** Description */
@@ -6132,6 +6402,16 @@ export interface components {
             name: string;
             /** Recording Url */
             recording_url: string;
+        };
+        /** VoicemailAction */
+        VoicemailAction: {
+            /** Text */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "voicemail";
         };
         /** VoicesOut */
         VoicesOut: {
@@ -6290,6 +6570,7 @@ export interface components {
     pathItems: never;
 }
 export type SchemaActed = components['schemas']['Acted'];
+export type SchemaActionNode = components['schemas']['ActionNode'];
 export type SchemaAddUserIn = components['schemas']['AddUserIn'];
 export type SchemaAdminCall = components['schemas']['AdminCall'];
 export type SchemaAdminCallsPage = components['schemas']['AdminCallsPage'];
@@ -6316,6 +6597,7 @@ export type SchemaApiKeyCreated = components['schemas']['ApiKeyCreated'];
 export type SchemaApiKeyIn = components['schemas']['ApiKeyIn'];
 export type SchemaApiKeyOut = components['schemas']['ApiKeyOut'];
 export type SchemaApiKeysPage = components['schemas']['ApiKeysPage'];
+export type SchemaAskNode = components['schemas']['AskNode'];
 export type SchemaAttemptOut = components['schemas']['AttemptOut'];
 export type SchemaAutoRechargeIn = components['schemas']['AutoRechargeIn'];
 export type SchemaAutoRechargeOut = components['schemas']['AutoRechargeOut'];
@@ -6355,17 +6637,20 @@ export type SchemaCampaignResponse = components['schemas']['CampaignResponse'];
 export type SchemaCampaignUpdated = components['schemas']['CampaignUpdated'];
 export type SchemaCampaignsPage = components['schemas']['CampaignsPage'];
 export type SchemaCaptionEvent = components['schemas']['CaptionEvent'];
+export type SchemaCapture = components['schemas']['Capture'];
 export type SchemaCardSetupIn = components['schemas']['CardSetupIn'];
 export type SchemaCardSetupOut = components['schemas']['CardSetupOut'];
 export type SchemaCharts = components['schemas']['Charts'];
 export type SchemaChartsOut = components['schemas']['ChartsOut'];
 export type SchemaClientConfig = components['schemas']['ClientConfig'];
 export type SchemaComponentOut = components['schemas']['ComponentOut'];
+export type SchemaCondition = components['schemas']['Condition'];
 export type SchemaContactIn = components['schemas']['ContactIn'];
 export type SchemaContactOut = components['schemas']['ContactOut'];
 export type SchemaContactsPage = components['schemas']['ContactsPage'];
 export type SchemaCounters = components['schemas']['Counters'];
 export type SchemaDailyPoint = components['schemas']['DailyPoint'];
+export type SchemaDecideNode = components['schemas']['DecideNode'];
 export type SchemaDeliveriesPage = components['schemas']['DeliveriesPage'];
 export type SchemaDeliveryDetail = components['schemas']['DeliveryDetail'];
 export type SchemaDeliveryDetailResponse = components['schemas']['DeliveryDetailResponse'];
@@ -6375,7 +6660,9 @@ export type SchemaDoNotCallIn = components['schemas']['DoNotCallIn'];
 export type SchemaDoNotCallOut = components['schemas']['DoNotCallOut'];
 export type SchemaDoNotCallPage = components['schemas']['DoNotCallPage'];
 export type SchemaDone = components['schemas']['Done'];
+export type SchemaEdge = components['schemas']['Edge'];
 export type SchemaEmailIn = components['schemas']['EmailIn'];
+export type SchemaEndCallAction = components['schemas']['EndCallAction'];
 export type SchemaEndpointCreated = components['schemas']['EndpointCreated'];
 export type SchemaEndpointIn = components['schemas']['EndpointIn'];
 export type SchemaEndpointOut = components['schemas']['EndpointOut'];
@@ -6384,7 +6671,9 @@ export type SchemaEndpointUpdate = components['schemas']['EndpointUpdate'];
 export type SchemaEndpointsPage = components['schemas']['EndpointsPage'];
 export type SchemaEnterpriseIn = components['schemas']['EnterpriseIn'];
 export type SchemaExtractedFieldOut = components['schemas']['ExtractedFieldOut'];
+export type SchemaFlowGraph = components['schemas']['FlowGraph'];
 export type SchemaFlowNodeChange = components['schemas']['FlowNodeChange'];
+export type SchemaGlobalNode = components['schemas']['GlobalNode'];
 export type SchemaGoogleRedirectOut = components['schemas']['GoogleRedirectOut'];
 export type SchemaHttpValidationError = components['schemas']['HTTPValidationError'];
 export type SchemaHistoryEntry = components['schemas']['HistoryEntry'];
@@ -6414,12 +6703,14 @@ export type SchemaOutcomeCount = components['schemas']['OutcomeCount'];
 export type SchemaPagination = components['schemas']['Pagination'];
 export type SchemaPasswordChange = components['schemas']['PasswordChange'];
 export type SchemaPaymentMethodIn = components['schemas']['PaymentMethodIn'];
+export type SchemaPosition = components['schemas']['Position'];
 export type SchemaPostIn = components['schemas']['PostIn'];
 export type SchemaPostOut = components['schemas']['PostOut'];
 export type SchemaPostResponse = components['schemas']['PostResponse'];
 export type SchemaPostSaved = components['schemas']['PostSaved'];
 export type SchemaPostsData = components['schemas']['PostsData'];
 export type SchemaPostsPage = components['schemas']['PostsPage'];
+export type SchemaPressDigitsAction = components['schemas']['PressDigitsAction'];
 export type SchemaProfileOut = components['schemas']['ProfileOut'];
 export type SchemaProfileResponse = components['schemas']['ProfileResponse'];
 export type SchemaProfileUpdate = components['schemas']['ProfileUpdate'];
@@ -6438,6 +6729,7 @@ export type SchemaRetryIn = components['schemas']['RetryIn'];
 export type SchemaSandboxNumber = components['schemas']['SandboxNumber'];
 export type SchemaSandboxPlan = components['schemas']['SandboxPlan'];
 export type SchemaSandboxPlanOut = components['schemas']['SandboxPlanOut'];
+export type SchemaSayNode = components['schemas']['SayNode'];
 export type SchemaSendCallIn = components['schemas']['SendCallIn'];
 export type SchemaSendCallOut = components['schemas']['SendCallOut'];
 export type SchemaSignInProviders = components['schemas']['SignInProviders'];
@@ -6457,6 +6749,7 @@ export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
 export type SchemaTimezoneUpdate = components['schemas']['TimezoneUpdate'];
 export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
+export type SchemaToolAction = components['schemas']['ToolAction'];
 export type SchemaToolDeleted = components['schemas']['ToolDeleted'];
 export type SchemaToolHeaderIn = components['schemas']['ToolHeaderIn'];
 export type SchemaToolHeaderOut = components['schemas']['ToolHeaderOut'];
@@ -6477,6 +6770,7 @@ export type SchemaTopUser = components['schemas']['TopUser'];
 export type SchemaTopUsersOut = components['schemas']['TopUsersOut'];
 export type SchemaTranscriptLine = components['schemas']['TranscriptLine'];
 export type SchemaTranscriptOut = components['schemas']['TranscriptOut'];
+export type SchemaTransferAction = components['schemas']['TransferAction'];
 export type SchemaTurnLatencyEvent = components['schemas']['TurnLatencyEvent'];
 export type SchemaTurnLatencyOut = components['schemas']['TurnLatencyOut'];
 export type SchemaUnreadCount = components['schemas']['UnreadCount'];
@@ -6509,7 +6803,9 @@ export type SchemaV1VoiceOut = components['schemas']['V1VoiceOut'];
 export type SchemaV1Voicemail = components['schemas']['V1Voicemail'];
 export type SchemaV1VoicesList = components['schemas']['V1VoicesList'];
 export type SchemaValidationError = components['schemas']['ValidationError'];
+export type SchemaVariable = components['schemas']['Variable'];
 export type SchemaVoiceOut = components['schemas']['VoiceOut'];
+export type SchemaVoicemailAction = components['schemas']['VoicemailAction'];
 export type SchemaVoicesOut = components['schemas']['VoicesOut'];
 export type SchemaWebhookEvent = components['schemas']['WebhookEvent'];
 export type SchemaWeekCount = components['schemas']['WeekCount'];

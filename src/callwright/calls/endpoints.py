@@ -246,6 +246,7 @@ async def _page(session: SessionDep, call_id: str, viewer: User) -> CallPage:
             "times": pages.times_of(call, events),
             "billing": pages.billing_of(call, await calls.ledger_for_call(session, call.id)),
             "owner": owner,
+            "flow_graph": call.flow_graph,
         }
     )
 

@@ -18,6 +18,7 @@ from callwright.kit.phone import DialNumber
 from callwright.realtime.events import FlowNodeChange, TranscriptLine, TurnLatencyOut
 from callwright.speech import languages
 from callwright.telephony.state import AnsweredBy, CallOutcome
+from callwright.voice_agent.flow_graph import FlowGraph
 
 #: The most `{{variables}}` one call may be given, and the longest value.
 VARIABLES_MAX = 50
@@ -286,6 +287,9 @@ class CallPage(CallDetails):
     billing: CallBillingOut
     #: Who placed it (the admin's view; null on the owner's own page and for the test call).
     owner: CallOwner | None = None
+    #: The graph of the flow's version the call followed, as it ran it (null: not a flow's
+    #: call): its `pathway_logs` drawn on it show the path, whatever became of the flow since.
+    flow_graph: FlowGraph | None = None
 
 
 class CallPageOut(Ok[CallPage]):
