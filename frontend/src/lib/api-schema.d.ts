@@ -2393,6 +2393,8 @@ export interface components {
             dispositions?: string[];
             /** First Sentence */
             first_sentence?: string | null;
+            /** Flow Id */
+            flow_id?: string | null;
             /**
              * Interruption Threshold
              * @default 100
@@ -2474,6 +2476,8 @@ export interface components {
             dispositions: string[];
             /** First Sentence */
             first_sentence: string | null;
+            /** Flow Id */
+            flow_id?: string | null;
             /** Id */
             id: string;
             /** Interruption Threshold */
