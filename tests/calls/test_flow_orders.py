@@ -92,3 +92,20 @@ async def test_an_agents_flow_is_pinned_and_a_requests_own_wins(
         (user.id, "own-flow", 2),
         (user.id, "f", None),
     ]
+
+
+async def test_an_agents_flow_is_saved_and_read_back(app: FastAPI) -> None:
+    from tests.agents.test_agents_api import agent_body
+    from tests.factories import signed_in
+
+    client, _ = await signed_in(app, "agent-flow@example.com")
+    async with client:
+        created = await client.api("POST", "agents", json=agent_body(flow_id="appt-flow"))
+        assert created.status_code == 201, created.text
+        agent = created.json()["data"]
+        assert agent["flow_id"] == "appt-flow"
+        cleared = await client.api("PUT", f"agents/{agent['id']}", json=agent_body(flow_id=None))
+        assert cleared.json()["data"]["flow_id"] is None
+        long = await client.api("PUT", f"agents/{agent['id']}", json=agent_body(flow_id="x" * 37))
+        assert long.status_code == 422
+        assert "flow_id" in long.json()["errors"]
