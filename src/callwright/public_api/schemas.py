@@ -172,7 +172,10 @@ class V1SendCallIn(BaseModel):
         "published version instead of the task (the task is then optional).",
     )
     pathway_version: int | None = Field(
-        None, ge=1, description="The flow's published version to follow (default: the latest)."
+        None,
+        ge=1,
+        le=1_000_000,
+        description="The flow's published version to follow (default: the latest).",
     )
     start_node_id: str | None = Field(
         None, max_length=64, description="The flow's node the call starts at (default: its start)."
