@@ -83,6 +83,7 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/api/v1/flows/{flow_id}/versions"): "user",
     ("GET", "/api/v1/flows/{flow_id}/versions/{version}"): "user",
     ("GET", "/api/v1/flows/{flow_id}/export"): "user",
+    ("POST", "/api/v1/flows/{flow_id}/test"): "user",
     ("GET", "/api/v1/do-not-call"): "user",
     ("POST", "/api/v1/do-not-call"): "user",
     ("POST", "/api/v1/do-not-call/import"): "user",

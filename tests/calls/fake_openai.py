@@ -44,6 +44,9 @@ class FakeOpenAI:
         self.requests: list[dict[str, Any]] = []
         #: The second reply, and the function it calls (with its JSON arguments).
         self.closing, self.tool, self.arguments = closing, tool, arguments
+        #: A flow's edge choices, in order: each `choose_edge` request gets the next one's
+        #: arguments ({"edge": label, "captures": {...}}); none left: {"edge": "none"}.
+        self.flow_choices: list[dict[str, Any]] = []
 
     def app(self) -> Starlette:
         return Starlette(routes=[Route("/v1/chat/completions", self.completions, methods=["POST"])])
@@ -55,6 +58,8 @@ class FakeOpenAI:
             return JSONResponse(
                 {"error": {"message": "bad key", "type": "invalid_request_error"}}, status_code=401
             )
+        if any(t["function"]["name"] == "choose_edge" for t in body.get("tools") or ()):
+            return JSONResponse(self._choice())
         users = [m for m in body["messages"] if m.get("role") == "user"]
         if not users:
             return StreamingResponse(
@@ -65,6 +70,21 @@ class FakeOpenAI:
             self._stream(body["model"], self.closing, end_call=True),
             media_type="text/event-stream",
         )
+
+    def _choice(self) -> dict[str, Any]:
+        """A chat completion (not streamed) that calls choose_edge with the next choice."""
+        arguments = self.flow_choices.pop(0) if self.flow_choices else {"edge": "none"}
+        call = {
+            "id": "call_choice",
+            "type": "function",
+            "function": {"name": "choose_edge", "arguments": json.dumps(arguments)},
+        }
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        return {
+            "id": "chatcmpl-choice",
+            "object": "chat.completion",
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
+        }
 
     async def _stream(
         self, model: str, text: str, *, end_call: bool, tool: tuple[str, str] | None = None

@@ -203,3 +203,44 @@ async def test_call_logs_filter_by_outcome_and_search_by_number(app: FastAPI) ->
         # Another user's calls stay out of reach, filtered or not.
         nosy = await other_client.api("GET", f"user/{user.id}/calls?outcome=completed")
         assert nosy.status_code == 403
+
+
+async def test_a_flows_call_shows_its_path_and_the_graph_it_ran(app: FastAPI) -> None:
+    from tests.voice_agent.flow_fixtures import flow_json
+
+    client, user = await signed_in(app, "flows@example.com")
+    step = {
+        "node_id": "confirm",
+        "node_name": "Confirm the time",
+        "edge_id": "e_confirm",
+        "reason": "answer 'Confirm' by the phrase 'that works'",
+        "heard": "Yes, that works.",
+        "captured": {},
+        "at": 4.5,
+    }
+    graph = flow_json("appointment")
+    call_id = await finished_call(
+        app,
+        user.id,
+        TALK,
+        flow_id="appt-flow",
+        flow_version=2,
+        start_node_id="confirm",
+        flow_graph=graph,
+        pathway_logs=[step],
+    )
+    plain = await finished_call(app, user.id, TALK, carrier_call_id="CA" + "6" * 32)
+    async with client:
+        page = (await client.api("GET", f"call/{call_id}/page")).json()["data"]
+        details = (await client.api("GET", f"call-details/{call_id}")).json()["data"]
+        other = (await client.api("GET", f"call/{plain}/page")).json()["data"]
+    for answer in (page, details):
+        assert (answer["flow_id"], answer["flow_version"], answer["start_node_id"]) == (
+            "appt-flow",
+            2,
+            "confirm",
+        )
+        assert answer["pathway_logs"] == [step]
+    assert page["flow_graph"]["start_node_id"] == "greet"
+    assert [n["id"] for n in page["flow_graph"]["nodes"]] == [n["id"] for n in graph["nodes"]]
+    assert (other["flow_id"], other["pathway_logs"], other["flow_graph"]) == (None, None, None)

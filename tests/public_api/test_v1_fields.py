@@ -124,12 +124,12 @@ CASES: tuple[Case, ...] = (
     Case("ignore_button_press", False, lambda c: c.status, "queued"),
     Case("reduce_latency", True, lambda c: c.status, "queued", "reduce_latency"),
     Case("keywords", [], lambda c: c.status, "queued"),
+    # A call on a flow: tests/public_api/test_v1_pathways.py (Bland's SDK, pathway_logs read back).
     Case("pathway_id", None, lambda c: c.status, "queued"),
+    Case("pathway_version", None, lambda c: c.flow_version, None),
+    Case("start_node_id", None, lambda c: c.start_node_id, None),
     # --- refused -------------------------------------------------------------------------
     Case("model", "turbo", REFUSED, sdk="model"),
-    Case("pathway_id", "pw-1", REFUSED),
-    Case("pathway_version", 3, REFUSED),
-    Case("start_node_id", "node-1", REFUSED),
     Case("persona_id", "persona-1", REFUSED),
     Case("interruptibility", 3, REFUSED),
     Case("block_interruptions", True, REFUSED),
@@ -233,21 +233,21 @@ async def test_every_refusal_says_why_and_all_are_named_at_once(live: Live) -> N
     body = {
         "phone_number": next(_NUMBERS),
         "task": TASK,
-        "pathway_id": "pw-1",
+        "persona_id": "persona-1",
         "model": "turbo",
         "timezone": "America/Chicago",
     }
     async with httpx.AsyncClient(base_url=live.url, headers={"authorization": key}) as client:
         refused = (await client.post("/v1/calls", json=body)).json()
         alone = (
-            await client.post("/v1/calls", json=body | {"pathway_id": None, "model": "base"})
+            await client.post("/v1/calls", json=body | {"persona_id": None, "model": "base"})
         ).json()
     assert refused["errors"] == {
-        "pathway_id": [f"`pathway_id`: {fields.PATHWAYS}."],
+        "persona_id": [f"`persona_id`: {fields.REFUSED['persona_id'].why}."],
         "model": [f"`model`: {fields.REFUSED['model'].why}."],
     }
-    assert "not supported by Callwright yet" in refused["errors"]["pathway_id"][0]
-    assert refused["message"] == refused["errors"]["pathway_id"][0]
+    assert "no personas" in refused["errors"]["persona_id"][0]
+    assert refused["message"] == refused["errors"]["persona_id"][0]
     assert alone["errors"] == {"timezone": [TIMEZONE_ALONE]}
 
 

@@ -1488,6 +1488,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/flows/{flow_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Flow Text Turn
+         * @description One turn of "test in text" on the draft (or published `version`): no state starts the
+         *     flow; then send back the state the last turn answered with and what the callee says. No
+         *     call is placed: transfers, keys and tools are described in `actions`.
+         */
+        post: operations["flow_text_turn_api_v1_flows__flow_id__test_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/flows/{flow_id}/versions": {
         parameters: {
             query?: never;
@@ -2668,6 +2690,8 @@ export interface components {
             dispositions?: string[];
             /** First Sentence */
             first_sentence?: string | null;
+            /** Flow Id */
+            flow_id?: string | null;
             /**
              * Interruption Threshold
              * @default 100
@@ -2749,6 +2773,8 @@ export interface components {
             dispositions: string[];
             /** First Sentence */
             first_sentence: string | null;
+            /** Flow Id */
+            flow_id?: string | null;
             /** Id */
             id: string;
             /** Interruption Threshold */
@@ -3350,6 +3376,10 @@ export interface components {
             created_at: string;
             /** Error */
             error: string | null;
+            /** Flow Id */
+            flow_id?: string | null;
+            /** Flow Version */
+            flow_version?: number | null;
             /** From */
             from: string;
             /** Latencies */
@@ -3357,10 +3387,14 @@ export interface components {
             /** Max Duration */
             max_duration: number;
             outcome: components["schemas"]["CallOutcome"] | null;
+            /** Pathway Logs */
+            pathway_logs?: components["schemas"]["FlowNodeChange"][] | null;
             /** Prompt */
             prompt: string;
             /** Record Url */
             record_url: string | null;
+            /** Start Node Id */
+            start_node_id?: string | null;
             /** Status */
             status: string;
             /** To */
@@ -3439,6 +3473,11 @@ export interface components {
             error: string | null;
             /** Events */
             events: components["schemas"]["CallEventOut"][];
+            flow_graph?: components["schemas"]["FlowGraph"] | null;
+            /** Flow Id */
+            flow_id?: string | null;
+            /** Flow Version */
+            flow_version?: number | null;
             /** From */
             from: string;
             /**
@@ -3452,11 +3491,15 @@ export interface components {
             max_duration: number;
             outcome: components["schemas"]["CallOutcome"] | null;
             owner?: components["schemas"]["CallOwner"] | null;
+            /** Pathway Logs */
+            pathway_logs?: components["schemas"]["FlowNodeChange"][] | null;
             /** Prompt */
             prompt: string;
             /** Record Url */
             record_url: string | null;
             settings: components["schemas"]["CallSettingsOut"];
+            /** Start Node Id */
+            start_node_id?: string | null;
             /** Status */
             status: string;
             times: components["schemas"]["CallTimes"];
@@ -4394,6 +4437,31 @@ export interface components {
             /** Id */
             id: string;
         };
+        /**
+         * FlowNodeChange
+         * @description A call on a conversation flow moved (docs/flows.md): the node it went through, the edge
+         *     it took out of it and why, what the callee said and what was captured. Kept in the call's
+         *     `pathway_logs` and as its event (category "flow"), and sent live on the `webhook-event`
+         *     that carries it: the live transcript marks the node change.
+         */
+        FlowNodeChange: {
+            /** At */
+            at: number | null;
+            /** Captured */
+            captured: {
+                [key: string]: string;
+            };
+            /** Edge Id */
+            edge_id: string | null;
+            /** Heard */
+            heard: string | null;
+            /** Node Id */
+            node_id: string;
+            /** Node Name */
+            node_name: string;
+            /** Reason */
+            reason: string;
+        };
         /** FlowOut */
         FlowOut: {
             /**
@@ -4460,6 +4528,32 @@ export interface components {
             success?: boolean;
         };
         /**
+         * FlowState
+         * @description Where a run of a flow stands between two things the callee says: the node waiting for
+         *     an answer, how many tries it has had, the variables so far, and the node a global fired
+         *     from. A call keeps it in its session; the editor's "test in text" keeps it in the page.
+         */
+        FlowState: {
+            /**
+             * Ended
+             * @default false
+             */
+            ended?: boolean;
+            /** Node Id */
+            node_id?: string | null;
+            /** Return To */
+            return_to?: string | null;
+            /**
+             * Tries
+             * @default 0
+             */
+            tries?: number;
+            /** Variables */
+            variables?: {
+                [key: string]: string;
+            };
+        };
+        /**
          * FlowSummary
          * @description A flow in the list.
          */
@@ -4486,6 +4580,15 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
+        };
+        /** FlowTestTurn */
+        FlowTestTurn: {
+            data: components["schemas"]["TextTurnOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /**
          * FlowUpdate
@@ -5595,6 +5698,34 @@ export interface components {
             /** Status */
             status: string;
         };
+        /**
+         * Step
+         * @description One move through the graph, as a call's `pathway_logs` keeps it: the node, the edge
+         *     taken out of it and why ("answer 'Yes' by the phrase 'that works'", "fallback after 2
+         *     tries", "condition new_time is set", "global 'person'"), what the callee said, what was
+         *     captured.
+         */
+        Step: {
+            /** At */
+            at?: number | null;
+            /** Captured */
+            captured?: {
+                [key: string]: string;
+            };
+            /** Edge Id */
+            edge_id?: string | null;
+            /** Heard */
+            heard?: string | null;
+            /** Node Id */
+            node_id: string;
+            /** Node Name */
+            node_name: string;
+            /**
+             * Reason
+             * @default
+             */
+            reason?: string;
+        };
         /** SubmissionOut */
         SubmissionOut: {
             /**
@@ -5703,6 +5834,38 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /**
+         * TextTurnIn
+         * @description A turn of the editor's "test in text": no state yet starts the flow (the agent's
+         *     opening); then each message carries the state the last answer gave and what the callee
+         *     typed.
+         */
+        TextTurnIn: {
+            /** Said */
+            said?: string | null;
+            state?: components["schemas"]["FlowState"] | null;
+            /** Variables */
+            variables?: {
+                [key: string]: string;
+            };
+        };
+        /** TextTurnOut */
+        TextTurnOut: {
+            /** Actions */
+            actions?: string[];
+            /** End Reason */
+            end_reason?: string | null;
+            /**
+             * Ended
+             * @default false
+             */
+            ended?: boolean;
+            /** Lines */
+            lines: string[];
+            state: components["schemas"]["FlowState"];
+            /** Steps */
+            steps: components["schemas"]["Step"][];
         };
         /**
          * TimezoneUpdate
@@ -6367,6 +6530,14 @@ export interface components {
             };
             /** Outcome */
             outcome: string | null;
+            /** Pathway Id */
+            pathway_id?: string | null;
+            /** Pathway Logs */
+            pathway_logs?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** Pathway Version */
+            pathway_version?: number | null;
             /** Post Transfer Duration */
             post_transfer_duration?: number | null;
             /** Pre Transfer Duration */
@@ -6388,6 +6559,8 @@ export interface components {
             };
             /** Start At */
             start_at: string | null;
+            /** Start Node Id */
+            start_node_id?: string | null;
             /** Started At */
             started_at: string | null;
             /** Status */
@@ -6610,8 +6783,9 @@ export interface components {
         };
         /**
          * V1SendCallIn
-         * @description `POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required. Keys it
-         *     does not declare are Bland's fields Callwright refuses, or unknown (`fields.refuse`).
+         * @description `POST /v1/calls`. `phone_number` and one of `task`, `agent_id` or `pathway_id` are
+         *     required. Keys it does not declare are Bland's fields Callwright refuses, or unknown
+         *     (`fields.refuse`).
          */
         V1SendCallIn: {
             /**
@@ -6679,6 +6853,16 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * Pathway Id
+             * @description A conversation flow of yours (`GET /api/v1/flows`): the call follows its published version instead of the task (the task is then optional).
+             */
+            pathway_id?: string | null;
+            /**
+             * Pathway Version
+             * @description The flow's published version to follow (default: the latest).
+             */
+            pathway_version?: number | null;
+            /**
              * Phone Number
              * @description E.164 (`+15551230000`); without a `+` a 10-digit number is taken as US/Canada (+1), like Bland.
              */
@@ -6701,6 +6885,11 @@ export interface components {
             request_data?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Start Node Id
+             * @description The flow's node the call starts at (default: its start).
+             */
+            start_node_id?: string | null;
             /**
              * Start Time
              * @description `YYYY-MM-DD HH:MM:SS` (in `timezone`), or with an offset (`2030-01-15 09:30:00 -05:00`). At least a minute ahead; stop cancels it.
@@ -7067,7 +7256,7 @@ export interface components {
              * Category
              * @enum {string}
              */
-            category: "call" | "status" | "error" | "action";
+            category: "call" | "status" | "error" | "action" | "flow";
             /** Completed */
             completed: boolean;
             /** Final */
@@ -7090,6 +7279,11 @@ export interface components {
              * @enum {string}
              */
             speaker?: "assistant" | "user" | "person";
+            /**
+             * Step
+             * @default null
+             */
+            step?: components["schemas"]["FlowNodeChange"];
             /** Text */
             text?: string;
         };
@@ -7290,12 +7484,15 @@ export type SchemaFlowDeleted = components['schemas']['FlowDeleted'];
 export type SchemaFlowExport = components['schemas']['FlowExport'];
 export type SchemaFlowGraph = components['schemas']['FlowGraph'];
 export type SchemaFlowId = components['schemas']['FlowId'];
+export type SchemaFlowNodeChange = components['schemas']['FlowNodeChange'];
 export type SchemaFlowOut = components['schemas']['FlowOut'];
 export type SchemaFlowResponse = components['schemas']['FlowResponse'];
 export type SchemaFlowSaved = components['schemas']['FlowSaved'];
 export type SchemaFlowStarter = components['schemas']['FlowStarter'];
 export type SchemaFlowStarters = components['schemas']['FlowStarters'];
+export type SchemaFlowState = components['schemas']['FlowState'];
 export type SchemaFlowSummary = components['schemas']['FlowSummary'];
+export type SchemaFlowTestTurn = components['schemas']['FlowTestTurn'];
 export type SchemaFlowUpdate = components['schemas']['FlowUpdate'];
 export type SchemaFlowVersionOut = components['schemas']['FlowVersionOut'];
 export type SchemaFlowVersionResponse = components['schemas']['FlowVersionResponse'];
@@ -7377,6 +7574,7 @@ export type SchemaSigningSecretOut = components['schemas']['SigningSecretOut'];
 export type SchemaStatsData = components['schemas']['StatsData'];
 export type SchemaStatsOut = components['schemas']['StatsOut'];
 export type SchemaStatusCount = components['schemas']['StatusCount'];
+export type SchemaStep = components['schemas']['Step'];
 export type SchemaSubmissionOut = components['schemas']['SubmissionOut'];
 export type SchemaSubmissionRead = components['schemas']['SubmissionRead'];
 export type SchemaSystemReport = components['schemas']['SystemReport'];
@@ -7386,6 +7584,8 @@ export type SchemaTestCallOut = components['schemas']['TestCallOut'];
 export type SchemaTestCallTask = components['schemas']['TestCallTask'];
 export type SchemaTestCallTaskIn = components['schemas']['TestCallTaskIn'];
 export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
+export type SchemaTextTurnIn = components['schemas']['TextTurnIn'];
+export type SchemaTextTurnOut = components['schemas']['TextTurnOut'];
 export type SchemaTimezoneUpdate = components['schemas']['TimezoneUpdate'];
 export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
@@ -10259,6 +10459,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlowSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    flow_text_turn_api_v1_flows__flow_id__test_post: {
+        parameters: {
+            query?: {
+                version?: number | null;
+            };
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TextTurnIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowTestTurn"];
                 };
             };
             /** @description Validation Error */

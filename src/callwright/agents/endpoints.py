@@ -49,6 +49,7 @@ def agent_out(agent: Agent) -> AgentOut:
     settings = {name: getattr(agent, name) for name in CALL_SETTINGS}
     settings["dispositions"] = agent.dispositions or []
     settings["analysis_schema"] = agent.analysis_schema or []
+    settings["flow_id"] = agent.flow_id
     return AgentOut.model_validate(_fields(agent) | settings)
 
 

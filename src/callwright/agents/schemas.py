@@ -138,6 +138,9 @@ class AgentIn(BaseModel):
     precall_dtmf_sequence: Annotated[str | None, AfterValidator(checked_dtmf)] = Field(
         None, max_length=200
     )
+    #: The conversation flow its calls follow (the flow's latest published version when each
+    #: is placed; docs/flows.md); None: the prompt. A call names its own with `pathway_id`.
+    flow_id: str | None = Field(None, min_length=1, max_length=36)
 
     @field_validator("prompt")
     @classmethod
@@ -222,6 +225,7 @@ class AgentOut(AgentSummary):
     transfer_list: dict[str, str] | None = None
     transfer_mode: transfers.TransferMode = "cold"
     precall_dtmf_sequence: str | None = None
+    flow_id: str | None = None
 
 
 class AgentsPage(Paged[AgentSummary]):

@@ -175,17 +175,23 @@ def date_in(text: str, today: date) -> str | None:
             day = today + timedelta(days=7)
     if day is None:
         return None
-    if m := _TIME.search(low):
-        if m.group(0) == "noon":
-            hour, minute = 12, 0
-        elif m.group(3):
-            hour, minute = int(m.group(1)) % 12, int(m.group(2) or 0)
-            hour += 12 if m.group(3).startswith("p") else 0
-        else:
-            hour, minute = int(m.group(4)), int(m.group(5))
-        if hour < 24 and minute < 60:
-            return f"{day.isoformat()}T{hour:02d}:{minute:02d}"
-    return day.isoformat()
+    time = time_in(low)
+    return f"{day.isoformat()}T{time}" if time else day.isoformat()
+
+
+def time_in(text: str) -> str | None:
+    """A time of day said in `text` ("3 pm", "10:30", "noon"), as `HH:MM`; None when none is."""
+    m = _TIME.search(text.lower())
+    if m is None:
+        return None
+    if m.group(0) == "noon":
+        hour, minute = 12, 0
+    elif m.group(3):
+        hour, minute = int(m.group(1)) % 12, int(m.group(2) or 0)
+        hour += 12 if m.group(3).startswith("p") else 0
+    else:
+        hour, minute = int(m.group(4)), int(m.group(5))
+    return f"{hour:02d}:{minute:02d}" if hour < 24 and minute < 60 else None
 
 
 def value_in(kind: str, text: str, today: date) -> Value:

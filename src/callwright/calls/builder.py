@@ -31,17 +31,31 @@ from callwright.agents.settings import (
     merged,
     voice_mismatch,
 )
+from callwright.agents.transfers import optional_number
 from callwright.agents.variables import fill, missing, missing_message
 from callwright.calls.service import CallKind, CallOrder
 from callwright.compliance import disclosure
+from callwright.flows import repository as flows
 from callwright.kit.errors import ValidationFailed
 from callwright.models import Agent
 from callwright.speech import languages, tts
+from callwright.voice_agent.flow_graph import ActionNode, FlowGraph, GlobalNode, TransferAction
 
 #: The order's field a refusal is about.
-OrderField = Literal["prompt", "language", "voice", "variables", "disclosure"]
+OrderField = Literal["prompt", "language", "voice", "variables", "disclosure", "flow"]
 #: What is wrong with it.
-Problem = Literal["missing", "too-short", "not-offered", "unavailable", "mismatch", "not-ai"]
+Problem = Literal[
+    "missing",
+    "too-short",
+    "not-offered",
+    "unavailable",
+    "mismatch",
+    "not-ai",
+    "not-found",
+    "not-published",
+    "no-node",
+    "bad-number",
+]
 
 PROMPT_REQUIRED = "The prompt field is required."
 VOICE_UNAVAILABLE = "The selected voice is not available."
@@ -57,6 +71,66 @@ class OrderRefused(ValidationFailed):
         super().__init__({field: [message]})
         self.field = field
         self.problem = problem
+
+
+@dataclass(frozen=True)
+class FlowChoice:
+    """The conversation flow a call is to follow (docs/flows.md): a flow of the user's, its
+    published version (None: the latest), and the node to start at (None: the flow's start)."""
+
+    flow_id: str
+    version: int | None = None
+    start_node_id: str | None = None
+
+
+@dataclass(frozen=True)
+class PinnedFlow:
+    """A flow's published version, as a call pins it."""
+
+    flow_id: str
+    version: int
+    graph: FlowGraph
+
+
+FLOW_NOT_FOUND = "The flow was not found."
+#: A prompt for a call that follows a flow and was given none (the prompt's ten characters).
+FLOW_PROMPT = "Follow the conversation flow {} (version {})."
+
+
+async def published_flow(
+    session: AsyncSession, user_id: int, flow_id: str, version: int | None
+) -> PinnedFlow:
+    """The user's flow `flow_id` at its published `version` (None: the latest published);
+    OrderRefused when there is none."""
+    if await flows.owned(session, user_id, flow_id) is None:
+        raise OrderRefused("flow", "not-found", FLOW_NOT_FOUND)
+    found = await flows.version(session, flow_id, version)
+    if found is None:
+        message = (
+            "The flow has no published version."
+            if version is None
+            else f"The flow has no published version {version}."
+        )
+        raise OrderRefused("flow", "not-published", message)
+    return PinnedFlow(flow_id, int(found.version), FlowGraph.model_validate(found.graph))
+
+
+def _checked_flow(flow: PinnedFlow, start_node_id: str | None) -> None:
+    """The start node is one of the graph's (not a global), and its transfer numbers are
+    numbers a transfer may dial."""
+    nodes = {n.id: n for n in flow.graph.nodes}
+    if start_node_id is not None and (
+        start_node_id not in nodes or isinstance(nodes[start_node_id], GlobalNode)
+    ):
+        raise OrderRefused(
+            "flow", "no-node", f"The flow has no node '{start_node_id}' to start at."
+        )
+    for node in flow.graph.nodes:
+        if isinstance(node, ActionNode) and isinstance(node.action, TransferAction):
+            try:
+                optional_number(node.action.number)
+            except ValueError as exc:
+                raise OrderRefused("flow", "bad-number", f"'{node.name}': {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -94,13 +168,15 @@ class CallRequest:
     #: Requests made when the call is dialled whose answers fill `{{variables}}` (Bland's
     #: `dynamic_data`; their names need no value before).
     dynamic_data: Sequence[Mapping[str, Any]] | None = None
+    #: The conversation flow to follow (None: the agent's, if it has one; else the prompt).
+    flow: FlowChoice | None = None
 
 
 #: CallRequest's fields copied onto the order as they are.
 _COPIED = tuple(
     f.name
     for f in fields(CallRequest)
-    if f.name not in ("settings", "variables", "agent_id", "tools", "dynamic_data")
+    if f.name not in ("settings", "variables", "agent_id", "tools", "dynamic_data", "flow")
 )
 
 
@@ -113,17 +189,30 @@ async def build_order(session: AsyncSession, request: CallRequest) -> CallOrder:
         assert request.user_id is not None, "an agent is always a user's"
         agent = await agents.owned(session, request.user_id, request.agent_id)
         agent_tools = [tools.stored(t) for t in await agents_repository.tools(session, agent.id)]
-    return order_from(request, agent, agent_tools)
+    choice = request.flow
+    if choice is None and agent is not None and agent.flow_id:
+        choice = FlowChoice(agent.flow_id)
+    flow = None
+    if choice is not None:
+        assert request.user_id is not None, "a flow is always a user's"
+        flow = await published_flow(session, request.user_id, choice.flow_id, choice.version)
+        _checked_flow(flow, choice.start_node_id)
+    return order_from(request, agent, agent_tools, flow)
 
 
 def order_from(
-    request: CallRequest, agent: Agent | None = None, agent_tools: Sequence[dict[str, Any]] = ()
+    request: CallRequest,
+    agent: Agent | None = None,
+    agent_tools: Sequence[dict[str, Any]] = (),
+    flow: PinnedFlow | None = None,
 ) -> CallOrder:
-    """The order from `agent` (already found, or None, with its tools) and `request`;
-    OrderRefused when a check fails (see the module)."""
+    """The order from `agent` (already found, or None, with its tools), `request` and the
+    `flow` it follows (pinned); OrderRefused when a check fails (see the module)."""
     given = {name: request.settings.get(name) for name in CALL_SETTINGS}
     settings = merged(agent, given)
     settings = {name: value for name, value in settings.items() if value not in ("", None)}
+    if flow is not None and not settings.get("prompt"):
+        settings["prompt"] = FLOW_PROMPT.format(flow.flow_id, flow.version)
     trusted = request.kind in SAVED_SETTINGS
     language = _language(given["language"] or None, agent.language if agent else None, trusted)
     voice = _voice(given["voice"] or None, agent.voice if agent else None, language, trusted)
@@ -141,8 +230,20 @@ def order_from(
         variables=variables or None,
         tools=_tools(agent_tools, request.tools or ()) or None,
         dynamic_data=[dict(d) for d in request.dynamic_data or ()] or None,
+        **_flow_fields(flow, request.flow),
         **settings,
     )
+
+
+def _flow_fields(flow: PinnedFlow | None, choice: FlowChoice | None) -> dict[str, Any]:
+    if flow is None:
+        return {}
+    return {
+        "flow_id": flow.flow_id,
+        "flow_version": flow.version,
+        "start_node_id": choice.start_node_id if choice is not None else None,
+        "flow_graph": flow.graph.model_dump(mode="json"),
+    }
 
 
 def _tools(

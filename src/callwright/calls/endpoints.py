@@ -207,6 +207,10 @@ async def _details(session: SessionDep, call: Call | Row[*tuple[Any, ...]]) -> C
             "transfer": {name: getattr(call, name) for name in CallTransferOut.model_fields},
             "transcripts": [_line(e) for e in lines],
             "latencies": await _latencies(session, call.id),
+            "flow_id": call.flow_id,
+            "flow_version": call.flow_version,
+            "start_node_id": call.start_node_id,
+            "pathway_logs": call.pathway_logs,
             "analysis": AnalysisOut.model_validate(stored, from_attributes=True)
             if stored
             else None,
@@ -242,6 +246,7 @@ async def _page(session: SessionDep, call_id: str, viewer: User) -> CallPage:
             "times": pages.times_of(call, events),
             "billing": pages.billing_of(call, await calls.ledger_for_call(session, call.id)),
             "owner": owner,
+            "flow_graph": call.flow_graph,
         }
     )
 

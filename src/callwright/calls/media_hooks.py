@@ -8,7 +8,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import asdict
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -33,7 +33,7 @@ from callwright.kit.security import sha256_hex
 from callwright.kit.storage import Store, StoreError
 from callwright.kit.time import utcnow
 from callwright.models import Call, TurnLatency
-from callwright.realtime.events import CallAction, CaptionEvent, WebhookEvent
+from callwright.realtime.events import CallAction, CaptionEvent, FlowNodeChange, WebhookEvent
 from callwright.telephony.base import CarrierError
 from callwright.telephony.state import TERMINAL, AnsweredBy, CallOutcome, CallStatus
 from callwright.voice_agent.contract import (
@@ -48,6 +48,7 @@ from callwright.voice_agent.contract import (
     TransferStarted,
     TurnTiming,
 )
+from callwright.voice_agent.flow_graph import FlowGraph, FlowState, Step
 
 log = logging.getLogger(__name__)
 #: The media streams a call may have (voice_agent.contract.CallPlan.leg).
@@ -67,6 +68,28 @@ def voicemail_action(call_action: str, settings: Settings) -> Literal["message",
     if call_action == "hangup" or settings.voicemail_action == "hangup":
         return "hangup"
     return "message"
+
+
+def step_line(step: Step) -> str:
+    """How a flow's step reads in the call's events."""
+    return f"Flow: {step.node_name}" + (f" ({step.reason})" if step.reason else "")
+
+
+def _flow_plan(call: Call, leg: Leg) -> dict[str, Any]:
+    """The plan's flow: the call's pinned graph and start node; for the agent back after a
+    transfer, where the flow stood (the last step's node, the variables captured so far)."""
+    if not call.flow_graph:
+        return {}
+    graph = FlowGraph.model_validate(call.flow_graph)
+    state = None
+    steps = call.pathway_logs or []
+    node_ids = {n.id for n in graph.nodes}
+    if leg == "resume" and steps and steps[-1].get("node_id") in node_ids:
+        variables = {k: "" if v is None else str(v) for k, v in (call.variables or {}).items()}
+        for step in steps:
+            variables.update(step.get("captured") or {})
+        state = FlowState(node_id=steps[-1]["node_id"], variables=variables)
+    return {"flow": graph, "flow_start_node_id": call.start_node_id, "flow_state": state}
 
 
 def _iso(epoch: float) -> str:
@@ -134,6 +157,7 @@ class CallMedia:
             tools=tuple(tool_spec(t, self.flows.settings.secret_key) for t in call.tools or ()),
             variables=dict(call.variables or {}),
             record=call.record,
+            **_flow_plan(call, leg),
         )
 
     def _time_left(self, call: Call) -> float:
@@ -328,6 +352,28 @@ class MediaHooks(CallHooks):
         async with self._lines:
             await self.db.persist(write, what=f"call {self.call_id} action")
 
+    async def step(self, step: Step) -> None:
+        """A move of the call's flow: kept in its `pathway_logs`, and its node change as the
+        call's event (category "flow"), live."""
+        change = FlowNodeChange.model_validate(step.model_dump())
+
+        async def write(session: AsyncSession) -> None:
+            call = await calls.get(session, self.call_id)
+            if call is None:
+                return
+            await calls.add_step(session, call, step.model_dump(mode="json"))
+            event = WebhookEvent(
+                call_id=call.id,
+                message=step_line(step),
+                category="flow",
+                completed=False,
+                step=change,
+            )
+            await self.events.keep(session, call, event)
+
+        async with self._lines:
+            await self.db.persist(write, what=f"call {self.call_id} flow step")
+
     async def hang_up(self, ending: AgentEnding = "completed") -> None:
         if self._hung_up:
             return
@@ -349,12 +395,21 @@ class MediaHooks(CallHooks):
             except CarrierError as carrier_exc:
                 log.warning("hang-up of %s failed: %s", self.call_id, carrier_exc)
 
-    async def transfer(self, department: str | None, summary: str) -> TransferStarted:
+    async def transfer(
+        self,
+        department: str | None,
+        summary: str,
+        *,
+        number: str | None = None,
+        mode: str | None = None,
+    ) -> TransferStarted:
         """Hand the callee to a person (calls/transfers.py); when the carrier took the call,
         this stream's end is no longer the call's."""
         # Set before the carrier is asked: it may stop this stream before it answers.
         self._handed_over = True
-        started = await CallTransfers(self.flows).start(self.call_id, department, summary)
+        started = await CallTransfers(self.flows).start(
+            self.call_id, department, summary, number=number, mode=mode
+        )
         self._handed_over = started.ok
         return started
 

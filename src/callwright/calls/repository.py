@@ -104,6 +104,12 @@ async def claim_outcome(session: AsyncSession, call_id: str, outcome: CallOutcom
     )
 
 
+async def add_step(session: AsyncSession, call: Call, step: dict[str, Any]) -> None:
+    """One more move of the call's flow in its `pathway_logs`."""
+    call.pathway_logs = [*(call.pathway_logs or []), step]
+    await session.flush()
+
+
 async def set_answered_by(session: AsyncSession, call_id: str, who: AnsweredBy) -> bool:
     """Who answered, once known (the first callee turn decides; unknown until then)."""
     return await _update_one(
@@ -406,6 +412,10 @@ DETAIL_COLUMNS = (
     Call.error,
     Call.analysis,
     *TRANSFER_COLUMNS,
+    Call.flow_id,
+    Call.flow_version,
+    Call.start_node_id,
+    Call.pathway_logs,
 )
 
 

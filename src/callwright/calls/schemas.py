@@ -15,9 +15,10 @@ from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import BodyId, Minutes, TextMap
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
-from callwright.realtime.events import TranscriptLine, TurnLatencyOut
+from callwright.realtime.events import FlowNodeChange, TranscriptLine, TurnLatencyOut
 from callwright.speech import languages
 from callwright.telephony.state import AnsweredBy, CallOutcome
+from callwright.voice_agent.flow_graph import FlowGraph
 
 #: The most `{{variables}}` one call may be given, and the longest value.
 VARIABLES_MAX = 50
@@ -174,6 +175,14 @@ class CallDetails(CallRecord):
     analysis: AnalysisOut | None = None
     #: Per agent reply, in turn order.
     latencies: list[TurnLatencyOut]
+    #: The conversation flow the call followed (null: its prompt), the published version it
+    #: pinned, and the node it started at (null: the flow's start; docs/flows.md).
+    flow_id: str | None = None
+    flow_version: int | None = None
+    start_node_id: str | None = None
+    #: Each move through the flow, in order: the node, the edge taken and why, what the callee
+    #: said and what was captured (null: not a flow's call).
+    pathway_logs: list[FlowNodeChange] | None = None
 
 
 class CallsPage(Paged[CallRecord]):
@@ -278,6 +287,9 @@ class CallPage(CallDetails):
     billing: CallBillingOut
     #: Who placed it (the admin's view; null on the owner's own page and for the test call).
     owner: CallOwner | None = None
+    #: The graph of the flow's version the call followed, as it ran it (null: not a flow's
+    #: call): its `pathway_logs` drawn on it show the path, whatever became of the flow since.
+    flow_graph: FlowGraph | None = None
 
 
 class CallPageOut(Ok[CallPage]):

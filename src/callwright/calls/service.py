@@ -102,6 +102,12 @@ class CallOrder:
     #: other way shows it; the dashboard always does).
     record: bool = True
     answered_by_enabled: bool = True
+    #: The conversation flow it follows, the published version pinned, the node it starts at
+    #: and that version's graph (docs/flows.md; calls.builder pins it).
+    flow_id: str | None = None
+    flow_version: int | None = None
+    start_node_id: str | None = None
+    flow_graph: dict[str, Any] | None = None
 
 
 class CallService:

@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 #: What a warm transfer's person hears when the agent gave no summary.
 DEFAULT_WHISPER = "You have a call transferred from the AI assistant."
 NO_TARGET = "This call has no transfer number."
+#: The target's name when a flow's transfer node gives its own number.
+FLOW_TARGET = "the flow's number"
 UNDER_WAY = "A transfer is already under way."
 NOT_LIVE = "The call is not live."
 #: Seconds the person's phone rings before the transfer counts as not answered.
@@ -85,18 +87,31 @@ class CallTransfers:
         base = self.flows.settings.app_url
         return f"{base}/api/v1/webhooks/{self.carrier.name}/transfer/{call_id}/{step}"
 
-    async def start(self, call_id: str, department: str | None, summary: str) -> TransferStarted:
-        """Move the live call to the person of `department` (None: the default)."""
+    async def start(
+        self,
+        call_id: str,
+        department: str | None,
+        summary: str,
+        *,
+        number: str | None = None,
+        mode: str | None = None,
+    ) -> TransferStarted:
+        """Move the live call to the person of `department` (None: the default), or to
+        `number` in `mode` (a flow's transfer node's own; None: the call's)."""
         token = random_token()
         async for session in self.db.session():
             call = await calls.get(session, call_id)
             if call is None or call.status in TERMINAL or not call.carrier_call_id:
                 return TransferStarted(False, reason=NOT_LIVE)
-            found = target(call.transfer_number, call.transfer_list, department)
+            found = (
+                (FLOW_TARGET, number)
+                if number
+                else target(call.transfer_number, call.transfer_list, department)
+            )
             if found is None:
                 return TransferStarted(False, reason=NO_TARGET)
             name, number = found
-            warm = call.transfer_mode == "warm"
+            warm = (mode or call.transfer_mode) == "warm"
             values = {
                 "transferred_to": number,
                 "transferred_at": utcnow(),

@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse
 
 from callwright.auth.deps import CurrentUser
 from callwright.flows import repository as flows
-from callwright.flows import service
+from callwright.flows import service, text_test
 from callwright.flows.schemas import (
     FlowCreate,
     FlowDeleted,
@@ -33,8 +33,10 @@ from callwright.flows.schemas import (
 )
 from callwright.kit.bounds import DB_INT_MAX, PageRequest, page_params
 from callwright.kit.db import SessionDep
+from callwright.kit.deps import SettingsDep
+from callwright.kit.envelope import Ok
 from callwright.models import Flow
-from callwright.voice_agent.flow_graph import FlowGraph, problems
+from callwright.voice_agent.flow_graph import FlowGraph, TextTurnIn, TextTurnOut, problems
 
 router = APIRouter(tags=["flows"])
 
@@ -209,3 +211,23 @@ async def delete_flow(flow_id: FlowIdParam, user: CurrentUser, session: SessionD
     flow = await service.owned(session, user.id, flow_id)
     await service.delete(session, flow)
     return FlowDeleted(message="Flow deleted successfully", data=FlowId(id=flow_id))
+
+
+class FlowTestTurn(Ok[TextTurnOut]):
+    pass
+
+
+@router.post("/flows/{flow_id}/test")
+async def flow_text_turn(
+    flow_id: FlowIdParam,
+    body: TextTurnIn,
+    user: CurrentUser,
+    session: SessionDep,
+    settings: SettingsDep,
+    version: Annotated[int | None, Query(ge=1, le=DB_INT_MAX)] = None,
+) -> FlowTestTurn:
+    """One turn of "test in text" on the draft (or published `version`): no state starts the
+    flow; then send back the state the last turn answered with and what the callee says. No
+    call is placed: transfers, keys and tools are described in `actions`."""
+    turn = await text_test.take_turn(session, settings, user, flow_id, version, body)
+    return FlowTestTurn(data=turn)

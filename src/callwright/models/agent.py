@@ -54,5 +54,8 @@ class Agent(Base):
     transfer_mode: Mapped[str] = mapped_column(String(8), default="cold", server_default="cold")
     #: Keys its calls press when answered, before the agent speaks (docs/actions.md, Keypad).
     precall_dtmf_sequence: Mapped[str | None] = mapped_column(String(64), default=None)
+    #: The conversation flow its calls follow (its published version when each is placed;
+    #: docs/flows.md); null: the prompt.
+    flow_id: Mapped[str | None] = mapped_column(String(36), default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)

@@ -178,6 +178,16 @@ class Call(Base):
     #: Keys pressed when the call is answered, before the agent speaks (Bland's name;
     #: docs/actions.md, Keypad).
     precall_dtmf_sequence: Mapped[str | None] = mapped_column(String(64), default=None)
+    # --- conversation flows (docs/flows.md) -------------------------------------------------
+    #: The flow the call follows (Bland's `pathway_id`), the published version it pinned, the
+    #: node it started at (null: the graph's start), and that version's graph as the call ran
+    #: it (kept with the call, so its path can be read after the flow changes or goes).
+    flow_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    flow_version: Mapped[int | None] = mapped_column(Integer, default=None)
+    start_node_id: Mapped[str | None] = mapped_column(String(64), default=None)
+    flow_graph: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    #: Each move through the flow (voice_agent.flow_graph.Step as JSON), in order.
+    pathway_logs: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
 
 
 class TranscriptEntry(Base):

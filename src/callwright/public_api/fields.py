@@ -26,16 +26,12 @@ class Refusal:
     accepted: tuple[Any, ...] = ()
 
 
-PATHWAYS = "conversational pathways are not supported by Callwright yet; send `task` or `agent_id`"
 NO_POOL = "Callwright has no number pool: calls go out from this server's number (see `from`)"
 CITATIONS = "citations are not supported by Callwright yet; `analysis_schema` extracts fields"
 ONLY_FALSE = "only `false` is supported"
 
 #: Bland's send-call fields Callwright does not do, and why.
 REFUSED: dict[str, Refusal] = {
-    "pathway_id": Refusal(PATHWAYS),
-    "pathway_version": Refusal(PATHWAYS),
-    "start_node_id": Refusal(PATHWAYS),
     "persona_id": Refusal("Callwright has no personas; send `agent_id` (one of your saved agents)"),
     "model": Refusal(
         "only `base` is supported: Callwright runs one model, the one its server is set up with",

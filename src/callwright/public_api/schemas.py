@@ -3,7 +3,8 @@ Bland's docs and its published Python SDK (`bland` 0.3.0) disagree, the SDK's mo
 are what a switching customer's code parses. Every field of Bland's send call is honoured or
 refused with a 400 naming it (`public_api.fields`; docs/api.md has the table); `tools`,
 `dynamic_data`, the transfer fields and `precall_dtmf_sequence` are the actions'
-(docs/actions.md)."""
+(docs/actions.md), `pathway_id`, `pathway_version` and `start_node_id` a call on a conversation
+flow (docs/flows.md)."""
 
 from __future__ import annotations
 
@@ -157,8 +158,9 @@ SEND_CALL_EXAMPLES: dict[str, Any] = {
 
 
 class V1SendCallIn(BaseModel):
-    """`POST /v1/calls`. `phone_number` and one of `task` or `agent_id` are required. Keys it
-    does not declare are Bland's fields Callwright refuses, or unknown (`fields.refuse`)."""
+    """`POST /v1/calls`. `phone_number` and one of `task`, `agent_id` or `pathway_id` are
+    required. Keys it does not declare are Bland's fields Callwright refuses, or unknown
+    (`fields.refuse`)."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
@@ -168,6 +170,21 @@ class V1SendCallIn(BaseModel):
         "Canada (+1), like Bland.",
     )
     task: str | None = Field(None, max_length=20_000, description="The prompt.")
+    pathway_id: str | None = Field(
+        None,
+        max_length=36,
+        description="A conversation flow of yours (`GET /api/v1/flows`): the call follows its "
+        "published version instead of the task (the task is then optional).",
+    )
+    pathway_version: int | None = Field(
+        None,
+        ge=1,
+        le=1_000_000,
+        description="The flow's published version to follow (default: the latest).",
+    )
+    start_node_id: str | None = Field(
+        None, max_length=64, description="The flow's node the call starts at (default: its start)."
+    )
     agent_id: str | None = Field(
         None,
         max_length=36,
@@ -485,6 +502,14 @@ class V1CallDetail(BaseModel):
     post_transfer_duration: int | None = None
     #: Callwright's: dialing, then completed, busy, no-answer, failed or canceled.
     transfer_status: str | None = None
+    #: The conversation flow the call followed (`pathway_id`, null: its task), the published
+    #: version it pinned and its start node (docs/flows.md).
+    pathway_id: str | None = None
+    pathway_version: int | None = None
+    start_node_id: str | None = None
+    #: Each move through the flow: {node_id, node_name, edge_id, reason, heard, captured, at}
+    #: (null: not a flow's call).
+    pathway_logs: list[dict[str, Any]] | None = None
     batch_id: str
     endpoint_url: str
     inbound: bool = False

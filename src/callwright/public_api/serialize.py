@@ -194,14 +194,25 @@ def detail(call: Call, lines: Sequence[TranscriptEntry], app_url: str) -> dict[s
         "record": call.record,
         "recording_url": recording_url(call, app_url),
         "error_message": call.error or "",
+        **_transfer_and_flow(call),
+        "batch_id": "",
+        "endpoint_url": app_url,
+        "inbound": False,
+    }
+
+
+def _transfer_and_flow(call: Call) -> dict[str, Any]:
+    """The call's transfer, and the conversation flow it followed (Bland's `pathway_*`)."""
+    return {
         "transferred_to": call.transferred_to,
         "transferred_at": call.transferred_at,
         "pre_transfer_duration": call.pre_transfer_duration,
         "post_transfer_duration": call.post_transfer_duration,
         "transfer_status": call.transfer_status,
-        "batch_id": "",
-        "endpoint_url": app_url,
-        "inbound": False,
+        "pathway_id": call.flow_id,
+        "pathway_version": call.flow_version,
+        "start_node_id": call.start_node_id,
+        "pathway_logs": call.pathway_logs,
     }
 
 

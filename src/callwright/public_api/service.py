@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents import tools as agent_tools
-from callwright.calls.builder import CallRequest, OrderRefused, build_order
+from callwright.calls.builder import CallRequest, FlowChoice, OrderRefused, build_order
 from callwright.calls.service import CallOrder
 from callwright.config import Settings
 from callwright.kit.errors import ValidationFailed
@@ -185,6 +185,10 @@ _BLANDS_WORDS: dict[tuple[str, str], tuple[str, str | None]] = {
     ("prompt", "too-short"): ("task", "The task must be at least 10 characters long."),
     ("voice", "unavailable"): ("voice", VOICE_UNAVAILABLE),
     ("variables", "missing"): ("request_data", None),
+    ("flow", "not-found"): ("pathway_id", None),
+    ("flow", "not-published"): ("pathway_version", None),
+    ("flow", "no-node"): ("start_node_id", None),
+    ("flow", "bad-number"): ("pathway_id", None),
 }
 
 
@@ -298,6 +302,9 @@ async def order_for(
         api_key_id=key_id,
         tools=call_tools(body.tools, secret_key),
         dynamic_data=call_dynamic_data(body.dynamic_data, secret_key),
+        flow=FlowChoice(body.pathway_id, body.pathway_version, body.start_node_id)
+        if body.pathway_id
+        else None,
     )
     try:
         return await build_order(session, request)

@@ -36,7 +36,7 @@ CALL_STATE = "call-state"
 
 #: Who said a line: the agent, the callee, or the person a call was transferred to.
 Speaker = Literal["assistant", "user", "person"]
-EventCategory = Literal["call", "status", "error", "action"]
+EventCategory = Literal["call", "status", "error", "action", "flow"]
 #: What kind of thing the agent did in a call (docs/actions.md).
 ActionKind = Literal["tool", "transfer", "keypad"]
 #: Where an action stands: begun, done, or not done (failed or out of time).
@@ -90,6 +90,25 @@ class CallAction(BaseModel):
     latency_ms: int | None = None
 
 
+class FlowNodeChange(BaseModel):
+    """A call on a conversation flow moved (docs/flows.md): the node it went through, the edge
+    it took out of it and why, what the callee said and what was captured. Kept in the call's
+    `pathway_logs` and as its event (category "flow"), and sent live on the `webhook-event`
+    that carries it: the live transcript marks the node change."""
+
+    node_id: str
+    node_name: str
+    #: The edge taken out of the node (null: it waits there, or the call ended there).
+    edge_id: str | None
+    #: Why ("answer 'Confirm' by the phrase 'that works'", "fallback after 2 tries", ...).
+    reason: str
+    #: What the callee said (null: a move the callee did not make).
+    heard: str | None
+    captured: dict[str, str]
+    #: Seconds into the call.
+    at: float | None
+
+
 class CallScoped(LiveEvent):
     """An event about one call."""
 
@@ -123,6 +142,8 @@ class WebhookEvent(CallScoped):
     outcome_text: str | Absent = Field(None, alias="outcomeText")
     #: On an action line (category "action"): what the agent did.
     action: CallAction | Absent = None
+    #: On a flow's node change (category "flow"): the step taken.
+    step: FlowNodeChange | Absent = None
 
 
 class CaptionEvent(CallScoped):

@@ -198,6 +198,22 @@ SPECIAL: dict[str, Persona] = {
         ),
         pauses=1.0,
     ),
+    # Conversation flows (issue 30, +1 500 555 0050..0059): answers an appointment
+    # confirmation's question (docs/flows.md).
+    "+15005550050": Persona(
+        "person",
+        "confirms an appointment",
+        lines=("Yes, that works for me.", "Thanks, bye."),
+    ),
+    "+15005550051": Persona(
+        "person",
+        "asks to reschedule an appointment, then gives a new day and time",
+        lines=(
+            "I need to reschedule, I can't make it then.",
+            "Friday at two pm would be better.",
+            "Great, thanks. Bye.",
+        ),
+    ),
 }
 
 #: A talking person; the number's digits pick one of these scenarios.

@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:  # flow_graph imports this module (KEYS_PATTERN)
+    from callwright.voice_agent.flow_graph import FlowGraph, FlowState, Step
 
 Speaker = Literal["assistant", "user", "person"]
 #: The media streams a call may have (see CallPlan.leg).
@@ -80,6 +83,12 @@ class CallPlan:
     variables: Mapping[str, Any] = field(default_factory=dict)
     #: Whether the call is recorded (false: nothing is spooled and no recording handed over).
     record: bool = True
+    #: The conversation flow the call follows (docs/flows.md), its pinned published version's
+    #: graph, and the node it starts at (None: the graph's start); None: the prompt's call.
+    flow: FlowGraph | None = None
+    flow_start_node_id: str | None = None
+    #: For a resumed agent on a flow: where the flow stood when the transfer began.
+    flow_state: FlowState | None = None
 
 
 @dataclass(frozen=True)
@@ -158,10 +167,23 @@ class CallHooks(Protocol):
         published live, and sent as the `call.action` webhook."""
         ...
 
+    async def step(self, step: Step) -> None:
+        """The call's flow moved (docs/flows.md): kept in the call's `pathway_logs` and
+        published live as a node change."""
+        ...
+
     async def hang_up(self, ending: AgentEnding = "completed") -> None: ...
-    async def transfer(self, department: str | None, summary: str) -> TransferStarted:
-        """Hand the callee to a person (the department's number, else the call's): the carrier
-        stops this stream when it has taken the call; `summary` is a warm transfer's whisper."""
+    async def transfer(
+        self,
+        department: str | None,
+        summary: str,
+        *,
+        number: str | None = None,
+        mode: str | None = None,
+    ) -> TransferStarted:
+        """Hand the callee to a person (the department's number, else the call's; a flow's
+        transfer node may name its own `number` and `mode`): the carrier stops this stream
+        when it has taken the call; `summary` is a warm transfer's whisper."""
         ...
 
     async def transfer_failed(self) -> bool:

@@ -10,9 +10,10 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 from fastapi import WebSocket
@@ -64,6 +65,15 @@ from callwright.voice_agent.contract import (
     CallPlan,
     Recording,
 )
+from callwright.voice_agent.flow_brain import (
+    FlowBrain,
+    FlowResumeFrame,
+    FlowStartFrame,
+    answer_text,
+)
+from callwright.voice_agent.flow_graph import FlowGraph, ToolAction
+from callwright.voice_agent.flow_llm import ChatModel, LLMChooser
+from callwright.voice_agent.flow_runner import EdgeChooser, FlowRunner, OfflineChooser
 from callwright.voice_agent.frames import FinalReplyFrame
 from callwright.voice_agent.keypad import KeysFrame, KeysHeard, KeysSent
 from callwright.voice_agent.logs import quiet_pipecat
@@ -151,6 +161,10 @@ class CallSession:
         self._answerer: Answerer | None = "human" if plan.leg == "resume" else None
         self._ending: AgentEnding = "completed"
         self._timers: list[asyncio.Task[None]] = []
+        #: When the callee was connected (monotonic): a flow's steps are timed from it.
+        self._connected_at: float | None = None
+        #: The brain of a call on a flow (None: a prompt's call).
+        self._flow: FlowBrain | None = None
         #: Captions and transcript lines being reported (see _write).
         self._writes: list[asyncio.Future[None]] = []
         self._audio = b""
@@ -182,6 +196,10 @@ class CallSession:
             enable_rtvi=False,
             enable_turn_tracking=False,  # unread (TurnTimer times turns), yet fed every frame
         )
+        self._listen()
+
+    def _listen(self) -> None:
+        """The pipeline's events this session acts on."""
         self.recorder.add_event_handler("on_audio_data", self._on_audio)
         self.user_turns.add_event_handler("on_user_turn_started", self._on_user_speaking)
         self.user_turns.add_event_handler("on_user_turn_stopped", self._on_user_turn)
@@ -234,6 +252,8 @@ class CallSession:
         return TurnEndStrategy(RATE)
 
     def _build_brain(self) -> list[FrameProcessor]:
+        if self.plan.flow is not None:
+            return [self._flow_brain(self.plan.flow)]
         if self.engines.llm is not None:
             opener = LLMOpener(self.policy, self.plan, speed=self.speed)
             tools = ToolCalls(self.plan, self.engines.reach, self._act)
@@ -250,6 +270,59 @@ class CallSession:
                 goodbye_heard=lambda: self.closer.played_out,
             )
         ]
+
+    def _flow_brain(self, graph: FlowGraph) -> FlowBrain:
+        """The brain of a call on a flow: the runner with the LLM's chooser, or the offline
+        one; its steps reported to the hooks, its tools run like the LLM's."""
+        llm = self.engines.llm
+        chooser: EdgeChooser = OfflineChooser()
+        if llm is not None:
+            model = ChatModel(llm.base_url, llm.api_key, llm.model, self.plan.temperature)
+            chooser = LLMChooser(model, graph)
+        runner = FlowRunner(
+            graph,
+            self.plan.variables,
+            state=self.plan.flow_state,
+            chooser=chooser,
+            start_node_id=self.plan.flow_start_node_id,
+            clock=self._call_seconds,
+        )
+        self._flow = FlowBrain(
+            runner,
+            self.plan,
+            self.policy,
+            report_step=lambda step: self._write(self.hooks.step(step)),
+            run_tool=self._flow_tool,
+            speed=self.speed,
+            goodbye_heard=lambda: self.closer.played_out,
+        )
+        return self._flow
+
+    def _call_seconds(self) -> float | None:
+        """Seconds into the call (on its clock) since it was answered."""
+        if self._connected_at is None:
+            return None
+        return round((time.monotonic() - self._connected_at) * self.speed, 2)
+
+    async def _flow_tool(
+        self, action: ToolAction, arguments: dict[str, Any]
+    ) -> tuple[bool, str | None]:
+        """A flow's tool node: the call's tool of that name, run as the LLM's tools are (its
+        waiting line, its action lines)."""
+        spec = next((t for t in self.plan.tools if t.name == action.tool), None)
+        if spec is None:
+            self._act(
+                ActionReport(
+                    "tool", action.tool, "failed", f"{action.tool} is not one of the call's tools"
+                )
+            )
+            return False, None
+        runner = ToolCalls(self.plan, self.engines.reach, self._act, speak=self._waiting_line)
+        answer = await runner.run(cast(Any, None), spec, arguments)
+        return answer.status == "succeeded", answer_text(answer.result)
+
+    async def _waiting_line(self, _llm: Any, line: str) -> None:
+        await self._say(Reply(line))
 
     def _build_pipeline(self) -> Pipeline:
         voice = tts.find(self.plan.voice) or tts.default_voice(self.plan.language)
@@ -278,6 +351,7 @@ class CallSession:
     async def on_connected(self, _transport: Any, _client: Any) -> None:
         """The callee answered: record, tell the call flows, arm the time limit, and speak
         first unless the plan waits for the callee's greeting."""
+        self._connected_at = time.monotonic()
         await self.recorder.start_recording()
         self._timers.append(asyncio.create_task(self._spool_forever()))
         self._after(self.plan.max_duration_seconds, self._time_up)
@@ -318,6 +392,8 @@ class CallSession:
     async def _on_assistant_turn(self, _aggregator: Any, message: Any) -> None:
         if message.interrupted:  # the callee talked over the agent (a "Hello?" on the greeting)
             keep_what_was_said(self.policy, self.assistant_turns.context, message.content or "")
+            if self._flow is not None:
+                self._flow.interrupted(message.content or "")
         # The agent's line is written by its captions, as heard (cut where the callee cut in).
 
     # What the session does on its own ------------------------------------------------------
@@ -349,6 +425,10 @@ class CallSession:
         if self.policy.greeted:
             return
         self._spoke_first = True
+        if self.plan.flow is not None:
+            self.policy.greeted = True
+            await self.worker.queue_frame(FlowStartFrame())
+            return
         if self.engines.llm is not None and not self.plan.first_sentence:
             # The disclosure first, then the model introduces itself (its system message says
             # the line was said).
@@ -361,6 +441,9 @@ class CallSession:
 
     async def _resume(self) -> None:
         """Back after a transfer that did not reach the person: say so and carry on."""
+        if self.plan.flow is not None:
+            await self.worker.queue_frame(FlowResumeFrame(back_line(self.plan.transfer_result)))
+            return
         said = [text for speaker, text in self.plan.history if speaker == "assistant"]
         await self._say(self.policy.resumed(said, back_line(self.plan.transfer_result)))
 
@@ -375,7 +458,9 @@ class CallSession:
         await self.hooks.action(
             ActionReport("transfer", "transfer", "started", f"Transferring to {to}", asked)
         )
-        started = await self.hooks.transfer(frame.department, frame.summary)
+        started = await self.hooks.transfer(
+            frame.department, frame.summary, number=frame.number, mode=frame.mode
+        )
         if started.ok:
             return  # the carrier stops this stream; the call goes on without the agent
         await self.hooks.action(
@@ -390,6 +475,9 @@ class CallSession:
         )
         await self.closer.reopen()
         self.policy.reopen()
+        if self.plan.flow is not None:
+            await self.worker.queue_frame(FlowResumeFrame(CANNOT_TRANSFER))
+            return
         await self._say(Reply(CANNOT_TRANSFER))
 
     async def _time_up(self) -> None:

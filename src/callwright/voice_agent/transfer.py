@@ -37,6 +37,9 @@ class TransferFrame(FinalReplyFrame):
 
     department: str | None = None
     summary: str = ""
+    #: A flow's transfer node's own number and mode (None: the call's).
+    number: str | None = None
+    mode: str | None = None
 
 
 def reply_transfer(reply: Reply) -> TransferFrame:

@@ -1,0 +1,111 @@
+"""A call's order on a conversation flow (calls.builder): an agent's flow is pinned at its
+latest published version, a request's own `flow` wins, and the flow needs no prompt."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from callwright.calls import builder
+from callwright.calls.builder import CallRequest, FlowChoice, OrderRefused, PinnedFlow, build_order
+from callwright.models import Agent
+from callwright.voice_agent.flow_graph import FlowGraph
+from tests.factories import add_user
+from tests.voice_agent.flow_fixtures import flow_json
+
+pytestmark = pytest.mark.asyncio
+
+PROMPT = "You are Sarah from Bright Dental, confirming appointments politely."
+
+
+@pytest.fixture
+def asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str, int | None]]:
+    """Stands in for the flows' storage: every flow is published at version 5 (the lookups
+    asked are kept); "gone" is not found."""
+    lookups: list[tuple[int, str, int | None]] = []
+
+    async def lookup(
+        _session: AsyncSession, user_id: int, flow_id: str, version: int | None
+    ) -> PinnedFlow:
+        lookups.append((user_id, flow_id, version))
+        if flow_id == "gone":
+            raise OrderRefused("flow", "not-found", builder.FLOW_NOT_FOUND)
+        return PinnedFlow(flow_id, version or 5, FlowGraph.model_validate(flow_json("appointment")))
+
+    monkeypatch.setattr(builder, "published_flow", lookup)
+    return lookups
+
+
+async def test_an_agents_flow_is_pinned_and_a_requests_own_wins(
+    app: FastAPI, asked: list[tuple[int, str, int | None]]
+) -> None:
+    user = await add_user(app, email="flow-orders@example.com")
+    async with app.state.db.sessionmaker() as session:
+        agent = Agent(
+            user_id=user.id, name="Reminders", prompt=PROMPT, voice="joe", flow_id="agent-flow"
+        )
+        session.add(agent)
+        await session.commit()
+        request = CallRequest(
+            kind="api", to_number="+15005550050", user_id=user.id, agent_id=agent.id
+        )
+        order = await build_order(session, request)
+        assert (order.flow_id, order.flow_version, order.start_node_id) == ("agent-flow", 5, None)
+        assert order.flow_graph == FlowGraph.model_validate(flow_json("appointment")).model_dump(
+            mode="json"
+        )
+        assert order.prompt == PROMPT, "the agent's prompt is kept"
+        own = CallRequest(
+            kind="api",
+            to_number="+15005550050",
+            user_id=user.id,
+            agent_id=agent.id,
+            flow=FlowChoice("own-flow", 2, "confirm"),
+        )
+        order = await build_order(session, own)
+        assert (order.flow_id, order.flow_version, order.start_node_id) == (
+            "own-flow",
+            2,
+            "confirm",
+        )
+        bare = CallRequest(
+            kind="api", to_number="+15005550050", user_id=user.id, flow=FlowChoice("f")
+        )
+        order = await build_order(session, bare)
+        assert order.prompt == "Follow the conversation flow f (version 5)."
+        plain = await build_order(
+            session,
+            CallRequest(
+                kind="api", to_number="+15005550050", user_id=user.id, settings={"prompt": PROMPT}
+            ),
+        )
+        assert (plain.flow_id, plain.flow_graph) == (None, None)
+        with pytest.raises(OrderRefused) as refused:
+            await build_order(
+                session,
+                CallRequest(kind="api", to_number="+1", user_id=user.id, flow=FlowChoice("gone")),
+            )
+        assert refused.value.errors == {"flow": [builder.FLOW_NOT_FOUND]}
+    assert asked[:3] == [
+        (user.id, "agent-flow", None),
+        (user.id, "own-flow", 2),
+        (user.id, "f", None),
+    ]
+
+
+async def test_an_agents_flow_is_saved_and_read_back(app: FastAPI) -> None:
+    from tests.agents.test_agents_api import agent_body
+    from tests.factories import signed_in
+
+    client, _ = await signed_in(app, "agent-flow@example.com")
+    async with client:
+        created = await client.api("POST", "agents", json=agent_body(flow_id="appt-flow"))
+        assert created.status_code == 201, created.text
+        agent = created.json()["data"]
+        assert agent["flow_id"] == "appt-flow"
+        cleared = await client.api("PUT", f"agents/{agent['id']}", json=agent_body(flow_id=None))
+        assert cleared.json()["data"]["flow_id"] is None
+        long = await client.api("PUT", f"agents/{agent['id']}", json=agent_body(flow_id="x" * 37))
+        assert long.status_code == 422
+        assert "flow_id" in long.json()["errors"]
