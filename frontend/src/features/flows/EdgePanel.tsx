@@ -39,10 +39,7 @@ export function AddEdgeForm({ graph, from, onAdd }: { graph: FlowGraph; from: st
       aria-label="Add edge"
       className="space-y-4"
       onSubmit={(e) =>
-        void form.handleSubmit((values) => {
-          onAdd(edgeOf(values))
-          form.reset({ ...edgeFormOf({ source: values.source, kind: defaultEdgeKind(graph, values.source) }) })
-        })(e)
+        void form.handleSubmit((values) => onAdd(edgeOf(values)))(e)
       }
     >
       <h2 className="text-base font-semibold text-slate-900">Add edge</h2>

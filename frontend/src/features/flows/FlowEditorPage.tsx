@@ -88,7 +88,7 @@ function FlowEditor({ initial }: { initial: Flow }) {
               <ProblemsPanel problems={flow.problems} stale={dirty} onFocus={focus} />
             </Card>
             <Card className="p-4">
-              <TestPanel flowId={flow.id} stale={dirty} onPath={setTestPath} />
+              <TestPanel flowId={flow.id} variables={(graph.variables ?? []).map((v) => v.name)} stale={dirty} onPath={setTestPath} />
             </Card>
           </div>
         </div>
@@ -106,7 +106,7 @@ function FlowEditor({ initial }: { initial: Flow }) {
             )}
           </Card>
           <Card className="p-4">
-            <AddEdgeForm key={graph.nodes.map((n) => n.id).join() + (node?.id ?? '')} graph={graph} from={node?.id ?? null} onAdd={actions.addEdge} />
+            <AddEdgeForm key={`${graph.nodes.map((n) => n.id).join()}|${graph.edges?.length ?? 0}|${node?.id ?? ''}`} graph={graph} from={node?.id ?? null} onAdd={actions.addEdge} />
           </Card>
         </aside>
       </div>

@@ -24,6 +24,7 @@ export function FlowNodeCard({ data, selected }: NodeProps<CanvasNode>) {
     <div
       data-testid={`node-${node.id}`}
       data-kind={node.kind}
+      data-path={current ? 'current' : visited ? 'visited' : undefined}
       className={cn(
         'w-56 rounded-xl border-2 px-3 py-2 text-left shadow-sm',
         look.card,

@@ -18,13 +18,14 @@ export interface TestPath {
   visited: string[]
 }
 
-export function TestPanel({ flowId, stale, onPath }: { flowId: string; stale: boolean; onPath: (path: TestPath) => void }) {
+export function TestPanel({ flowId, variables, stale, onPath }: { flowId: string; variables: string[]; stale: boolean; onPath: (path: TestPath) => void }) {
   const [entries, setEntries] = useState<Entry[]>([])
+  const [given, setGiven] = useState<Record<string, string>>({})
   const [state, setState] = useState<FlowState | null>(null)
   const [visited, setVisited] = useState<string[]>([])
   const [said, setSaid] = useState('')
   const turn = useMutation({
-    mutationFn: (text: string | null) => flowsApi.test(flowId, { state, said: text }),
+    mutationFn: (text: string | null) => flowsApi.test(flowId, state ? { state, said: text } : { state: null, said: null, variables: Object.fromEntries(Object.entries(given).filter(([, v]) => v.trim())) }),
     onSuccess: ({ data }: { data: TextTurnOut }, text) => {
       const path = [...visited, ...data.steps.map((s) => s.node_id)]
       setEntries((old) => [
@@ -70,6 +71,14 @@ export function TestPanel({ flowId, stale, onPath }: { flowId: string; stale: bo
         <p role="alert" className="text-sm text-rose-600">
           {messageOf(turn.error, 'The test turn failed')}
         </p>
+      )}
+      {!state && variables.length > 0 && (
+        <fieldset className="grid grid-cols-2 gap-2">
+          <legend className="mb-1 text-xs text-slate-500">The call's variables</legend>
+          {variables.map((name) => (
+            <Input key={name} aria-label={`Variable ${name}`} placeholder={name} value={given[name] ?? ''} onChange={(e) => setGiven({ ...given, [name]: e.target.value })} />
+          ))}
+        </fieldset>
       )}
       {!state ? (
         <Button onClick={() => turn.mutate(null)} disabled={turn.isPending}>
