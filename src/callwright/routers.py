@@ -20,6 +20,7 @@ from callwright.config import Settings
 from callwright.content.endpoints import admin_router as content_admin_router
 from callwright.content.endpoints import router as content_router
 from callwright.developers.endpoints import router as developers_router
+from callwright.flows.endpoints import router as flows_router
 from callwright.kit.errors import NotFound
 from callwright.public_api.analyze import router as analyze_router
 from callwright.public_api.batch_analysis import router as batch_analysis_router
@@ -50,6 +51,7 @@ HOT_FIRST_ROUTERS = (
     system_router,
     billing_router,
     agent_tools_router,
+    flows_router,
 )
 #: The Bland-compatible call API at the root (Bland's SDK joins its base URL and "v1/calls").
 PUBLIC_ROUTERS = (

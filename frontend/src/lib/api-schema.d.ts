@@ -1357,6 +1357,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Flows
+         * @description The user's flows, the most recently changed first.
+         */
+        get: operations["list_flows_api_v1_flows_get"];
+        put?: never;
+        /**
+         * Create Flow
+         * @description A new flow: blank (one greeting), from a starter, or from a graph.
+         */
+        post: operations["create_flow_api_v1_flows_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Flow
+         * @description A new flow from an exported file (`format` "callwright-flow/1").
+         */
+        post: operations["import_flow_api_v1_flows_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/starters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Starters
+         * @description The starter flows a new flow may begin from (POST /flows with `starter`).
+         */
+        get: operations["list_starters_api_v1_flows_starters_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/{flow_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Flow */
+        get: operations["get_flow_api_v1_flows__flow_id__get"];
+        /**
+         * Update Flow
+         * @description Saves the name, the description and the draft (a draft with problems saves; publishing
+         *     refuses it).
+         */
+        put: operations["update_flow_api_v1_flows__flow_id__put"];
+        post?: never;
+        /**
+         * Delete Flow
+         * @description The flow and all its versions.
+         */
+        delete: operations["delete_flow_api_v1_flows__flow_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/{flow_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Flow
+         * @description The flow's draft as a `callwright-flow/1` JSON file (POST /flows/import takes it).
+         */
+        get: operations["export_flow_api_v1_flows__flow_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/{flow_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish Flow
+         * @description The draft becomes the next published version; 422 with each problem under `draft`
+         *     while it has any.
+         */
+        post: operations["publish_flow_api_v1_flows__flow_id__publish_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/{flow_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Versions
+         * @description The flow's published versions, the newest first.
+         */
+        get: operations["list_versions_api_v1_flows__flow_id__versions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/{flow_id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Version */
+        get: operations["get_version_api_v1_flows__flow_id__versions__version__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/forgot-password": {
         parameters: {
             query?: never;
@@ -2238,6 +2406,21 @@ export interface components {
              */
             success?: boolean;
         };
+        /** ActionNode */
+        ActionNode: {
+            /** Action */
+            action: components["schemas"]["TransferAction"] | components["schemas"]["PressDigitsAction"] | components["schemas"]["ToolAction"] | components["schemas"]["EndCallAction"] | components["schemas"]["VoicemailAction"];
+            /** Id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "action";
+            /** Name */
+            name: string;
+            position?: components["schemas"]["Position"];
+        };
         /** AddUserIn */
         AddUserIn: {
             /**
@@ -2769,6 +2952,38 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** AskNode */
+        AskNode: {
+            /** Capture */
+            capture?: components["schemas"]["Capture"][];
+            /** Id */
+            id: string;
+            /**
+             * Instruction
+             * @default
+             */
+            instruction?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "ask";
+            /**
+             * Max Tries
+             * @default 2
+             */
+            max_tries?: number;
+            /** Name */
+            name: string;
+            position?: components["schemas"]["Position"];
+            /**
+             * Retry Text
+             * @default Sorry, I didn't catch that.
+             */
+            retry_text?: string;
+            /** Text */
+            text: string;
         };
         /** AttemptOut */
         AttemptOut: {
@@ -3472,6 +3687,17 @@ export interface components {
             /** Text */
             text: string;
         };
+        /** Capture */
+        Capture: {
+            /**
+             * Type
+             * @default text
+             * @enum {string}
+             */
+            type?: "text" | "yes_no" | "number" | "date" | "time" | "name";
+            /** Variable */
+            variable: string;
+        };
         /** CardSetupIn */
         CardSetupIn: {
             /**
@@ -3545,6 +3771,18 @@ export interface components {
             settings: string[];
             /** Value */
             value: string;
+        };
+        /** Condition */
+        Condition: {
+            /**
+             * Op
+             * @enum {string}
+             */
+            op: "is_set" | "is_not_set" | "equals" | "not_equals" | "contains" | "greater_than" | "less_than";
+            /** Value */
+            value?: string | null;
+            /** Variable */
+            variable: string;
         };
         /** ContactIn */
         ContactIn: {
@@ -3658,6 +3896,19 @@ export interface components {
             minutes: number;
             /** Recorded Percent */
             recorded_percent: number;
+        };
+        /** DecideNode */
+        DecideNode: {
+            /** Id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "decide";
+            /** Name */
+            name: string;
+            position?: components["schemas"]["Position"];
         };
         /** DeliveriesPage */
         DeliveriesPage: {
@@ -3801,10 +4052,48 @@ export interface components {
              */
             success?: boolean;
         };
+        /** Edge */
+        Edge: {
+            condition?: components["schemas"]["Condition"] | null;
+            /** Id */
+            id: string;
+            /** Intent */
+            intent?: ("yes" | "no" | "later" | "not_interested" | "wrong_person" | "question") | null;
+            /**
+             * Kind
+             * @default next
+             * @enum {string}
+             */
+            kind?: "next" | "answer" | "condition" | "fallback";
+            /**
+             * Label
+             * @default
+             */
+            label?: string;
+            /** Phrases */
+            phrases?: string[];
+            /** Source */
+            source: string;
+            /** Target */
+            target: string;
+        };
         /** EmailIn */
         EmailIn: {
             /** Email */
             email: string;
+        };
+        /** EndCallAction */
+        EndCallAction: {
+            /**
+             * Text
+             * @default Thank you for your time. Goodbye.
+             */
+            text?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "end_call";
         };
         /** EndpointCreated */
         EndpointCreated: {
@@ -3935,6 +4224,258 @@ export interface components {
             line?: number | null;
             /** Value */
             value: string | number | boolean | null;
+        };
+        /**
+         * FlowCreate
+         * @description A new flow: blank (neither `starter` nor `graph`), from a starter, or from a graph.
+         */
+        FlowCreate: {
+            /**
+             * Description
+             * @default
+             */
+            description?: string | null;
+            graph?: components["schemas"]["FlowGraph"] | null;
+            /** Name */
+            name: string;
+            /** Starter */
+            starter?: string | null;
+        };
+        /** FlowDeleted */
+        FlowDeleted: {
+            data: components["schemas"]["FlowId"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /**
+         * FlowExport
+         * @description A flow as a JSON file (GET /flows/{id}/export; POST /flows/import takes it back).
+         */
+        FlowExport: {
+            /**
+             * Description
+             * @default
+             */
+            description?: string | null;
+            /**
+             * Format
+             * @default callwright-flow/1
+             */
+            format?: string;
+            graph: components["schemas"]["FlowGraph"];
+            /** Name */
+            name: string;
+        };
+        /** FlowGraph */
+        FlowGraph: {
+            /** Edges */
+            edges?: components["schemas"]["Edge"][];
+            /** Nodes */
+            nodes: (components["schemas"]["SayNode"] | components["schemas"]["AskNode"] | components["schemas"]["DecideNode"] | components["schemas"]["ActionNode"] | components["schemas"]["GlobalNode"])[];
+            /** Start Node Id */
+            start_node_id: string;
+            /** Variables */
+            variables?: components["schemas"]["Variable"][];
+        };
+        /** FlowId */
+        FlowId: {
+            /** Id */
+            id: string;
+        };
+        /** FlowOut */
+        FlowOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            draft: components["schemas"]["FlowGraph"];
+            /** Has Unpublished Changes */
+            has_unpublished_changes: boolean;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Problems */
+            problems: components["schemas"]["Problem"][];
+            /** Published Version */
+            published_version: number | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** FlowResponse */
+        FlowResponse: {
+            data: components["schemas"]["FlowOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** FlowSaved */
+        FlowSaved: {
+            data: components["schemas"]["FlowOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** FlowStarter */
+        FlowStarter: {
+            /** Description */
+            description: string;
+            /** Key */
+            key: string;
+            /** Name */
+            name: string;
+        };
+        /** FlowStarters */
+        FlowStarters: {
+            /** Data */
+            data: components["schemas"]["FlowStarter"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /**
+         * FlowSummary
+         * @description A flow in the list.
+         */
+        FlowSummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string;
+            /** Has Unpublished Changes */
+            has_unpublished_changes: boolean;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Node Count */
+            node_count: number;
+            /** Published Version */
+            published_version: number | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * FlowUpdate
+         * @description The flow's name, description and draft, saved as they are (problems and all).
+         */
+        FlowUpdate: {
+            /**
+             * Description
+             * @default
+             */
+            description?: string | null;
+            draft: components["schemas"]["FlowGraph"];
+            /** Name */
+            name: string;
+        };
+        /** FlowVersionOut */
+        FlowVersionOut: {
+            graph: components["schemas"]["FlowGraph"];
+            /**
+             * Published At
+             * Format: date-time
+             */
+            published_at: string;
+            /** Version */
+            version: number;
+        };
+        /** FlowVersionResponse */
+        FlowVersionResponse: {
+            data: components["schemas"]["FlowVersionOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** FlowVersionSummary */
+        FlowVersionSummary: {
+            /** Node Count */
+            node_count: number;
+            /**
+             * Published At
+             * Format: date-time
+             */
+            published_at: string;
+            /** Version */
+            version: number;
+        };
+        /** FlowVersionsPage */
+        FlowVersionsPage: {
+            /** Data */
+            data: components["schemas"]["FlowVersionSummary"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** FlowsPage */
+        FlowsPage: {
+            /** Data */
+            data: components["schemas"]["FlowSummary"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** GlobalNode */
+        GlobalNode: {
+            /** Id */
+            id: string;
+            /**
+             * Intent
+             * @enum {string}
+             */
+            intent: "person" | "opt_out" | "robot" | "busy";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "global";
+            /** Name */
+            name: string;
+            position?: components["schemas"]["Position"];
+            /**
+             * Text
+             * @default
+             */
+            text?: string;
+            /**
+             * Then
+             * @default return
+             * @enum {string}
+             */
+            then?: "return" | "end" | "goto";
         };
         /** GoogleRedirectOut */
         GoogleRedirectOut: {
@@ -4308,6 +4849,22 @@ export interface components {
             save_card?: boolean;
         };
         /**
+         * Position
+         * @description Where the editor draws the node (no meaning to the runner).
+         */
+        Position: {
+            /**
+             * X
+             * @default 0
+             */
+            x?: number;
+            /**
+             * Y
+             * @default 0
+             */
+            y?: number;
+        };
+        /**
          * PostIn
          * @description A post as the admin editor sends it. `content` is sanitised before it is stored.
          */
@@ -4394,6 +4951,28 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** PressDigitsAction */
+        PressDigitsAction: {
+            /** Digits */
+            digits: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "press_digits";
+        };
+        /**
+         * Problem
+         * @description One reason a draft cannot be published, tied to the node or edge it is about.
+         */
+        Problem: {
+            /** Edge Id */
+            edge_id?: string | null;
+            /** Message */
+            message: string;
+            /** Node Id */
+            node_id?: string | null;
         };
         /** ProfileOut */
         ProfileOut: {
@@ -4594,6 +5173,29 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** SayNode */
+        SayNode: {
+            /** Id */
+            id: string;
+            /**
+             * Instruction
+             * @default
+             */
+            instruction?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "say";
+            /** Name */
+            name: string;
+            position?: components["schemas"]["Position"];
+            /**
+             * Text
+             * @default
+             */
+            text?: string;
         };
         /**
          * SendCallIn
@@ -4856,6 +5458,22 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** ToolAction */
+        ToolAction: {
+            /** Arguments */
+            arguments?: {
+                [key: string]: string | number | boolean;
+            };
+            /** Result Variable */
+            result_variable?: string | null;
+            /** Tool */
+            tool: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tool";
         };
         /** ToolDeleted */
         ToolDeleted: {
@@ -5151,6 +5769,29 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /** TransferAction */
+        TransferAction: {
+            /** Department */
+            department?: string | null;
+            /**
+             * Mode
+             * @default cold
+             * @enum {string}
+             */
+            mode?: "cold" | "warm";
+            /** Number */
+            number?: string | null;
+            /**
+             * Text
+             * @default Let me put you through now.
+             */
+            text?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer";
         };
         /**
          * TurnLatencyEvent
@@ -6051,6 +6692,26 @@ export interface components {
             /** Error Type */
             type: string;
         };
+        /**
+         * Variable
+         * @description A variable the flow uses: given by the call (`request_data`, a contact's columns) or
+         *     captured by an ask node.
+         */
+        Variable: {
+            /**
+             * Description
+             * @default
+             */
+            description?: string;
+            /** Name */
+            name: string;
+            /**
+             * Type
+             * @default text
+             * @enum {string}
+             */
+            type?: "text" | "yes_no" | "number" | "date" | "time" | "name";
+        };
         /** VoiceOut */
         VoiceOut: {
             /** Description */
@@ -6065,6 +6726,16 @@ export interface components {
             name: string;
             /** Recording Url */
             recording_url: string;
+        };
+        /** VoicemailAction */
+        VoicemailAction: {
+            /** Text */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "voicemail";
         };
         /** VoicesOut */
         VoicesOut: {
@@ -6218,6 +6889,7 @@ export interface components {
     pathItems: never;
 }
 export type SchemaActed = components['schemas']['Acted'];
+export type SchemaActionNode = components['schemas']['ActionNode'];
 export type SchemaAddUserIn = components['schemas']['AddUserIn'];
 export type SchemaAdminCall = components['schemas']['AdminCall'];
 export type SchemaAdminCallsPage = components['schemas']['AdminCallsPage'];
@@ -6244,6 +6916,7 @@ export type SchemaApiKeyCreated = components['schemas']['ApiKeyCreated'];
 export type SchemaApiKeyIn = components['schemas']['ApiKeyIn'];
 export type SchemaApiKeyOut = components['schemas']['ApiKeyOut'];
 export type SchemaApiKeysPage = components['schemas']['ApiKeysPage'];
+export type SchemaAskNode = components['schemas']['AskNode'];
 export type SchemaAttemptOut = components['schemas']['AttemptOut'];
 export type SchemaAutoRechargeIn = components['schemas']['AutoRechargeIn'];
 export type SchemaAutoRechargeOut = components['schemas']['AutoRechargeOut'];
@@ -6283,17 +6956,20 @@ export type SchemaCampaignResponse = components['schemas']['CampaignResponse'];
 export type SchemaCampaignUpdated = components['schemas']['CampaignUpdated'];
 export type SchemaCampaignsPage = components['schemas']['CampaignsPage'];
 export type SchemaCaptionEvent = components['schemas']['CaptionEvent'];
+export type SchemaCapture = components['schemas']['Capture'];
 export type SchemaCardSetupIn = components['schemas']['CardSetupIn'];
 export type SchemaCardSetupOut = components['schemas']['CardSetupOut'];
 export type SchemaCharts = components['schemas']['Charts'];
 export type SchemaChartsOut = components['schemas']['ChartsOut'];
 export type SchemaClientConfig = components['schemas']['ClientConfig'];
 export type SchemaComponentOut = components['schemas']['ComponentOut'];
+export type SchemaCondition = components['schemas']['Condition'];
 export type SchemaContactIn = components['schemas']['ContactIn'];
 export type SchemaContactOut = components['schemas']['ContactOut'];
 export type SchemaContactsPage = components['schemas']['ContactsPage'];
 export type SchemaCounters = components['schemas']['Counters'];
 export type SchemaDailyPoint = components['schemas']['DailyPoint'];
+export type SchemaDecideNode = components['schemas']['DecideNode'];
 export type SchemaDeliveriesPage = components['schemas']['DeliveriesPage'];
 export type SchemaDeliveryDetail = components['schemas']['DeliveryDetail'];
 export type SchemaDeliveryDetailResponse = components['schemas']['DeliveryDetailResponse'];
@@ -6303,7 +6979,9 @@ export type SchemaDoNotCallIn = components['schemas']['DoNotCallIn'];
 export type SchemaDoNotCallOut = components['schemas']['DoNotCallOut'];
 export type SchemaDoNotCallPage = components['schemas']['DoNotCallPage'];
 export type SchemaDone = components['schemas']['Done'];
+export type SchemaEdge = components['schemas']['Edge'];
 export type SchemaEmailIn = components['schemas']['EmailIn'];
+export type SchemaEndCallAction = components['schemas']['EndCallAction'];
 export type SchemaEndpointCreated = components['schemas']['EndpointCreated'];
 export type SchemaEndpointIn = components['schemas']['EndpointIn'];
 export type SchemaEndpointOut = components['schemas']['EndpointOut'];
@@ -6312,6 +6990,24 @@ export type SchemaEndpointUpdate = components['schemas']['EndpointUpdate'];
 export type SchemaEndpointsPage = components['schemas']['EndpointsPage'];
 export type SchemaEnterpriseIn = components['schemas']['EnterpriseIn'];
 export type SchemaExtractedFieldOut = components['schemas']['ExtractedFieldOut'];
+export type SchemaFlowCreate = components['schemas']['FlowCreate'];
+export type SchemaFlowDeleted = components['schemas']['FlowDeleted'];
+export type SchemaFlowExport = components['schemas']['FlowExport'];
+export type SchemaFlowGraph = components['schemas']['FlowGraph'];
+export type SchemaFlowId = components['schemas']['FlowId'];
+export type SchemaFlowOut = components['schemas']['FlowOut'];
+export type SchemaFlowResponse = components['schemas']['FlowResponse'];
+export type SchemaFlowSaved = components['schemas']['FlowSaved'];
+export type SchemaFlowStarter = components['schemas']['FlowStarter'];
+export type SchemaFlowStarters = components['schemas']['FlowStarters'];
+export type SchemaFlowSummary = components['schemas']['FlowSummary'];
+export type SchemaFlowUpdate = components['schemas']['FlowUpdate'];
+export type SchemaFlowVersionOut = components['schemas']['FlowVersionOut'];
+export type SchemaFlowVersionResponse = components['schemas']['FlowVersionResponse'];
+export type SchemaFlowVersionSummary = components['schemas']['FlowVersionSummary'];
+export type SchemaFlowVersionsPage = components['schemas']['FlowVersionsPage'];
+export type SchemaFlowsPage = components['schemas']['FlowsPage'];
+export type SchemaGlobalNode = components['schemas']['GlobalNode'];
 export type SchemaGoogleRedirectOut = components['schemas']['GoogleRedirectOut'];
 export type SchemaHttpValidationError = components['schemas']['HTTPValidationError'];
 export type SchemaHistoryEntry = components['schemas']['HistoryEntry'];
@@ -6341,12 +7037,15 @@ export type SchemaOutcomeCount = components['schemas']['OutcomeCount'];
 export type SchemaPagination = components['schemas']['Pagination'];
 export type SchemaPasswordChange = components['schemas']['PasswordChange'];
 export type SchemaPaymentMethodIn = components['schemas']['PaymentMethodIn'];
+export type SchemaPosition = components['schemas']['Position'];
 export type SchemaPostIn = components['schemas']['PostIn'];
 export type SchemaPostOut = components['schemas']['PostOut'];
 export type SchemaPostResponse = components['schemas']['PostResponse'];
 export type SchemaPostSaved = components['schemas']['PostSaved'];
 export type SchemaPostsData = components['schemas']['PostsData'];
 export type SchemaPostsPage = components['schemas']['PostsPage'];
+export type SchemaPressDigitsAction = components['schemas']['PressDigitsAction'];
+export type SchemaProblem = components['schemas']['Problem'];
 export type SchemaProfileOut = components['schemas']['ProfileOut'];
 export type SchemaProfileResponse = components['schemas']['ProfileResponse'];
 export type SchemaProfileUpdate = components['schemas']['ProfileUpdate'];
@@ -6365,6 +7064,7 @@ export type SchemaRetryIn = components['schemas']['RetryIn'];
 export type SchemaSandboxNumber = components['schemas']['SandboxNumber'];
 export type SchemaSandboxPlan = components['schemas']['SandboxPlan'];
 export type SchemaSandboxPlanOut = components['schemas']['SandboxPlanOut'];
+export type SchemaSayNode = components['schemas']['SayNode'];
 export type SchemaSendCallIn = components['schemas']['SendCallIn'];
 export type SchemaSendCallOut = components['schemas']['SendCallOut'];
 export type SchemaSignInProviders = components['schemas']['SignInProviders'];
@@ -6384,6 +7084,7 @@ export type SchemaTestCallTaskOut = components['schemas']['TestCallTaskOut'];
 export type SchemaTimezoneUpdate = components['schemas']['TimezoneUpdate'];
 export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
+export type SchemaToolAction = components['schemas']['ToolAction'];
 export type SchemaToolDeleted = components['schemas']['ToolDeleted'];
 export type SchemaToolHeaderIn = components['schemas']['ToolHeaderIn'];
 export type SchemaToolHeaderOut = components['schemas']['ToolHeaderOut'];
@@ -6404,6 +7105,7 @@ export type SchemaTopUser = components['schemas']['TopUser'];
 export type SchemaTopUsersOut = components['schemas']['TopUsersOut'];
 export type SchemaTranscriptLine = components['schemas']['TranscriptLine'];
 export type SchemaTranscriptOut = components['schemas']['TranscriptOut'];
+export type SchemaTransferAction = components['schemas']['TransferAction'];
 export type SchemaTurnLatencyEvent = components['schemas']['TurnLatencyEvent'];
 export type SchemaTurnLatencyOut = components['schemas']['TurnLatencyOut'];
 export type SchemaUnreadCount = components['schemas']['UnreadCount'];
@@ -6436,7 +7138,9 @@ export type SchemaV1VoiceOut = components['schemas']['V1VoiceOut'];
 export type SchemaV1Voicemail = components['schemas']['V1Voicemail'];
 export type SchemaV1VoicesList = components['schemas']['V1VoicesList'];
 export type SchemaValidationError = components['schemas']['ValidationError'];
+export type SchemaVariable = components['schemas']['Variable'];
 export type SchemaVoiceOut = components['schemas']['VoiceOut'];
+export type SchemaVoicemailAction = components['schemas']['VoicemailAction'];
 export type SchemaVoicesOut = components['schemas']['VoicesOut'];
 export type SchemaWebhookEvent = components['schemas']['WebhookEvent'];
 export type SchemaWeekCount = components['schemas']['WeekCount'];
@@ -8971,6 +9675,353 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_flows_api_v1_flows_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_flow_api_v1_flows_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    import_flow_api_v1_flows_import_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowExport"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_starters_api_v1_flows_starters_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowStarters"];
+                };
+            };
+        };
+    };
+    get_flow_api_v1_flows__flow_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_flow_api_v1_flows__flow_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_flow_api_v1_flows__flow_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowDeleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_flow_api_v1_flows__flow_id__export_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowExport"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    publish_flow_api_v1_flows__flow_id__publish_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_versions_api_v1_flows__flow_id__versions_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowVersionsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_version_api_v1_flows__flow_id__versions__version__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flow_id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowVersionResponse"];
                 };
             };
             /** @description Validation Error */

@@ -9,6 +9,8 @@ from callwright.models.compliance import DoNotCall
 from callwright.models.content import FormSubmission, Post, SiteSetting
 from callwright.models.developer import ApiKey, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from callwright.models.email_message import EmailMessage
+from callwright.models.flow import Flow
+from callwright.models.flow_version import FlowVersion
 from callwright.models.ledger import CallReport, LedgerEntry
 from callwright.models.password_reset import PasswordResetToken
 from callwright.models.payment import BillingProfile, TopUp
@@ -30,6 +32,8 @@ __all__ = [
     "CampaignContact",
     "DoNotCall",
     "EmailMessage",
+    "Flow",
+    "FlowVersion",
     "FormSubmission",
     "LedgerEntry",
     "PasswordResetToken",

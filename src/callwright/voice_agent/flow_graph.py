@@ -40,6 +40,12 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 VariableName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
 Line = Annotated[str, StringConstraints(strip_whitespace=True, max_length=1000)]
 Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+#: Where the editor draws a node: bounded so a drawing is always a sane number.
+Coordinate = Annotated[float, Field(ge=-1_000_000, le=1_000_000)]
+#: A number a tool's argument holds (bounded, as every number a request carries is).
+ArgumentInt = Annotated[int, Field(ge=-(2**53), le=2**53)]
+ArgumentFloat = Annotated[float, Field(ge=-1e15, le=1e15)]
+ArgumentText = Annotated[str, StringConstraints(max_length=1000)]
 
 #: What a captured variable holds; extracted from the callee's answer by the same extractors
 #: the post-call analysis uses (analysis.fields.value_in), or by the LLM.
@@ -59,8 +65,8 @@ class _Strict(BaseModel):
 class Position(_Strict):
     """Where the editor draws the node (no meaning to the runner)."""
 
-    x: float = 0
-    y: float = 0
+    x: Coordinate = 0
+    y: Coordinate = 0
 
 
 class Variable(_Strict):
@@ -96,7 +102,9 @@ class ToolAction(_Strict):
     #: A tool of the call's agent, by name.
     tool: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
     #: Argument values; strings may hold `{{variables}}`.
-    arguments: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    arguments: dict[str, ArgumentText | ArgumentInt | ArgumentFloat | bool] = Field(
+        default_factory=dict, max_length=30
+    )
     #: The variable that keeps the tool's answer (text), if any.
     result_variable: VariableName | None = None
 
