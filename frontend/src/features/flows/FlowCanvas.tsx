@@ -31,7 +31,7 @@ export function FlowCanvas({ graph, problems, selection, testPath, onSelect, onC
       graph.nodes.map((node) => ({
         id: node.id,
         type: 'flow',
-        position: node.position ?? { x: 0, y: 0 },
+        position: { x: node.position?.x ?? 0, y: node.position?.y ?? 0 },
         measured: measured[node.id],
         selected: selection?.type === 'node' && selection.id === node.id,
         ariaLabel: `${node.kind} node ${node.name}`,

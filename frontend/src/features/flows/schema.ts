@@ -17,6 +17,7 @@ export const LABEL_MAX = 80
 export const PHRASE_MAX = 200
 export const PHRASES_MAX = 30
 export const CAPTURE_MAX = 10
+export const ARGUMENTS_MAX = 30
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
 export const VARIABLE_MESSAGE = 'A variable name starts with a letter or _ and has only letters, digits and _ (64 at most)'
 const KEYS = /^[0-9*#w]{1,64}$/
@@ -56,7 +57,7 @@ export const nodeSchema = z
     if (form.kind !== 'action') return
     if (form.action_type === 'press_digits' && !KEYS.test(form.digits.replace(/\s/g, ''))) need('digits', 'Keys 0-9, * and #, and w for a half-second pause (64 at most)')
     if (form.action_type === 'tool' && !TOOL_NAME.test(form.tool.trim())) need('tool', 'The tool name: letters, digits, _ and - (64 at most)')
-    if (form.action_type === 'tool' && argumentsOf(form.arguments) === null) need('arguments', 'Arguments must be a JSON object of texts, numbers and true/false')
+    if (form.action_type === 'tool' && argumentsOf(form.arguments) === null) need('arguments', `Arguments: a JSON object of at most ${ARGUMENTS_MAX} texts (${LINE_MAX} characters at most), numbers and true/false`)
   })
 
 export type NodeForm = z.infer<typeof nodeSchema>
@@ -67,7 +68,9 @@ export function argumentsOf(text: string): Record<string, string | number | bool
   try {
     const value: unknown = JSON.parse(text)
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return null
-    const ok = Object.values(value).every((v) => ['string', 'number', 'boolean'].includes(typeof v))
+    const values = Object.values(value)
+    const fits = (v: unknown) => (typeof v === 'string' ? v.length <= LINE_MAX : typeof v === 'number' ? Math.abs(v) <= 1e15 : typeof v === 'boolean')
+    const ok = values.length <= ARGUMENTS_MAX && values.every(fits)
     return ok ? (value as Record<string, string | number | boolean>) : null
   } catch {
     return null

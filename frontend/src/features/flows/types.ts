@@ -1,143 +1,34 @@
-/** The flow document and the flows API's shapes (docs/flows.md), as
- * src/callwright/voice_agent/flow_graph.py and the flows contract define them. */
+/** The flow document and the flows API's shapes (docs/flows.md): the generated schema's, from
+ * src/callwright/voice_agent/flow_graph.py and flows/schemas.py. The "test in text" turn is typed
+ * here by hand from flow_graph.py (TextTurnIn / TextTurnOut): its route is wired at merge. */
+import type { components } from '@/lib/api-schema'
 
-export type VariableType = 'text' | 'yes_no' | 'number' | 'date' | 'time' | 'name'
-export type AnswerIntent = 'yes' | 'no' | 'later' | 'not_interested' | 'wrong_person' | 'question'
-export type GlobalIntent = 'person' | 'opt_out' | 'robot' | 'busy'
-export type ConditionOp = 'is_set' | 'is_not_set' | 'equals' | 'not_equals' | 'contains' | 'greater_than' | 'less_than'
-export type NodeKind = 'say' | 'ask' | 'decide' | 'action' | 'global'
-export type EdgeKind = 'next' | 'answer' | 'condition' | 'fallback'
-
-export interface Position {
-  x: number
-  y: number
-}
-
-export interface Variable {
-  name: string
-  type?: VariableType
-  description?: string
-}
-
-export interface Capture {
-  variable: string
-  type?: VariableType
-}
-
-export type FlowAction =
-  | { type: 'transfer'; number?: string | null; department?: string | null; mode?: 'cold' | 'warm'; text?: string }
-  | { type: 'press_digits'; digits: string }
-  | { type: 'tool'; tool: string; arguments?: Record<string, string | number | boolean>; result_variable?: string | null }
-  | { type: 'end_call'; text?: string }
-  | { type: 'voicemail'; text: string }
+type Schemas = components['schemas']
+export type FlowGraph = Schemas['FlowGraph']
+export type FlowNode = FlowGraph['nodes'][number]
+export type NodeKind = FlowNode['kind']
+export type SayNode = Schemas['SayNode']
+export type AskNode = Schemas['AskNode']
+export type DecideNode = Schemas['DecideNode']
+export type ActionNode = Schemas['ActionNode']
+export type GlobalNode = Schemas['GlobalNode']
+export type FlowAction = ActionNode['action']
 export type ActionType = FlowAction['type']
-
-interface NodeBase {
-  id: string
-  name: string
-  position?: Position
-}
-
-export interface SayNode extends NodeBase {
-  kind: 'say'
-  text?: string
-  instruction?: string
-}
-export interface AskNode extends NodeBase {
-  kind: 'ask'
-  text: string
-  instruction?: string
-  capture?: Capture[]
-  retry_text?: string
-  max_tries?: number
-}
-export interface DecideNode extends NodeBase {
-  kind: 'decide'
-}
-export interface ActionNode extends NodeBase {
-  kind: 'action'
-  action: FlowAction
-}
-export interface GlobalNode extends NodeBase {
-  kind: 'global'
-  intent: GlobalIntent
-  text?: string
-  then?: 'return' | 'end' | 'goto'
-}
-export type FlowNode = SayNode | AskNode | DecideNode | ActionNode | GlobalNode
-
-export interface Condition {
-  variable: string
-  op: ConditionOp
-  value?: string | null
-}
-
-export interface FlowEdge {
-  id: string
-  source: string
-  target: string
-  label?: string
-  kind?: EdgeKind
-  phrases?: string[]
-  intent?: AnswerIntent | null
-  condition?: Condition | null
-}
-
-export interface FlowGraph {
-  start_node_id: string
-  variables?: Variable[]
-  nodes: FlowNode[]
-  edges?: FlowEdge[]
-}
-
-export interface Problem {
-  message: string
-  node_id?: string | null
-  edge_id?: string | null
-}
-
-export interface FlowSummary {
-  id: string
-  name: string
-  description: string
-  published_version: number | null
-  has_unpublished_changes: boolean
-  node_count: number
-  created_at: string
-  updated_at: string
-}
-
-export interface Flow {
-  id: string
-  name: string
-  description: string
-  draft: FlowGraph
-  problems: Problem[]
-  published_version: number | null
-  has_unpublished_changes: boolean
-  created_at: string
-  updated_at: string
-}
-
-export interface FlowStarter {
-  key: string
-  name: string
-  description: string
-}
-
-export interface FlowCreate {
-  name: string
-  description?: string
-  starter?: string | null
-  graph?: FlowGraph | null
-}
-
-export interface FlowExport {
-  format: string
-  name: string
-  description?: string
-  graph: FlowGraph
-}
+export type FlowEdge = Schemas['Edge']
+export type EdgeKind = NonNullable<FlowEdge['kind']>
+export type AnswerIntent = NonNullable<FlowEdge['intent']>
+export type Condition = Schemas['Condition']
+export type ConditionOp = Condition['op']
+export type Variable = Schemas['Variable']
+export type VariableType = NonNullable<Variable['type']>
+export type GlobalIntent = GlobalNode['intent']
+export type Position = Schemas['Position']
+export type Problem = Schemas['Problem']
+export type Flow = Schemas['FlowOut']
+export type FlowSummary = Schemas['FlowSummary']
+export type FlowStarter = Schemas['FlowStarter']
+export type FlowCreate = Schemas['FlowCreate']
+export type FlowExport = Schemas['FlowExport']
 
 export interface FlowState {
   node_id?: string | null
@@ -172,14 +63,8 @@ export interface TextTurnOut {
   end_reason?: string | null
 }
 
-export interface Paged<T> {
-  success: boolean
-  data: T[]
-  pagination: { current_page: number; last_page: number; per_page: number; total: number }
-}
-
 export interface Ok<T> {
-  success: boolean
+  success?: boolean
   message?: string
   data: T
 }
