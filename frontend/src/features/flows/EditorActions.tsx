@@ -9,7 +9,13 @@ import type { useFlowEditor } from './useFlowEditor'
 export function EditorActions({ flow, editor }: { flow: Flow; editor: ReturnType<typeof useFlowEditor> }) {
   const { dirty, doc, save, publish, exportFile } = editor
   const problems = flow.problems.length
-  const why = dirty ? 'Save the draft before publishing' : problems ? `Fix ${problems} problem${problems === 1 ? '' : 's'} before publishing` : null
+  const why = dirty
+    ? 'Save the draft before publishing'
+    : problems
+      ? `Fix ${problems} problem${problems === 1 ? '' : 's'} before publishing`
+      : flow.published_version && !flow.has_unpublished_changes
+        ? 'The draft is what is published'
+        : null
   return (
     <div className="flex flex-wrap items-center gap-3 rounded-xl border border-slate-200 bg-white px-4 py-2.5">
       <p className="text-sm text-slate-700" data-testid="flow-status">

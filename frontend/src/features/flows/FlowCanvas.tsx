@@ -20,7 +20,7 @@ interface CanvasProps {
   onSelect: (selection: Selection) => void
   onConnect: (source: string, target: string) => void
   onMoveStart: () => void
-  onMove: (moved: Map<string, Position>) => void
+  onMove: (moved: Map<string, Position>, dragging: boolean) => void
   onDelete: (selection: NonNullable<Selection>) => void
 }
 
@@ -72,13 +72,17 @@ export function FlowCanvas({ graph, problems, selection, testPath, onSelect, onC
   const onNodesChange = useCallback(
     (changes: NodeChange<CanvasNode>[]) => {
       const moved = new Map<string, Position>()
+      let dragging = false
       const sizes: Record<string, { width: number; height: number }> = {}
       for (const change of changes) {
-        if (change.type === 'position' && change.position && change.dragging) moved.set(change.id, change.position)
+        if (change.type === 'position' && change.position) {
+          moved.set(change.id, change.position)
+          dragging ||= Boolean(change.dragging)
+        }
         if (change.type === 'dimensions' && change.dimensions) sizes[change.id] = change.dimensions
         if (change.type === 'select' && change.selected) onSelect({ type: 'node', id: change.id })
       }
-      if (moved.size) onMove(moved)
+      if (moved.size) onMove(moved, dragging)
       if (Object.keys(sizes).length) setMeasured((m) => ({ ...m, ...sizes }))
     },
     [onMove, onSelect],

@@ -19,7 +19,7 @@ import { LeaveGuard } from './LeaveGuard'
 import { NodePanel } from './NodePanel'
 import { NodeList, ProblemsPanel } from './SidePanels'
 import { TestPanel, type TestPath } from './TestPanel'
-import type { Flow, Problem } from './types'
+import type { Flow, NodeKind, Problem } from './types'
 import { useFlowEditor } from './useFlowEditor'
 
 const back = (
@@ -65,6 +65,10 @@ function FlowEditor({ initial }: { initial: Flow }) {
   const view = useReactFlow()
   const node = selection?.type === 'node' ? graph.nodes.find((n) => n.id === selection.id) : undefined
   const edge = selection?.type === 'edge' ? graph.edges?.find((e) => e.id === selection.id) : undefined
+  const add = (kind: NodeKind) => {
+    const added = actions.addNode(kind)
+    void view.setCenter((added.position?.x ?? 0) + 112, (added.position?.y ?? 0) + 40, { zoom: view.getZoom(), duration: 200 })
+  }
   const focus = (problem: Problem) => {
     const edgeOf = graph.edges?.find((e) => e.id === problem.edge_id)
     const target = graph.nodes.find((n) => n.id === (edgeOf?.source ?? problem.node_id))
@@ -78,8 +82,8 @@ function FlowEditor({ initial }: { initial: Flow }) {
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-4">
           <Card className="overflow-hidden">
-            <EditorToolbar onAdd={actions.addNode} canUndo={history.canUndo} canRedo={history.canRedo} onUndo={history.undo} onRedo={history.redo} />
-            <div className="h-[62vh] min-h-[420px] bg-slate-50" data-testid="flow-canvas">
+            <EditorToolbar onAdd={add} canUndo={history.canUndo} canRedo={history.canRedo} onUndo={history.undo} onRedo={history.redo} />
+            <div className="h-[68vh] min-h-[460px] bg-slate-50" data-testid="flow-canvas">
               <FlowCanvas graph={graph} problems={flow.problems} selection={selection} testPath={testPath} onSelect={setSelection} onConnect={actions.connect} onMoveStart={actions.moveStart} onMove={actions.move} onDelete={actions.remove} />
             </div>
           </Card>

@@ -33,14 +33,20 @@ export function freshId(prefix: string, taken: Iterable<string>): string {
   return `${prefix}_${n}`
 }
 
-/** A new node of `kind` at `position` (or below the lowest node). */
-export function withNewNode(graph: FlowGraph, kind: NodeKind, position?: Position): { graph: FlowGraph; node: FlowNode } {
-  const lowest = Math.max(0, ...graph.nodes.map((n) => n.position?.y ?? 0))
-  const node = {
-    ...NEW_NODE[kind],
-    id: freshId(kind, graph.nodes.map((n) => n.id)),
-    position: position ?? { x: 40 + (graph.nodes.length % 3) * 60, y: lowest + 140 },
-  } as FlowNode
+/** Where a new node goes: below `anchor` (the selected node, else the lowest one), moved right
+ * until it covers no other node. */
+export function freePlace(graph: FlowGraph, anchorId?: string | null): Position {
+  const at = (n: FlowNode) => ({ x: n.position?.x ?? 0, y: n.position?.y ?? 0 })
+  const lowest = graph.nodes.reduce<FlowNode | undefined>((low, n) => (!low || at(n).y > at(low).y ? n : low), undefined)
+  const anchor = graph.nodes.find((n) => n.id === anchorId) ?? lowest
+  const place = anchor ? { x: at(anchor).x, y: at(anchor).y + 170 } : { x: 0, y: 0 }
+  while (graph.nodes.some((n) => Math.abs(at(n).x - place.x) < 250 && Math.abs(at(n).y - place.y) < 130)) place.x += 270
+  return place
+}
+
+/** A new node of `kind` at `position` (or a free place below the anchor node). */
+export function withNewNode(graph: FlowGraph, kind: NodeKind, anchorId?: string | null): { graph: FlowGraph; node: FlowNode } {
+  const node = { ...NEW_NODE[kind], id: freshId(kind, graph.nodes.map((n) => n.id)), position: freePlace(graph, anchorId) } as FlowNode
   return { graph: { ...graph, nodes: [...graph.nodes, node] }, node }
 }
 

@@ -57,7 +57,7 @@ export function useFlowEditor(initial: Flow) {
 
   const actions = {
     addNode: (kind: NodeKind) => {
-      const { graph: next, node } = withNewNode(graph, kind)
+      const { graph: next, node } = withNewNode(graph, kind, selection?.type === 'node' ? selection.id : null)
       setGraph(next)
       setSelection({ type: 'node', id: node.id })
       return node
@@ -84,7 +84,11 @@ export function useFlowEditor(initial: Flow) {
       setSelection(null)
     },
     moveStart: () => dispatch({ type: 'checkpoint' }),
-    move: (moved: Map<string, Position>) => dispatch({ type: 'preview', doc: { ...doc, graph: withPositions(graph, moved) } }),
+    /** A drag previews (its start was the undo step); a move from the keyboard is one step. */
+    move: (moved: Map<string, Position>, dragging: boolean) => {
+      const same = [...moved].every(([id, p]) => graph.nodes.some((n) => n.id === id && n.position?.x === p.x && n.position?.y === p.y))
+      if (!same) dispatch(dragging ? { type: 'preview', doc: { ...doc, graph: withPositions(graph, moved) } } : { type: 'change', doc: { ...doc, graph: withPositions(graph, moved) } })
+    },
   }
   useUndoKeys(history.undo, history.redo, () => dirty && !save.isPending && save.mutate(doc))
   return { flow, doc, graph, dirty, selection, setSelection, history, actions, save, publish, exportFile }
