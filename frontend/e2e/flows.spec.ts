@@ -67,7 +67,14 @@ test('a five-node flow is built from blank, its problem shown and fixed, and pub
   await page.reload()
   await expect(page.getByRole('navigation', { name: 'Nodes' }).getByRole('button')).toHaveCount(5)
   await expect(page.getByTestId('flow-status')).toContainText('Published version 1')
-  await page.screenshot({ path: 'test-results/flow-editor-built.png', fullPage: true })
+
+  // The keyboard moves a selected node (one undo step), and Ctrl+Z takes it back.
+  await page.locator('.react-flow__node', { has: node(page, 'ask_1') }).focus()
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('ArrowRight')
+  await expect(page.getByTestId('flow-status')).toContainText('Unsaved changes')
+  await page.keyboard.press('Control+z')
+  await expect(page.getByTestId('flow-status')).toContainText('All changes saved')
 })
 
 // Needs POST /api/v1/flows/{id}/test, which is wired to the flow runner when the flows branches

@@ -3,7 +3,7 @@
  * would take and the path (each step and why) come back; the canvas shows where it stands. */
 import { useMutation } from '@tanstack/react-query'
 import { RotateCcw, Send } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
@@ -24,6 +24,11 @@ export function TestPanel({ flowId, variables, stale, onPath }: { flowId: string
   const [state, setState] = useState<FlowState | null>(null)
   const [visited, setVisited] = useState<string[]>([])
   const [said, setSaid] = useState('')
+  const list = useRef<HTMLOListElement>(null)
+  // The newest line in view, as in a chat.
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = list.current.scrollHeight
+  }, [entries])
   const turn = useMutation({
     mutationFn: (text: string | null) => flowsApi.test(flowId, state ? { state, said: text } : { state: null, said: null, variables: Object.fromEntries(Object.entries(given).filter(([, v]) => v.trim())) }),
     onSuccess: ({ data }: { data: TextTurnOut }, text) => {
@@ -34,7 +39,7 @@ export function TestPanel({ flowId, variables, stale, onPath }: { flowId: string
         ...data.steps.map((s) => ({ who: 'step' as const, text: `${s.node_name}${s.reason ? `: ${s.reason}` : ''}${s.captured && Object.keys(s.captured).length ? ` (captured ${Object.entries(s.captured).map(([k, v]) => `${k}=${v}`).join(', ')})` : ''}` })),
         ...data.lines.map((line) => ({ who: 'agent' as const, text: line })),
         ...(data.actions ?? []).map((a) => ({ who: 'action' as const, text: a })),
-        ...(data.ended ? [{ who: 'end' as const, text: `The call ends${data.end_reason ? ` (${data.end_reason.replace('_', ' ')})` : ''}` }] : []),
+        ...(data.ended ? [{ who: 'end' as const, text: `The call ends${data.end_reason ? ` (${data.end_reason.replaceAll('_', ' ')})` : ''}` }] : []),
       ])
       setState(data.state)
       setVisited(path)
@@ -59,7 +64,7 @@ export function TestPanel({ flowId, variables, stale, onPath }: { flowId: string
         </Button>
       </div>
       {stale && <p className="text-xs text-amber-700">Runs the saved draft: save to test your changes.</p>}
-      <ol className="max-h-72 space-y-1.5 overflow-y-auto text-sm" aria-live="polite" data-testid="test-transcript">
+      <ol ref={list} className="max-h-72 space-y-1.5 overflow-y-auto text-sm" aria-live="polite" data-testid="test-transcript">
         {entries.map((entry, i) => (
           <li key={i} className={cn(entry.who === 'callee' && 'ml-8 rounded-lg bg-indigo-600 px-3 py-1.5 text-white', entry.who === 'agent' && 'mr-8 rounded-lg bg-slate-100 px-3 py-1.5 text-slate-900', entry.who === 'step' && 'text-xs text-slate-500', entry.who === 'action' && 'text-xs font-semibold text-emerald-700', entry.who === 'end' && 'text-xs font-semibold text-slate-700')}>
             <span className="sr-only">{{ callee: 'You: ', agent: 'Agent: ', step: 'Step: ', action: 'Action: ', end: '' }[entry.who]}</span>
