@@ -2,6 +2,7 @@
  * their labels. The document stays the editor's: the canvas only reports what the user did. */
 import { Background, MarkerType, ReactFlow, type Edge, type EdgeChange, type NodeChange, type Connection } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
+import './canvas.css'
 import { useCallback, useMemo, useState } from 'react'
 import { edgeTitle } from './graph'
 import { FlowNodeCard, type CanvasNode } from './FlowNodeCard'

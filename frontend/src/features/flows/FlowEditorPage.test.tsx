@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { flowHandlers, makeFlow } from '@/testing/flows'
 import { calls, server } from '@/testing/msw'
@@ -184,6 +184,23 @@ describe('Flow editor', () => {
     await user.click(screen.getByRole('button', { name: 'Publish' }))
     await waitFor(() => expect(screen.getByTestId('flow-status')).toHaveTextContent('Published version 1'))
     expect(screen.getAllByText('Published version 1')).toHaveLength(2) // the toast and the status
+  })
+
+  it('exports the flow as its JSON file', async () => {
+    const { user } = await openEditor(makeFlow({ id: 'f6', name: 'My survey' }))
+    const blobs: Blob[] = []
+    const created = vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      blobs.push(blob as Blob)
+      return 'blob:flow'
+    })
+    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      expect(this.download).toBe('my-survey.json')
+    })
+    await user.click(screen.getByRole('button', { name: 'Export' }))
+    await waitFor(() => expect(clicked).toHaveBeenCalledTimes(1))
+    expect(JSON.parse(await blobs[0]!.text())).toEqual({ format: 'callwright-flow/1', name: 'My survey', description: '', graph: makeFlow({ id: 'x', name: 'x' }).draft })
+    created.mockRestore()
+    clicked.mockRestore()
   })
 
   it('asks before leaving with unsaved changes', async () => {
