@@ -45,7 +45,7 @@ export function FlowNodeCard({ data, selected }: NodeProps<CanvasNode>) {
           </span>
         )}
         {problems.length > 0 && (
-          <span className="ml-auto inline-flex items-center gap-1 rounded bg-rose-600 px-1.5 py-0.5" title={problems.join('\n')}>
+          <span className="ml-auto inline-flex items-center gap-1 rounded bg-rose-700 px-1.5 py-0.5" title={problems.join('\n')}>
             <AlertTriangle className="h-3 w-3" aria-hidden /> {problems.length}
           </span>
         )}
