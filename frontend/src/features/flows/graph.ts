@@ -44,7 +44,7 @@ export function freePlace(graph: FlowGraph, anchorId?: string | null): Position 
   return place
 }
 
-/** A new node of `kind` at `position` (or a free place below the anchor node). */
+/** A new node of `kind`, in a free place below `anchorId` (see freePlace). */
 export function withNewNode(graph: FlowGraph, kind: NodeKind, anchorId?: string | null): { graph: FlowGraph; node: FlowNode } {
   const node = { ...NEW_NODE[kind], id: freshId(kind, graph.nodes.map((n) => n.id)), position: freePlace(graph, anchorId) } as FlowNode
   return { graph: { ...graph, nodes: [...graph.nodes, node] }, node }
