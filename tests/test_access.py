@@ -16,8 +16,9 @@ from sqlalchemy import update
 
 from callwright.auth.deps import admin_user, current_user
 from callwright.developers.keys import api_key_caller
+from callwright.flows.service import BLANK
 from callwright.kit.time import utcnow
-from callwright.models import ApiKey, Campaign
+from callwright.models import ApiKey, Campaign, Flow, FlowVersion
 from tests.conftest import make_client
 from tests.factories import add_api_key, add_user, queued_call
 
@@ -167,6 +168,14 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/v1/voices"): "key",
     ("GET", "/v1/voices/{voice_id}"): "key",
     ("POST", "/v1/calls/{call_id}/analyze"): "key",
+    ("GET", "/v1/pathway"): "key",
+    ("POST", "/v1/pathway/create"): "key",
+    ("GET", "/v1/pathway/{pathway_id}"): "key",
+    ("POST", "/v1/pathway/{pathway_id}"): "key",
+    ("POST", "/v1/pathway/{pathway_id}/version"): "key",
+    ("GET", "/v1/pathway/{pathway_id}/version/{version_id}"): "key",
+    # Last of the pathway routes: the walk deletes the owner's pathway here.
+    ("DELETE", "/v1/pathway/{pathway_id}"): "key",
     ("GET", "/api/v1/system/mode"): "user",
     ("GET", "/api/v1/system/sandbox-numbers"): "user",
     ("GET", "/api/v1/admin/system"): "admin",
@@ -249,6 +258,13 @@ async def test_walk_routes_as_anonymous_user_and_admin(app: FastAPI) -> None:
 KEY_ROUTES = [(m, p) for (m, p), level in ROUTES.items() if level == "key"]
 
 
+def _key_url(path: str, call_id: str, batch_id: str, flow_id: str) -> str:
+    """A key route's path with the owner's objects' ids (version 1 of the flow)."""
+    url = path.replace("{batch_id}", batch_id).replace("{voice_id}", "joe")
+    url = url.replace("{pathway_id}", flow_id).replace("{version_id}", "1")
+    return _concrete(url).replace("/1", f"/{call_id}") if "{call_id}" in url else url
+
+
 async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) -> None:
     """Anonymous and dashboard sessions (admin too) get 401; user B's key on user A's call
     gets 404; a revoked key gets 401; the owner's key gets neither. Bland's error shape."""
@@ -258,7 +274,11 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
     call = await queued_call(app, owner.id)
     async with app.state.db.sessionmaker() as session:
         batch = Campaign(user_id=owner.id, name="A batch", call_settings={"prompt": "x" * 20})
-        session.add(batch)
+        flow = Flow(user_id=owner.id, name="A flow", draft=BLANK.model_dump(mode="json"))
+        session.add_all([batch, flow])
+        await session.flush()
+        session.add(FlowVersion(flow_id=flow.id, version=1, graph=flow.draft))
+        flow.published_version = 1
         await session.commit()
     owner_key, other_key = await add_api_key(app, owner), await add_api_key(app, other)
     async with (
@@ -272,8 +292,7 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
             # Two refusals a route count against this address's limit on requests without a
             # valid key (30 a minute, tests/public_api/test_v1_edges.py): a fresh minute each.
             await app.state.limiter.reset()
-            url = path.replace("{batch_id}", batch.id).replace("{voice_id}", "joe")
-            url = _concrete(url).replace("/1", f"/{call.id}") if "{" in url else url
+            url = _key_url(path, call.id, batch.id, flow.id)
             for client in (anon, admin):
                 headers = {"Authorization": f"Bearer {client.token}"} if client.token else {}
                 response = await client.request(method, url, json={}, headers=headers)
@@ -283,7 +302,7 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
             assert as_owner.status_code not in (401, 403, 404) or path.endswith(
                 ("/recording", "/recordings/{call_id}")
             ), (method, path, as_owner.text)
-            if "{call_id}" in path or "{batch_id}" in path:
+            if "{call_id}" in path or "{batch_id}" in path or "{pathway_id}" in path:
                 as_other = await theirs.request(method, url, json={})
                 assert as_other.status_code == 404, (method, path)
                 assert as_other.json()["status"] == "error"
@@ -296,8 +315,7 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
         # than the address's limit.
         await app.state.limiter.reset()
         for method, path in KEY_ROUTES:
-            url = path.replace("{batch_id}", batch.id).replace("{voice_id}", "joe")
-            url = _concrete(url).replace("/1", f"/{call.id}") if "{" in url else url
+            url = _key_url(path, call.id, batch.id, flow.id)
             assert (await mine.request(method, url, json={})).status_code == 401, (method, path)
 
 

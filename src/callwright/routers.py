@@ -26,6 +26,7 @@ from callwright.public_api.analyze import router as analyze_router
 from callwright.public_api.batch_analysis import router as batch_analysis_router
 from callwright.public_api.batches import router as batches_router
 from callwright.public_api.endpoints import router as public_api_router
+from callwright.public_api.pathways import router as pathways_router
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
 from callwright.system.endpoints import router as system_router
@@ -59,6 +60,7 @@ PUBLIC_ROUTERS = (
     batches_router,
     analyze_router,  # POST /v1/calls/{call_id}/analyze
     batch_analysis_router,  # POST /v1/batches/{batch_id}/analyze, GET .../analysis
+    pathways_router,  # /v1/pathway (flows in Bland's shape)
 )
 
 

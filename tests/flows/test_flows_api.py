@@ -329,3 +329,52 @@ async def test_another_users_flow_is_404_everywhere(app: FastAPI) -> None:
         kept = (await owner.api("GET", f"flows/{flow['id']}")).json()["data"]
         assert kept["name"] == "A flow"
         assert kept["published_version"] == 1
+
+
+async def test_two_publishes_at_once_never_share_a_number(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The publish that loses the race for a number is told so (409), and nothing changes."""
+    from callwright.flows import repository
+
+    client, _ = await signed_in(app, "a@example.com")
+    async with client:
+        flow = await create(client, graph=two_step_graph())
+        assert (await client.api("POST", f"flows/{flow['id']}/publish")).status_code == 200
+
+        async def stale(*_: Any) -> int:
+            return 0  # what a publish that read the numbers before the other wrote saw
+
+        monkeypatch.setattr(repository, "newest_version", stale)
+        lost = await client.api("POST", f"flows/{flow['id']}/publish")
+        assert lost.status_code == 409
+        assert lost.json()["message"] == (
+            "The flow was published at the same moment. Reload it and publish again."
+        )
+        monkeypatch.undo()
+        kept = (await client.api("GET", f"flows/{flow['id']}/versions")).json()
+        assert [v["version"] for v in kept["data"]] == [1]
+
+
+async def test_a_user_keeps_a_bounded_number_of_flows(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from callwright.flows import service
+
+    monkeypatch.setattr(service, "FLOWS_MAX", 2)
+    client, _ = await signed_in(app, "a@example.com")
+    async with client:
+        for n in range(2):
+            await create(client, name=f"Flow {n}")
+        refused = await client.api("POST", "flows", json={"name": "One more"})
+        assert refused.status_code == 422
+        assert refused.json()["message"] == (
+            "You can keep at most 2 flows. Delete one you no longer use to add another."
+        )
+        imported = await client.api(
+            "POST",
+            "flows/import",
+            json={"format": EXPORT_FORMAT, "name": "X", "graph": two_step_graph()},
+        )
+        assert imported.status_code == 422
+        assert (await client.api("GET", "flows")).json()["pagination"]["total"] == 2

@@ -2331,6 +2331,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/pathway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Pathways
+         * @description The key owner's pathways (flows), the most recently changed first.
+         */
+        get: operations["list_pathways_v1_pathway_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pathway/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Pathway
+         * @description A new pathway: blank (one greeting), or from `nodes` and `edges`.
+         */
+        post: operations["create_pathway_v1_pathway_create_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pathway/{pathway_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Pathway
+         * @description The pathway's draft, as Bland's nodes and edges.
+         */
+        get: operations["get_pathway_v1_pathway__pathway_id__get"];
+        put?: never;
+        /**
+         * Update Pathway
+         * @description Saves what is given (name, description, nodes and edges) into the draft.
+         */
+        post: operations["update_pathway_v1_pathway__pathway_id__post"];
+        /** Delete Pathway */
+        delete: operations["delete_pathway_v1_pathway__pathway_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pathway/{pathway_id}/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Pathway Version
+         * @description `nodes` and `edges` become the draft, published as the next version (a 400 with each
+         *     problem under `draft` while there are any; the draft is then not changed).
+         */
+        post: operations["create_pathway_version_v1_pathway__pathway_id__version_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pathway/{pathway_id}/version/{version_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Pathway Version
+         * @description A published version (0: the one calls run by default).
+         */
+        get: operations["get_pathway_version_v1_pathway__pathway_id__version__version_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/recordings/{call_id}": {
         parameters: {
             query?: never;
@@ -4838,6 +4944,166 @@ export interface components {
             /** Old Password */
             old_password: string;
         };
+        /** PathwayCreateIn */
+        PathwayCreateIn: {
+            /** Description */
+            description?: string | null;
+            /** Edges */
+            edges?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** Name */
+            name: string;
+            /** Nodes */
+            nodes?: {
+                [key: string]: unknown;
+            }[] | null;
+        };
+        /** PathwayCreated */
+        PathwayCreated: {
+            /** Pathway Id */
+            pathway_id: string;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+        };
+        /** PathwayDeleted */
+        PathwayDeleted: {
+            /**
+             * Message
+             * @default Pathway deleted successfully
+             */
+            message?: string;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+        };
+        /** PathwayOut */
+        PathwayOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Description */
+            description: string | null;
+            /** Edges */
+            edges: {
+                [key: string]: unknown;
+            }[];
+            /** Name */
+            name: string;
+            /** Nodes */
+            nodes: {
+                [key: string]: unknown;
+            }[];
+            /** Pathway Id */
+            pathway_id: string;
+            /** Problems */
+            problems: string[];
+            /** Published Version */
+            published_version: number | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** PathwayUpdateIn */
+        PathwayUpdateIn: {
+            /** Description */
+            description?: string | null;
+            /** Edges */
+            edges?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** Name */
+            name?: string | null;
+            /** Nodes */
+            nodes?: {
+                [key: string]: unknown;
+            }[] | null;
+        };
+        /** PathwayUpdated */
+        PathwayUpdated: {
+            /**
+             * Message
+             * @default Pathway updated successfully
+             */
+            message?: string;
+            pathway_data: components["schemas"]["PathwayOut"];
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+        };
+        /** PathwayVersionCreated */
+        PathwayVersionCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Version Number */
+            version_number: number;
+        };
+        /** PathwayVersionCreatedOut */
+        PathwayVersionCreatedOut: {
+            data: components["schemas"]["PathwayVersionCreated"];
+            /**
+             * Message
+             * @default Version created successfully
+             */
+            message?: string;
+            /**
+             * Status
+             * @default success
+             * @constant
+             */
+            status?: "success";
+        };
+        /** PathwayVersionIn */
+        PathwayVersionIn: {
+            /** Edges */
+            edges?: {
+                [key: string]: unknown;
+            }[];
+            /** Name */
+            name?: string | null;
+            /** Nodes */
+            nodes?: {
+                [key: string]: unknown;
+            }[] | null;
+        };
+        /** PathwayVersionOut */
+        PathwayVersionOut: {
+            /** Edges */
+            edges: {
+                [key: string]: unknown;
+            }[];
+            /** Is Latest */
+            is_latest: boolean;
+            /** Name */
+            name: string;
+            /** Nodes */
+            nodes: {
+                [key: string]: unknown;
+            }[];
+            /** Version Number */
+            version_number: number;
+        };
         /** PaymentMethodIn */
         PaymentMethodIn: {
             /** Payment Method Id */
@@ -7036,6 +7302,16 @@ export type SchemaOutboxPage = components['schemas']['OutboxPage'];
 export type SchemaOutcomeCount = components['schemas']['OutcomeCount'];
 export type SchemaPagination = components['schemas']['Pagination'];
 export type SchemaPasswordChange = components['schemas']['PasswordChange'];
+export type SchemaPathwayCreateIn = components['schemas']['PathwayCreateIn'];
+export type SchemaPathwayCreated = components['schemas']['PathwayCreated'];
+export type SchemaPathwayDeleted = components['schemas']['PathwayDeleted'];
+export type SchemaPathwayOut = components['schemas']['PathwayOut'];
+export type SchemaPathwayUpdateIn = components['schemas']['PathwayUpdateIn'];
+export type SchemaPathwayUpdated = components['schemas']['PathwayUpdated'];
+export type SchemaPathwayVersionCreated = components['schemas']['PathwayVersionCreated'];
+export type SchemaPathwayVersionCreatedOut = components['schemas']['PathwayVersionCreatedOut'];
+export type SchemaPathwayVersionIn = components['schemas']['PathwayVersionIn'];
+export type SchemaPathwayVersionOut = components['schemas']['PathwayVersionOut'];
 export type SchemaPaymentMethodIn = components['schemas']['PaymentMethodIn'];
 export type SchemaPosition = components['schemas']['Position'];
 export type SchemaPostIn = components['schemas']['PostIn'];
@@ -11590,6 +11866,237 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    list_pathways_v1_pathway_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathwayOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_pathway_v1_pathway_create_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PathwayCreateIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathwayCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_pathway_v1_pathway__pathway_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pathway_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathwayOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_pathway_v1_pathway__pathway_id__post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pathway_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PathwayUpdateIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathwayUpdated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_pathway_v1_pathway__pathway_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pathway_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathwayDeleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_pathway_version_v1_pathway__pathway_id__version_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pathway_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PathwayVersionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathwayVersionCreatedOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_pathway_version_v1_pathway__pathway_id__version__version_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pathway_id: string;
+                version_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathwayVersionOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -7,10 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import and_, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.kit.db import unique_violation
 from callwright.kit.pagination import paged, paged_rows
 from callwright.models import Flow, FlowVersion
+
+#: What the database names the one-number-per-version rule by (PostgreSQL; SQLite).
+VERSION_UNIQUES = {"uq_flow_versions_flow_version", "flow_versions.flow_id, flow_versions.version"}
 
 
 async def page_for_user(
@@ -86,6 +91,19 @@ async def add(session: AsyncSession, row: Flow | FlowVersion) -> None:
     session.add(row)
     await session.flush()
     await session.refresh(row)
+
+
+async def add_version(session: AsyncSession, row: FlowVersion) -> bool:
+    """Writes a published version; False when the flow already has that number (a publish
+    that ran at the same moment took it)."""
+    session.add(row)
+    try:
+        await session.flush()
+    except IntegrityError as exc:
+        if unique_violation(exc) in VERSION_UNIQUES:
+            return False
+        raise
+    return True
 
 
 async def delete(session: AsyncSession, flow: Flow) -> None:

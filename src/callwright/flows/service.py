@@ -20,6 +20,7 @@ from callwright.voice_agent.flow_graph import FlowGraph, SayNode, problems
 FLOWS_MAX = 200
 NOT_FOUND = "Flow not found."
 VERSION_NOT_FOUND = "Flow version not found."
+PUBLISHED_MEANWHILE = "The flow was published at the same moment. Reload it and publish again."
 #: What a new flow without a starter or a graph holds.
 BLANK = FlowGraph(
     start_node_id="start",
@@ -90,17 +91,24 @@ def refusal(found: int) -> str:
     return f"Fix {found} problem{'s' if found != 1 else ''} before publishing"
 
 
+def refuse_problems(graph: FlowGraph) -> None:
+    """422 (400 under `/v1`) with each problem under `draft`, when `graph` has any."""
+    found = problems(graph)
+    if found:
+        raise ValidationFailed({"draft": [p.message for p in found]}, refusal(len(found)))
+
+
 async def publish(session: AsyncSession, user_id: int, flow_id: str) -> Flow:
     """The draft copied into a new version (the newest + 1), which becomes the published one;
     refused (422, each problem under `draft`) while the draft has problems."""
     flow = await flows.owned(session, user_id, flow_id, for_update=True)
     if flow is None:
         raise NotFound(NOT_FOUND)
-    found = problems(FlowGraph.model_validate(flow.draft))
-    if found:
-        raise ValidationFailed({"draft": [p.message for p in found]}, refusal(len(found)))
+    refuse_problems(FlowGraph.model_validate(flow.draft))
     number = await flows.newest_version(session, flow.id) + 1
-    await flows.add(session, FlowVersion(flow_id=flow.id, version=number, graph=flow.draft))
+    row = FlowVersion(flow_id=flow.id, version=number, graph=flow.draft)
+    if not await flows.add_version(session, row):
+        raise AppError(PUBLISHED_MEANWHILE, 409)
     flow.published_version = number
     await session.flush()
     await session.refresh(flow)
