@@ -150,6 +150,8 @@ test.describe('accessibility and layout shift on every page', () => {
     expect(agent.data.id).toBeTruthy()
     const campaign = await api<{ data: { id: string } }>(page, 'POST', 'campaigns', { name: 'Axe cleanings', agent_id: agent.data.id })
     expect(campaign.data.id).toBeTruthy()
+    const flow = await api<{ data: { id: string } }>(page, 'POST', 'flows', { name: 'Axe confirmation', starter: 'appointment' })
+    expect(flow.data.id).toBeTruthy()
 
     const pages = [
       '/dashboard',
@@ -164,6 +166,8 @@ test.describe('accessibility and layout shift on every page', () => {
       '/dashboard/campaigns/new',
       `/dashboard/campaigns/${campaign.data.id}`,
       `/dashboard/campaigns/${campaign.data.id}/setup`,
+      '/dashboard/flows',
+      `/dashboard/flows/${flow.data.id}`,
       '/dashboard/developers',
       '/dashboard/do-not-call',
       '/dashboard/sandbox',

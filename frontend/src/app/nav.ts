@@ -1,4 +1,4 @@
-import { BarChart3, Bot, Code2, CreditCard, Flag, Home, Inbox, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, Newspaper, PhoneOff, PhoneOutgoing, Server, UserCog, Users, type LucideIcon } from 'lucide-react'
+import { BarChart3, Bot, Code2, CreditCard, Flag, Home, Inbox, LayoutDashboard, ListChecks, Megaphone, MessageSquareText, Newspaper, PhoneOff, PhoneOutgoing, Server, UserCog, Users, Workflow, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   to: string
@@ -14,6 +14,7 @@ export const USER_NAV: NavItem[] = [
   { to: '/dashboard', label: 'Home', icon: Home, end: true },
   { to: '/dashboard/send-call', label: 'Send Call', icon: PhoneOutgoing },
   { to: '/dashboard/agents', label: 'Agents', icon: Bot },
+  { to: '/dashboard/flows', label: 'Flows', icon: Workflow },
   { to: '/dashboard/campaigns', label: 'Campaigns', icon: Megaphone },
   { to: '/dashboard/analysis', label: 'Analysis', icon: BarChart3 },
   { to: '/dashboard/call-logs', label: 'Call Logs', icon: ListChecks },
