@@ -19,6 +19,7 @@ from callwright.calls.transfers import DEFAULT_WHISPER, post_transfer_seconds
 from callwright.kit.security import sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import Call
+from callwright.public_api.serialize import call_ended_by
 from callwright.telephony import signature
 from callwright.telephony.base import CarrierError, StatusUpdate, StreamRequest, TransferRequest
 from callwright.telephony.carriers.twilio import TwilioCarrier
@@ -234,9 +235,15 @@ async def test_a_busy_result_brings_the_agent_back_on_a_new_stream(
     assert events == [("action", "Transfer to +15005550012: the line was busy")]
 
 
+@pytest.mark.parametrize(
+    ("parent_status", "ended_by", "blands"),
+    [("in-progress", "person", "PERSON"), ("completed", "callee", "USER")],
+)
 async def test_a_completed_result_hangs_up_and_the_call_ends_transferred(
-    app: FastAPI, client: ApiClient
+    app: FastAPI, client: ApiClient, parent_status: str, ended_by: str, blands: str
 ) -> None:
+    """The Dial action's CallStatus says who ended it: still in progress, the person left the
+    callee (and the call hangs up); completed, the callee hung up first."""
     call_id = await _live_call(
         app,
         transferred_to="+15005550011",
@@ -246,7 +253,12 @@ async def test_a_completed_result_hangs_up_and_the_call_ends_transferred(
     )
     whisper = await _callback(client, app, call_id, "whisper", {"CallSid": "CA9", "To": "+1"})
     assert whisper.text.endswith(f"<Response><Say>{DEFAULT_WHISPER}</Say></Response>")
-    form = {"CallSid": SID, "DialCallStatus": "completed", "DialCallDuration": "30"}
+    form = {
+        "CallSid": SID,
+        "CallStatus": parent_status,
+        "DialCallStatus": "completed",
+        "DialCallDuration": "30",
+    }
     response = await _callback(client, app, call_id, "result", form)
     assert response.text.endswith("<Response><Hangup/></Response>")
     flows = app.state.calls.flows
@@ -257,3 +269,9 @@ async def test_a_completed_result_hangs_up_and_the_call_ends_transferred(
     assert (call.end_reason, call.transfer_status) == ("transferred", "completed")
     assert (call.pre_transfer_duration, call.post_transfer_duration) == (12, 35)
     assert post_transfer_seconds(call) == 35
+    assert call.transfer_ended_by == ended_by
+    assert call_ended_by(call) == blands
+    async with app.state.db.sessionmaker() as session:
+        (action,) = [e for e in await calls.events(session, call_id) if e.category == "action"]
+    assert action.action is not None
+    assert action.action["result"]["ended_by"] == ended_by

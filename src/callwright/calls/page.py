@@ -19,6 +19,7 @@ from callwright.calls.schemas import (
 )
 from callwright.kit.money import dollars, money
 from callwright.models import Call, CallEvent, LedgerEntry
+from callwright.realtime.events import CallAction
 
 RULE = (
     f"Each started minute connected costs ${money(COST_PER_MINUTE_CENTS)}: "
@@ -65,7 +66,12 @@ def settings_of(call: Call, agent_name: str | None, campaign_name: str | None) -
 
 def events_of(events: Sequence[CallEvent]) -> list[CallEventOut]:
     return [
-        CallEventOut(category=e.category, message=e.message, created_at=e.created_at)
+        CallEventOut(
+            category=e.category,
+            message=e.message,
+            created_at=e.created_at,
+            action=CallAction.model_validate(e.action) if e.action else None,
+        )
         for e in events
     ]
 

@@ -15,7 +15,7 @@ from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import BodyId, Minutes, TextMap
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
-from callwright.realtime.events import TranscriptLine, TurnLatencyOut
+from callwright.realtime.events import CallAction, TranscriptLine, TurnLatencyOut
 from callwright.speech import languages
 from callwright.telephony.state import AnsweredBy, CallOutcome
 
@@ -162,6 +162,8 @@ class CallTransferOut(BaseModel):
     #: (the two parts of the billed duration).
     pre_transfer_duration: int | None
     post_transfer_duration: int | None
+    #: Who ended a call whose transfer reached the person: callee or person (null otherwise).
+    transfer_ended_by: Literal["callee", "person"] | None = None
 
 
 class CallDetails(CallRecord):
@@ -216,6 +218,8 @@ class CallEventOut(BaseModel):
     category: str
     message: str
     created_at: datetime
+    #: An action line's action (kind, name, status, arguments, result, latency_ms).
+    action: CallAction | None = None
 
 
 class CallTimes(BaseModel):

@@ -47,6 +47,9 @@ NOT_LIVE = "The call is not live."
 RING_SECONDS = 20
 #: DialCallStatus of a transfer that reached its person.
 COMPLETED = "completed"
+#: Who ended a transferred call (`Call.transfer_ended_by`).
+ENDED_BY_CALLEE = "callee"
+ENDED_BY_PERSON = "person"
 #: How each result reads on the call's action line.
 _RESULT_WORDS = {
     COMPLETED: "the person took the call",
@@ -143,6 +146,8 @@ class CallTransfers:
             if call is None or call.carrier_call_id != result.carrier_call_id:
                 return self.carrier.after_transfer(None)
             values: dict[str, object] = {"transfer_status": result.status}
+            if result.status == COMPLETED:
+                values["transfer_ended_by"] = _ended_by(call, result)
             if result.status != COMPLETED and call.status not in TERMINAL:
                 token = random_token()
                 values["media_token_hash"] = sha256_hex(token)
@@ -171,6 +176,15 @@ class CallTransfers:
         return self.carrier.whisper(text)
 
 
+def _ended_by(call: Call, result: TransferResult) -> str:
+    """Who ended a call whose person took it: the callee when their call was over first (the
+    carrier says so; a call already ended says so too), else the person, who left the callee
+    (the call then hangs up)."""
+    if result.callee_gone or call.status in TERMINAL:
+        return ENDED_BY_CALLEE
+    return ENDED_BY_PERSON
+
+
 def _result_action(call: Call, result: TransferResult) -> CallAction:
     """The action line of a transfer's result (succeeded, or failed with its DialCallStatus)."""
     words = _RESULT_WORDS.get(result.status, result.status)
@@ -185,5 +199,6 @@ def _result_action(call: Call, result: TransferResult) -> CallAction:
         result={
             "dial_call_status": result.status,
             "dial_call_duration": result.duration_seconds,
+            **({"ended_by": call.transfer_ended_by} if call.transfer_ended_by else {}),
         },
     )

@@ -419,7 +419,9 @@ class V1CallDetail(BaseModel):
     completed: bool
     #: human, voicemail, unknown (answered, not yet told), no-answer.
     answered_by: str
-    call_ended_by: Literal["ASSISTANT", "USER"] | None
+    #: ASSISTANT or USER; PERSON (Callwright's) when the person a call was transferred to
+    #: ended it.
+    call_ended_by: Literal["ASSISTANT", "USER", "PERSON"] | None
     #: How Callwright says it ended (completed, voicemail, busy, no-answer, failed, stopped,
     #: time-limit, callee-hung-up, cut-by-fault); null while live.
     outcome: str | None
