@@ -11,6 +11,7 @@ from typing import Literal
 from callwright.billing.service import COST_PER_MINUTE_CENTS, cost_for
 from callwright.calls.events import CONNECTED
 from callwright.calls.schemas import (
+    CallActionOut,
     CallBillingOut,
     CallEventOut,
     CallSettingsOut,
@@ -19,7 +20,6 @@ from callwright.calls.schemas import (
 )
 from callwright.kit.money import dollars, money
 from callwright.models import Call, CallEvent, LedgerEntry
-from callwright.realtime.events import CallAction
 
 RULE = (
     f"Each started minute connected costs ${money(COST_PER_MINUTE_CENTS)}: "
@@ -70,7 +70,7 @@ def events_of(events: Sequence[CallEvent]) -> list[CallEventOut]:
             category=e.category,
             message=e.message,
             created_at=e.created_at,
-            action=CallAction.model_validate(e.action) if e.action else None,
+            action=CallActionOut.model_validate(e.action) if e.action else None,
         )
         for e in events
     ]

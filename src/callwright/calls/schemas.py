@@ -212,6 +212,10 @@ class CallSettingsOut(BaseModel):
     start_at: datetime | None
 
 
+class CallActionOut(CallAction):
+    """An action line's action as the call's page shows it (what its live message carried)."""
+
+
 class CallEventOut(BaseModel):
     """One row of the call's log (what went out live as a `webhook-event`)."""
 
@@ -219,7 +223,7 @@ class CallEventOut(BaseModel):
     message: str
     created_at: datetime
     #: An action line's action (kind, name, status, arguments, result, latency_ms).
-    action: CallAction | None = None
+    action: CallActionOut | None = None
 
 
 class CallTimes(BaseModel):
