@@ -156,6 +156,15 @@ async def test_the_agent_asks_the_carrier_to_transfer(
     assert call.listen_token_hash == sha256_hex(request.listen_token)
     assert call.pre_transfer_duration is not None
     assert call.pre_transfer_duration >= 10
+    # Its action line says where it goes, and how.
+    async with app.state.db.sessionmaker() as session:
+        (line,) = await calls.events(session, call_id)
+    assert (line.category, line.message) == ("action", "Transferring to Billing (+15005550012)")
+    assert line.action is not None
+    assert (line.action["status"], line.action["arguments"]) == (
+        "started",
+        {"to": "+15005550012", "department": "Billing", "mode": "warm", "summary": "Sam's callee."},
+    )
     # One transfer at a time; the listening stream's secret is spent once.
     again = await app.state.calls.media.hooks(call_id).transfer(None, "")
     assert (again.ok, again.reason) == (False, "A transfer is already under way.")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from callwright.agents.transfers import target
+from callwright.agents.transfers import DEFAULT_DEPARTMENT, target
 from callwright.calls import repository as calls
 from callwright.kit.security import random_token, sha256_hex
 from callwright.kit.time import utcnow
@@ -110,6 +110,7 @@ class CallTransfers:
             }
             if not await calls.start_transfer(session, call_id, values):
                 return TransferStarted(False, to=name, reason=UNDER_WAY)
+            await self.flows.life.acted(session, call, _started_action(name, number, values))
             carrier_call_id = call.carrier_call_id
             request = TransferRequest(
                 call_id=call_id,
@@ -174,6 +175,23 @@ class CallTransfers:
             call = await calls.get(session, call_id)
             text = (call.transfer_summary if call is not None else None) or DEFAULT_WHISPER
         return self.carrier.whisper(text)
+
+
+def _started_action(department: str, number: str, values: dict[str, object]) -> CallAction:
+    """The action line of a transfer under way: where it goes (the department and its number)
+    and how (cold, or warm with the person's summary)."""
+    to = number if department.casefold() == DEFAULT_DEPARTMENT else f"{department} ({number})"
+    arguments: dict[str, object] = {"to": number, "department": department}
+    arguments["mode"] = "warm" if values["transfer_summary"] is not None else "cold"
+    if values["transfer_summary"] is not None:
+        arguments["summary"] = values["transfer_summary"]
+    return CallAction(
+        kind="transfer",
+        name="transfer",
+        status="started",
+        summary=f"Transferring to {to}",
+        arguments=arguments,
+    )
 
 
 def _ended_by(call: Call, result: TransferResult) -> str:

@@ -372,9 +372,7 @@ class CallSession:
     async def _hand_over(self, frame: TransferFrame) -> None:
         to = frame.department or "a person"
         asked = {"department": frame.department} if frame.department else {}
-        await self.hooks.action(
-            ActionReport("transfer", "transfer", "started", f"Transferring to {to}", asked)
-        )
+        # Its "started" line is the calls side's, which knows the number it goes to.
         started = await self.hooks.transfer(frame.department, frame.summary)
         if started.ok:
             return  # the carrier stops this stream; the call goes on without the agent
