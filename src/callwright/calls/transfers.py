@@ -180,8 +180,11 @@ class CallTransfers:
 def _started_action(department: str, number: str, values: dict[str, object]) -> CallAction:
     """The action line of a transfer under way: where it goes (the department and its number)
     and how (cold, or warm with the person's summary)."""
-    to = number if department.casefold() == DEFAULT_DEPARTMENT else f"{department} ({number})"
-    arguments: dict[str, object] = {"to": number, "department": department}
+    default = department.casefold() == DEFAULT_DEPARTMENT
+    to = number if default else f"{department} ({number})"
+    arguments: dict[str, object] = (
+        {"to": number} if default else {"to": number, "department": department}
+    )
     arguments["mode"] = "warm" if values["transfer_summary"] is not None else "cold"
     if values["transfer_summary"] is not None:
         arguments["summary"] = values["transfer_summary"]
