@@ -26,7 +26,7 @@ export function ActionFacts({ action, named = false, className }: { action: Call
     <p className={cn('flex flex-wrap gap-x-2', className)} data-testid="action-facts">
       <span className={cn('font-semibold', STATUS[action.status])}>{action.status}</span>
       {named && <span className="font-mono font-medium">{action.name}</span>}
-      {args && <span className="break-all font-mono">{args}</span>}
+      {args && <span className="break-words font-mono">{args}</span>}
       {action.latency_ms != null && <span>{action.latency_ms} ms</span>}
     </p>
   )
