@@ -83,6 +83,8 @@ async def test_an_action_is_kept_published_and_sent_as_a_webhook(
     assert [(e["category"], e["message"]) for e in events] == [
         ("action", "check_calendar answered in 312 ms")
     ]
+    # The call's page shows the action itself: its arguments, status, result and latency.
+    assert events[0]["action"] == detail
     async with app.state.db.sessionmaker() as session:
         rows = (
             await session.scalars(select(WebhookDelivery).where(WebhookDelivery.call_id == call.id))

@@ -19,6 +19,7 @@ from callwright.calls.transfers import DEFAULT_WHISPER, post_transfer_seconds
 from callwright.kit.security import sha256_hex
 from callwright.kit.time import utcnow
 from callwright.models import Call
+from callwright.public_api.serialize import call_ended_by
 from callwright.telephony import signature
 from callwright.telephony.base import CarrierError, StatusUpdate, StreamRequest, TransferRequest
 from callwright.telephony.carriers.twilio import TwilioCarrier
@@ -155,6 +156,15 @@ async def test_the_agent_asks_the_carrier_to_transfer(
     assert call.listen_token_hash == sha256_hex(request.listen_token)
     assert call.pre_transfer_duration is not None
     assert call.pre_transfer_duration >= 10
+    # Its action line says where it goes, and how.
+    async with app.state.db.sessionmaker() as session:
+        (line,) = await calls.events(session, call_id)
+    assert (line.category, line.message) == ("action", "Transferring to Billing (+15005550012)")
+    assert line.action is not None
+    assert (line.action["status"], line.action["arguments"]) == (
+        "started",
+        {"to": "+15005550012", "department": "Billing", "mode": "warm", "summary": "Sam's callee."},
+    )
     # One transfer at a time; the listening stream's secret is spent once.
     again = await app.state.calls.media.hooks(call_id).transfer(None, "")
     assert (again.ok, again.reason) == (False, "A transfer is already under way.")
@@ -234,9 +244,15 @@ async def test_a_busy_result_brings_the_agent_back_on_a_new_stream(
     assert events == [("action", "Transfer to +15005550012: the line was busy")]
 
 
+@pytest.mark.parametrize(
+    ("parent_status", "ended_by", "blands"),
+    [("in-progress", "person", "PERSON"), ("completed", "callee", "USER")],
+)
 async def test_a_completed_result_hangs_up_and_the_call_ends_transferred(
-    app: FastAPI, client: ApiClient
+    app: FastAPI, client: ApiClient, parent_status: str, ended_by: str, blands: str
 ) -> None:
+    """The Dial action's CallStatus says who ended it: still in progress, the person left the
+    callee (and the call hangs up); completed, the callee hung up first."""
     call_id = await _live_call(
         app,
         transferred_to="+15005550011",
@@ -246,7 +262,12 @@ async def test_a_completed_result_hangs_up_and_the_call_ends_transferred(
     )
     whisper = await _callback(client, app, call_id, "whisper", {"CallSid": "CA9", "To": "+1"})
     assert whisper.text.endswith(f"<Response><Say>{DEFAULT_WHISPER}</Say></Response>")
-    form = {"CallSid": SID, "DialCallStatus": "completed", "DialCallDuration": "30"}
+    form = {
+        "CallSid": SID,
+        "CallStatus": parent_status,
+        "DialCallStatus": "completed",
+        "DialCallDuration": "30",
+    }
     response = await _callback(client, app, call_id, "result", form)
     assert response.text.endswith("<Response><Hangup/></Response>")
     flows = app.state.calls.flows
@@ -257,3 +278,9 @@ async def test_a_completed_result_hangs_up_and_the_call_ends_transferred(
     assert (call.end_reason, call.transfer_status) == ("transferred", "completed")
     assert (call.pre_transfer_duration, call.post_transfer_duration) == (12, 35)
     assert post_transfer_seconds(call) == 35
+    assert call.transfer_ended_by == ended_by
+    assert call_ended_by(call) == blands
+    async with app.state.db.sessionmaker() as session:
+        (action,) = [e for e in await calls.events(session, call_id) if e.category == "action"]
+    assert action.action is not None
+    assert action.action["result"]["ended_by"] == ended_by

@@ -13,6 +13,7 @@ from bland.client import BlandAI
 
 from callwright.calls import repository as calls
 from callwright.models import Call
+from callwright.public_api.serialize import call_ended_by
 from callwright.voice_agent.policy import CONNECTING
 from callwright.voice_agent.transfer import back_line
 from tests.factories import add_api_key, add_user
@@ -109,6 +110,7 @@ async def test_a_cold_transfer_through_blands_sdk_is_recorded_and_billed(live: L
     assert charge.amount_cents == -min(minutes * 49, call.hold_cents)
     details = (await asyncio.to_thread(sdk.calls.details, call.id)).dict()
     assert details["outcome"] == "transferred"
+    assert details["call_ended_by"] == "PERSON", "Jordan hangs up after his last line"
     assert details["transferred_to"] == JORDAN
     assert (details["pre_transfer_duration"], details["post_transfer_duration"]) == (
         call.pre_transfer_duration,
@@ -118,12 +120,46 @@ async def test_a_cold_transfer_through_blands_sdk_is_recorded_and_billed(live: L
 
 
 async def test_a_warm_transfer_whispers_the_summary_first(live: Live) -> None:
+    """The person hears the summary first; the recording is the whole call, in call order:
+    its length is the call's, and the agent, the callee and the person are each heard in it
+    (transcribed by the app's own transcriber) where they spoke."""
     call_id = await live.place(WANTS_A_PERSON, transfer_number=JORDAN, transfer_mode="warm")
     call, _ = await _transferred(live, call_id)
     sandbox = await live.sandbox_call(call)
     (whisper,) = [leg.whisper for leg in sandbox.legs]
     assert whisper == [call.transfer_summary]
     assert "asked to speak to a person" in whisper[0]
+    assert (call.transfer_ended_by, call_ended_by(call)) == ("person", "PERSON")
+    assert call.recording_path
+    assert call.duration_seconds is not None
+    assert call.pre_transfer_duration is not None
+    samples, rate = decode_mp3((live.calls.media.recordings / call.recording_path).read_bytes())
+    seconds = len(samples) / rate
+    assert abs(seconds - call.duration_seconds) < 6, (seconds, call.duration_seconds)
+    split = call.pre_transfer_duration
+    heard = await _heard(live, samples, rate, split)
+    assert "sarah" in heard["agent"], heard
+    assert "speak to" in heard["callee, before"], heard
+    assert "jordan" in heard["person"], heard
+    assert "order" in heard["callee, after"], heard
+
+
+async def _heard(live: Live, samples: np.ndarray, rate: int, split: int) -> dict[str, str]:
+    """What the app's transcriber hears on each side of the recording, before the transfer
+    (`split` seconds in) and after it: left, the agent then the person; right, the callee."""
+    transcriber = live.app.state.voice_engines.transcriber
+    at = split * rate
+    parts = {
+        "agent": samples[:at, 0],
+        "callee, before": samples[:at, 1],
+        "person": samples[at:, 0],
+        "callee, after": samples[at:, 1],
+    }
+    heard: dict[str, str] = {}
+    for name, part in parts.items():
+        text = await asyncio.to_thread(transcriber.transcribe, np.ascontiguousarray(part), rate)
+        heard[name] = text.lower()
+    return heard
 
 
 @pytest.mark.parametrize("target", [BUSY, NO_ANSWER])
@@ -137,7 +173,7 @@ async def test_a_transfer_that_fails_brings_the_agent_back(live: Live, target: s
     assert call.post_transfer_duration is None
     said = [t for s, t in lines if s == "assistant"]
     back = [i for i, t in enumerate(said) if back_line(status).split(",")[0] in t]
-    assert back, f"the agent tells the callee: {said}"
+    assert back, f"the agent tells the callee: {lines} {_actions(live, call_id)}"
     assert not any(s == "person" for s, _ in lines), lines
     heard = " ".join(t.lower() for s, t in lines[len(lines) - 3 :] if s == "user")
     assert "help me yourself" in heard or "goodbye" in heard, lines

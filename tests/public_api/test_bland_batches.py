@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -15,7 +16,9 @@ from bland.client import BlandAI
 from bland.core.api_error import ApiError
 from sqlalchemy import select
 
+from callwright.calls.service import CallOrder
 from callwright.campaigns.contacts import BAD_NUMBER
+from callwright.kit.security import unseal
 from callwright.models import Campaign, CampaignContact
 from tests.factories import add_api_key, add_user
 from tests.live import Live
@@ -159,3 +162,116 @@ async def test_the_newer_shape_and_its_refusals(live: Live) -> None:
     assert short.json()["errors"]["base_prompt"] == [
         "The prompt must be at least 10 characters long"
     ]
+
+
+TOOL = {
+    "name": "check_calendar",
+    "description": "Whether a day is free.",
+    "url": "https://api.example.com/calendar",
+    "headers": {"Authorization": "Bearer s3cret"},
+    "input_schema": {"type": "object", "properties": {"day": {"type": "string"}}},
+}
+#: A start a month ahead: the batch is kept, not dialled (its orders are built here).
+LATER = f"{datetime.now(UTC) + timedelta(days=30):%Y-%m-%d %H:%M:%S} +00:00"
+LOOKUP = {
+    "url": "https://crm.example.com/customers/{{phone_number}}",
+    "response_data": [{"name": "customer", "data": "$.name"}],
+}
+
+
+async def test_a_batch_takes_the_actions_of_a_call_globally_and_per_call(live: Live) -> None:
+    """`/v1/batches` honours the same action fields as `/v1/calls` (the SDK's top-level
+    `transfer_list`, `tools`, `dynamic_data`; `precall_dtmf_sequence` and `transfer_mode` in
+    `global`), and a call object's own over them; each call's order has them (calls.builder)."""
+    sdk, key = await _sdk(live)
+    rows = [
+        {"phone_number": "+15005550113", "business": "Acme", "service": "cleaning"},
+        {
+            "phone_number": "+15005550114",
+            "business": "Zen",
+            "service": "check-up",
+            "transfer_phone_number": "+15005550011",
+            "precall_dtmf_sequence": "9",
+            "tools": [TOOL | {"description": "The row's own calendar."}],
+        },
+    ]
+    sent = await run(
+        sdk.batches.send,
+        base_prompt=PROMPT + " Greet {{customer}}.",
+        call_data=rows,
+        label="Actions",
+        phone_number=DECLINES,
+        task="unused",
+        temperature=None,
+        tools=[TOOL],
+        interruption_threshold=None,
+        transfer_list={"default": "+15005550012", "sales": "+15005550013"},
+        dynamic_data=[LOOKUP],
+        start_time=LATER,
+    )
+    assert sent.dict()["contacts"] == 2, "dynamic data's variable is not asked of each row"
+    async with httpx.AsyncClient(base_url=live.url, headers={"authorization": key}) as api:
+        made = await api.post(
+            "/v1/batches",
+            json={
+                "global": {
+                    "task": PROMPT,
+                    "transfer_phone_number": "+15005550011",
+                    "transfer_mode": "warm",
+                    "precall_dtmf_sequence": "1w2",
+                },
+                "call_objects": [{"phone_number": "+15005550113", "business": "A", "service": "B"}],
+                "start_time": LATER,
+            },
+        )
+        bad_row = await api.post(
+            "/v1/batches",
+            json={
+                "base_prompt": PROMPT,
+                "call_objects": [
+                    {"phone_number": DECLINES, "business": "A", "service": "B"},
+                    {"phone_number": DECLINES, "precall_dtmf_sequence": "12x"},
+                ],
+            },
+        )
+        tool_id = await api.post(
+            "/v1/batches",
+            json={
+                "base_prompt": PROMPT,
+                "tools": ["TL-123"],
+                "call_data": [{"phone_number": DECLINES}],
+            },
+        )
+    assert made.status_code == 200, made.text
+    (first, second), (third,) = [
+        await _orders(live, batch) for batch in (sent.batch_id, made.json()["batch_id"])
+    ]
+    secret = live.app.state.settings.secret_key
+    assert first.transfer_list == {"default": "+15005550012", "sales": "+15005550013"}
+    assert first.transfer_number is None
+    assert [t["name"] for t in first.tools or ()] == ["check_calendar"]
+    assert unseal(secret, (first.tools or [])[0]["headers"]["Authorization"]) == "Bearer s3cret"
+    assert [d["url"] for d in first.dynamic_data or ()] == [LOOKUP["url"]]
+    assert (second.transfer_number, second.precall_dtmf_sequence) == ("+15005550011", "9")
+    assert [t["description"] for t in second.tools or ()] == ["The row's own calendar."]
+    assert second.variables == {"business": "Zen", "service": "check-up"}, "not a variable"
+    assert (third.transfer_number, third.transfer_mode) == ("+15005550011", "warm")
+    assert third.precall_dtmf_sequence == "1w2"
+    assert bad_row.status_code == 400
+    assert list(bad_row.json()["errors"]) == ["call_objects[1].precall_dtmf_sequence"]
+    assert tool_id.status_code == 400
+    assert "send the tool object inline" in tool_id.json()["errors"]["tools"][0]
+
+
+async def _orders(live: Live, batch_id: str) -> list[CallOrder]:
+    """The order of each of the batch's calls, as the dialler builds it when it dials."""
+    dialler = live.app.state.dialler
+    async with live.app.state.db.sessionmaker() as session:
+        campaign = await session.get(Campaign, batch_id)
+        assert campaign is not None
+        contacts = await session.scalars(
+            select(CampaignContact)
+            .where(CampaignContact.campaign_id == batch_id)
+            .order_by(CampaignContact.file_row)
+        )
+        return [await dialler._order(session, campaign, contact) for contact in contacts]

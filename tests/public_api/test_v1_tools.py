@@ -100,3 +100,16 @@ def test_json_paths_of_dynamic_data() -> None:
     assert at_path(data, "$.n") == 0
     assert at_path(data, "user.flights[3].status") is None
     assert at_path(data, "$.missing.name") is None
+
+
+async def test_a_bland_tool_id_is_refused_naming_the_field(app: FastAPI) -> None:
+    """Bland's saved tools (`"tools": ["TL-..."]`) live on Bland's side: a 400 that says to
+    send the tool object inline, not a call that quietly has no tool."""
+    _user, key = await keyed(app, "v1-tool-id@example.com")
+    async with api(app, key) as client:
+        answer = await client.post("/v1/calls", json=send(tools=[TOOL, "TL-8f2c"]))
+    assert answer.status_code == 400, answer.text
+    (message,) = answer.json()["errors"]["tools"]
+    assert message.startswith("tools[1] is one of Bland's saved tool ids ('TL-8f2c')")
+    assert "send the tool object inline" in message
+    assert answer.json()["message"] == message

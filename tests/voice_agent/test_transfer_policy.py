@@ -74,3 +74,25 @@ def test_back_after_a_failed_transfer_it_asks_what_it_had_not() -> None:
     reply = policy.resumed([first], "I'm sorry, the line was busy.")
     assert reply.text == "I'm sorry, the line was busy. Could you tell me if you need parking?"
     assert (policy.greeted, policy.ended) == (True, False)
+
+
+@pytest.mark.parametrize("spoken", ["", "I'm sorry,"])
+def test_a_comeback_cut_before_its_apology_owes_it_on_the_callees_turn(spoken: str) -> None:
+    """Back on the line, the callee's "Hello? Are you still there?" may cut in before the
+    apology is heard: the answer to it is the apology and the question, not a new greeting."""
+    policy = OfflinePolicy(PROMPT, can_transfer=True)
+    first = policy.opening().text
+    policy.resumed([first], "I'm sorry, the line was busy.")
+    policy.interrupted(spoken)
+    reply = policy.respond("Hello? Are you still there?")
+    assert reply.text == "I'm sorry, the line was busy. Could you tell me if you need parking?"
+    # Once said, it is not owed again.
+    assert not policy.respond("Yes, I do.").text.startswith("I'm sorry, the line was busy.")
+
+
+def test_a_comeback_heard_whole_is_not_said_again() -> None:
+    policy = OfflinePolicy(PROMPT, can_transfer=True)
+    first = policy.opening().text
+    back = policy.resumed([first], "I'm sorry, the line was busy.")
+    policy.interrupted(back.text)
+    assert "line was busy" not in policy.respond("Hello? Are you still there?").text

@@ -3332,6 +3332,34 @@ export interface components {
             summary: string;
         };
         /**
+         * CallActionOut
+         * @description An action line's action as the call's page shows it (what its live message carried).
+         */
+        CallActionOut: {
+            /** Arguments */
+            arguments?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "tool" | "transfer" | "keypad";
+            /** Latency Ms */
+            latency_ms?: number | null;
+            /** Name */
+            name: string;
+            /** Result */
+            result?: unknown;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "started" | "succeeded" | "failed" | "timed-out";
+            /** Summary */
+            summary: string;
+        };
+        /**
          * CallBillingOut
          * @description How the call's cost was computed (docs/calls-and-billing.md, the spec's rule).
          */
@@ -3419,6 +3447,7 @@ export interface components {
          * @description One row of the call's log (what went out live as a `webhook-event`).
          */
         CallEventOut: {
+            action?: components["schemas"]["CallActionOut"] | null;
             /** Category */
             category: string;
             /**
@@ -3658,6 +3687,8 @@ export interface components {
             post_transfer_duration: number | null;
             /** Pre Transfer Duration */
             pre_transfer_duration: number | null;
+            /** Transfer Ended By */
+            transfer_ended_by?: ("callee" | "person") | null;
             /** Transfer List */
             transfer_list: {
                 [key: string]: string;
@@ -6387,6 +6418,11 @@ export interface components {
             call_objects?: {
                 [key: string]: unknown;
             }[] | null;
+            /**
+             * Dynamic Data
+             * @description Requests made when the call is dialled.
+             */
+            dynamic_data?: components["schemas"]["V1DynamicData"][] | null;
             /** First Sentence */
             first_sentence?: string | null;
             global?: components["schemas"]["V1BatchSettings"] | null;
@@ -6396,6 +6432,12 @@ export interface components {
             label?: string | null;
             /** Max Duration */
             max_duration?: number | null;
+            /**
+             * Precall Dtmf Sequence
+             * @description Keys pressed when the call is answered, before the agent speaks: `0-9`, `*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). Default: the agent's.
+             * @example 1w2#
+             */
+            precall_dtmf_sequence?: string | null;
             /** Request Data */
             request_data?: {
                 [key: string]: unknown;
@@ -6410,6 +6452,28 @@ export interface components {
             temperature?: number | null;
             /** Timezone */
             timezone?: string | null;
+            /**
+             * Tools
+             * @description Custom tools the agent may call mid-call (with an LLM configured), over the agent's own of the same name.
+             */
+            tools?: components["schemas"]["V1Tool"][] | null;
+            /**
+             * Transfer List
+             * @description Departments and their numbers (`{"default": "+1...", "sales": "+1..."}`): the callee (or the model) names one; `default` when none is named.
+             */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @description Callwright's: `cold` (joined at once, the default) or `warm` (the person first hears a one-line summary).
+             */
+            transfer_mode?: ("cold" | "warm") | null;
+            /**
+             * Transfer Phone Number
+             * @description Where the agent hands the callee to a person when they ask for one (E.164; over the agent's).
+             */
+            transfer_phone_number?: string | null;
             /** Voice */
             voice?: string | number | null;
             /** Voice Id */
@@ -6434,17 +6498,29 @@ export interface components {
         };
         /**
          * V1BatchSettings
-         * @description The call settings a batch may give (top level, or in `global`).
+         * @description The call settings a batch may give (top level, or in `global`), its actions among them
+         *     (a call object may give its own: `ROW_ACTIONS`).
          */
         V1BatchSettings: {
             /** Agent Id */
             agent_id?: string | null;
+            /**
+             * Dynamic Data
+             * @description Requests made when the call is dialled.
+             */
+            dynamic_data?: components["schemas"]["V1DynamicData"][] | null;
             /** First Sentence */
             first_sentence?: string | null;
             /** Interruption Threshold */
             interruption_threshold?: number | null;
             /** Max Duration */
             max_duration?: number | null;
+            /**
+             * Precall Dtmf Sequence
+             * @description Keys pressed when the call is answered, before the agent speaks: `0-9`, `*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). Default: the agent's.
+             * @example 1w2#
+             */
+            precall_dtmf_sequence?: string | null;
             /** Request Data */
             request_data?: {
                 [key: string]: unknown;
@@ -6453,6 +6529,28 @@ export interface components {
             task?: string | null;
             /** Temperature */
             temperature?: number | null;
+            /**
+             * Tools
+             * @description Custom tools the agent may call mid-call (with an LLM configured), over the agent's own of the same name.
+             */
+            tools?: components["schemas"]["V1Tool"][] | null;
+            /**
+             * Transfer List
+             * @description Departments and their numbers (`{"default": "+1...", "sales": "+1..."}`): the callee (or the model) names one; `default` when none is named.
+             */
+            transfer_list?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Transfer Mode
+             * @description Callwright's: `cold` (joined at once, the default) or `warm` (the person first hears a one-line summary).
+             */
+            transfer_mode?: ("cold" | "warm") | null;
+            /**
+             * Transfer Phone Number
+             * @description Where the agent hands the callee to a person when they ask for one (E.164; over the agent's).
+             */
+            transfer_phone_number?: string | null;
             /** Voice */
             voice?: string | number | null;
             /** Voice Id */
@@ -6489,7 +6587,7 @@ export interface components {
             /** C Id */
             c_id: string;
             /** Call Ended By */
-            call_ended_by: ("ASSISTANT" | "USER") | null;
+            call_ended_by: ("ASSISTANT" | "USER" | "PERSON") | null;
             /** Call Id */
             call_id: string;
             /** Call Length */
@@ -7423,6 +7521,7 @@ export type SchemaBodyImportGlobalDoNotCallApiV1AdminDoNotCallImportPost = compo
 export type SchemaBodyLoadContactsApiV1CampaignsCampaignIdContactsPost = components['schemas']['Body_load_contacts_api_v1_campaigns__campaign_id__contacts_post'];
 export type SchemaBucket = components['schemas']['Bucket'];
 export type SchemaCallAction = components['schemas']['CallAction'];
+export type SchemaCallActionOut = components['schemas']['CallActionOut'];
 export type SchemaCallBillingOut = components['schemas']['CallBillingOut'];
 export type SchemaCallDetails = components['schemas']['CallDetails'];
 export type SchemaCallDetailsOut = components['schemas']['CallDetailsOut'];

@@ -228,7 +228,7 @@ def order_from(
         **{name: getattr(request, name) for name in _COPIED},
         agent_id=agent.id if agent is not None else None,
         variables=variables or None,
-        tools=_tools(agent_tools, request.tools or ()) or None,
+        tools=tools_over(agent_tools, request.tools or ()) or None,
         dynamic_data=[dict(d) for d in request.dynamic_data or ()] or None,
         **_flow_fields(flow, request.flow),
         **settings,
@@ -246,10 +246,11 @@ def _flow_fields(flow: PinnedFlow | None, choice: FlowChoice | None) -> dict[str
     }
 
 
-def _tools(
+def tools_over(
     agents: Sequence[Mapping[str, Any]], own: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
-    """The agent's tools, a call's own of the same name in their place, then the call's others."""
+    """The agent's tools (or a batch's), a call's own of the same name in their place, then
+    the call's others."""
     by_name = {t["name"]: dict(t) for t in agents}
     by_name.update({t["name"]: dict(t) for t in own})
     return list(by_name.values())

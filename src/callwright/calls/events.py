@@ -39,7 +39,8 @@ class CallEvents:
     async def keep(self, session: AsyncSession, call: Call, event: WebhookEvent) -> None:
         """`record` for an event that carries more than its message (a transcript line, the
         closing)."""
-        await calls.add_event(session, call.id, event.category, event.message, utcnow())
+        action = event.action.model_dump(mode="json") if event.action else None
+        await calls.add_event(session, call.id, event.category, event.message, utcnow(), action)
         self.announce(session, call, event)
 
     def announce(self, session: AsyncSession, call: Call, event: LiveEvent) -> None:

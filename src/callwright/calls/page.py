@@ -11,6 +11,7 @@ from typing import Literal
 from callwright.billing.service import COST_PER_MINUTE_CENTS, cost_for
 from callwright.calls.events import CONNECTED
 from callwright.calls.schemas import (
+    CallActionOut,
     CallBillingOut,
     CallEventOut,
     CallSettingsOut,
@@ -65,7 +66,12 @@ def settings_of(call: Call, agent_name: str | None, campaign_name: str | None) -
 
 def events_of(events: Sequence[CallEvent]) -> list[CallEventOut]:
     return [
-        CallEventOut(category=e.category, message=e.message, created_at=e.created_at)
+        CallEventOut(
+            category=e.category,
+            message=e.message,
+            created_at=e.created_at,
+            action=CallActionOut.model_validate(e.action) if e.action else None,
+        )
         for e in events
     ]
 

@@ -255,9 +255,16 @@ async def _core(session: AsyncSession) -> AsyncConnection:
 
 
 async def add_event(
-    session: AsyncSession, call_id: str, category: str, message: str, at: datetime
+    session: AsyncSession,
+    call_id: str,
+    category: str,
+    message: str,
+    at: datetime,
+    action: dict[str, Any] | None = None,
 ) -> CallEvent:
-    event = CallEvent(call_id=call_id, category=category, message=message, created_at=at)
+    event = CallEvent(
+        call_id=call_id, category=category, message=message, created_at=at, action=action
+    )
     session.add(event)
     await session.flush()
     return event
@@ -404,6 +411,7 @@ TRANSFER_COLUMNS = (
     Call.transfer_status,
     Call.pre_transfer_duration,
     Call.post_transfer_duration,
+    Call.transfer_ended_by,
 )
 DETAIL_COLUMNS = (
     *LOG_COLUMNS,

@@ -15,7 +15,7 @@ from callwright.compliance.disclosure import Disclosure
 from callwright.kit.bounds import BodyId, Minutes, TextMap
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.phone import DialNumber
-from callwright.realtime.events import FlowNodeChange, TranscriptLine, TurnLatencyOut
+from callwright.realtime.events import CallAction, FlowNodeChange, TranscriptLine, TurnLatencyOut
 from callwright.speech import languages
 from callwright.telephony.state import AnsweredBy, CallOutcome
 from callwright.voice_agent.flow_graph import FlowGraph
@@ -163,6 +163,8 @@ class CallTransferOut(BaseModel):
     #: (the two parts of the billed duration).
     pre_transfer_duration: int | None
     post_transfer_duration: int | None
+    #: Who ended a call whose transfer reached the person: callee or person (null otherwise).
+    transfer_ended_by: Literal["callee", "person"] | None = None
 
 
 class CallDetails(CallRecord):
@@ -219,12 +221,18 @@ class CallSettingsOut(BaseModel):
     start_at: datetime | None
 
 
+class CallActionOut(CallAction):
+    """An action line's action as the call's page shows it (what its live message carried)."""
+
+
 class CallEventOut(BaseModel):
     """One row of the call's log (what went out live as a `webhook-event`)."""
 
     category: str
     message: str
     created_at: datetime
+    #: An action line's action (kind, name, status, arguments, result, latency_ms).
+    action: CallActionOut | None = None
 
 
 class CallTimes(BaseModel):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from callwright.agents.transfers import target
+from callwright.agents.transfers import DEFAULT_DEPARTMENT, target
 from callwright.calls import repository as calls
 from callwright.kit.security import random_token, sha256_hex
 from callwright.kit.time import utcnow
@@ -49,6 +49,9 @@ NOT_LIVE = "The call is not live."
 RING_SECONDS = 20
 #: DialCallStatus of a transfer that reached its person.
 COMPLETED = "completed"
+#: Who ended a transferred call (`Call.transfer_ended_by`).
+ENDED_BY_CALLEE = "callee"
+ENDED_BY_PERSON = "person"
 #: How each result reads on the call's action line.
 _RESULT_WORDS = {
     COMPLETED: "the person took the call",
@@ -122,6 +125,7 @@ class CallTransfers:
             }
             if not await calls.start_transfer(session, call_id, values):
                 return TransferStarted(False, to=name, reason=UNDER_WAY)
+            await self.flows.life.acted(session, call, _started_action(name, number, values))
             carrier_call_id = call.carrier_call_id
             request = TransferRequest(
                 call_id=call_id,
@@ -158,6 +162,8 @@ class CallTransfers:
             if call is None or call.carrier_call_id != result.carrier_call_id:
                 return self.carrier.after_transfer(None)
             values: dict[str, object] = {"transfer_status": result.status}
+            if result.status == COMPLETED:
+                values["transfer_ended_by"] = _ended_by(call, result)
             if result.status != COMPLETED and call.status not in TERMINAL:
                 token = random_token()
                 values["media_token_hash"] = sha256_hex(token)
@@ -186,6 +192,35 @@ class CallTransfers:
         return self.carrier.whisper(text)
 
 
+def _started_action(department: str, number: str, values: dict[str, object]) -> CallAction:
+    """The action line of a transfer under way: where it goes (the department and its number)
+    and how (cold, or warm with the person's summary)."""
+    default = department.casefold() == DEFAULT_DEPARTMENT
+    to = number if default else f"{department} ({number})"
+    arguments: dict[str, object] = (
+        {"to": number} if default else {"to": number, "department": department}
+    )
+    arguments["mode"] = "warm" if values["transfer_summary"] is not None else "cold"
+    if values["transfer_summary"] is not None:
+        arguments["summary"] = values["transfer_summary"]
+    return CallAction(
+        kind="transfer",
+        name="transfer",
+        status="started",
+        summary=f"Transferring to {to}",
+        arguments=arguments,
+    )
+
+
+def _ended_by(call: Call, result: TransferResult) -> str:
+    """Who ended a call whose person took it: the callee when their call was over first (the
+    carrier says so; a call already ended says so too), else the person, who left the callee
+    (the call then hangs up)."""
+    if result.callee_gone or call.status in TERMINAL:
+        return ENDED_BY_CALLEE
+    return ENDED_BY_PERSON
+
+
 def _result_action(call: Call, result: TransferResult) -> CallAction:
     """The action line of a transfer's result (succeeded, or failed with its DialCallStatus)."""
     words = _RESULT_WORDS.get(result.status, result.status)
@@ -200,5 +235,6 @@ def _result_action(call: Call, result: TransferResult) -> CallAction:
         result={
             "dial_call_status": result.status,
             "dial_call_duration": result.duration_seconds,
+            **({"ended_by": call.transfer_ended_by} if call.transfer_ended_by else {}),
         },
     )

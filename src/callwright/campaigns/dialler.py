@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.billing.service import InsufficientBalance, hold_for
-from callwright.calls.builder import CallRequest, build_order
+from callwright.calls.builder import CallRequest, build_order, tools_over
 from callwright.calls.service import CallOrder, CallService
 from callwright.campaigns import repository, rules
 from callwright.campaigns import service as campaigns
@@ -203,6 +203,7 @@ class Dialler:
         due-call sweep of the next receiving role (the dial's claim makes a repeat harmless)."""
         if campaign.agent_id is None and not campaign.call_settings:
             raise ValidationFailed({"agent": [campaigns.NO_AGENT]})
+        settings = {**(campaign.call_settings or {}), **(contact.call_settings or {})}
         return await build_order(
             session,
             CallRequest(
@@ -210,7 +211,13 @@ class Dialler:
                 to_number=contact.phone,
                 user_id=campaign.user_id,
                 agent_id=campaign.agent_id,
-                settings=campaign.call_settings or {},
+                settings=settings,
+                tools=tools_over(
+                    (campaign.call_settings or {}).get("tools") or (),
+                    (contact.call_settings or {}).get("tools") or (),
+                )
+                or None,
+                dynamic_data=settings.get("dynamic_data"),
                 variables=contact.variables,
                 campaign_id=campaign.id,
                 campaign_contact_id=contact.id,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Text, cast, delete, func, insert, or_, select
+from sqlalchemy import Text, cast, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.pagination import paged
@@ -119,6 +119,18 @@ async def add_contacts(session: AsyncSession, rows: list[dict[str, Any]]) -> Non
     """One multi-row statement (no objects, no ids read back): added as ORM objects, SQLite
     inserted them one statement a row, 16x slower end to end."""
     await session.execute(insert(CampaignContact), rows)
+
+
+async def set_contact_settings(
+    session: AsyncSession, campaign_id: str, by_row: dict[int, dict[str, Any]]
+) -> None:
+    """Give the contacts of these file rows their own call settings (a batch row's actions)."""
+    for file_row, settings in by_row.items():
+        await session.execute(
+            update(CampaignContact)
+            .where(CampaignContact.campaign_id == campaign_id, CampaignContact.file_row == file_row)
+            .values(call_settings=settings)
+        )
 
 
 async def has_contacts(session: AsyncSession, campaign_id: str) -> bool:

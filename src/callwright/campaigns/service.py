@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from callwright.agents import service as agents
 from callwright.agents.settings import TEMPLATED, merged
 from callwright.agents.variables import placeholders
+from callwright.calls.builder import dynamic_names
 from callwright.campaigns import contacts as reading
 from callwright.campaigns import repository, rules
 from callwright.campaigns.events import CampaignEvents
@@ -73,8 +74,10 @@ async def call_settings(session: AsyncSession, campaign: Campaign) -> dict[str, 
 
 
 def needed_variables(settings: Mapping[str, Any]) -> list[str]:
-    """The `{{variables}}` the call's texts use: every contact must give each one."""
-    return placeholders(*(settings.get(name) for name in TEMPLATED))
+    """The `{{variables}}` the call's texts use: every contact must give each one (but those
+    the calls' dynamic data fills, a `/v1` batch's)."""
+    later = dynamic_names(settings.get("dynamic_data"))
+    return [n for n in placeholders(*(settings.get(name) for name in TEMPLATED)) if n not in later]
 
 
 @dataclass

@@ -173,6 +173,9 @@ class Call(Base):
     #: Seconds from the answer to the transfer, and seconds the person was connected.
     pre_transfer_duration: Mapped[int | None] = mapped_column(Integer, default=None)
     post_transfer_duration: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: Who ended a call whose transfer reached the person: "callee" (hung up first) or
+    #: "person" (left the callee; the call then hangs up). Null for any other call.
+    transfer_ended_by: Mapped[str | None] = mapped_column(String(8), default=None)
     #: SHA-256 of the single-use secret of the transfer's listening stream (`leg=listen`).
     listen_token_hash: Mapped[str | None] = mapped_column(String(64), default=None)
     #: Keys pressed when the call is answered, before the agent speaks (Bland's name;
@@ -210,6 +213,9 @@ class CallEvent(Base):
     category: Mapped[str] = mapped_column(String(32))
     message: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    #: An action line's action (realtime.events.CallAction: kind, name, status, arguments,
+    #: result, latency), shown on the call's page; null for any other event.
+    action: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
 
 class TurnLatency(Base):

@@ -77,6 +77,9 @@ class CampaignContact(Base):
     file_row: Mapped[int] = mapped_column(Integer)
     phone: Mapped[str] = mapped_column(String(20))
     variables: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    #: A `/v1` batch row's own call settings over the batch's (its transfer, keypad, tools
+    #: and dynamic data; CallOrder's names), or null.
+    call_settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     #: The zone(s) its calling window is checked in, comma-separated, resolved at load: the
     #: file's `timezone` column, else the number's own zones, else the operator's default.
     timezone: Mapped[str | None] = mapped_column(String(200), default=None)

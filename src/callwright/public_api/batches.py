@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents.settings import checked_prompt
@@ -34,8 +34,8 @@ from callwright.kit.deps import SettingsDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
 from callwright.models import Agent, Call, Campaign
-from callwright.public_api.schemas import VoiceNumber
-from callwright.public_api.service import find_voice, start_at, voice_ids
+from callwright.public_api.schemas import V1CallActions, VoiceNumber
+from callwright.public_api.service import call_actions, find_voice, start_at, voice_ids
 from callwright.speech import languages, tts
 from callwright.telephony.state import TERMINAL
 
@@ -48,6 +48,10 @@ ENDED = "This batch has already ended."
 NO_ROWS = "Send the calls: `call_data` (or `call_objects`) with a phone_number each."
 NO_TASK = "The base_prompt field is required (or a task, or an agent_id)."
 CALL_DATA_SHOWN = 1000
+#: The file row of the first call object in the CSV a batch becomes (the header is row 1).
+FIRST_ROW = 2
+#: The fields a call object may give for itself (over the batch's): its actions.
+ROW_ACTIONS = tuple(V1CallActions.model_fields)
 _TERMINAL = [s.value for s in TERMINAL]
 _LENGTH_BUCKETS = (
     ("0-5", 0, 5),
@@ -65,8 +69,9 @@ _LENGTH_BUCKETS = (
 router = APIRouter(prefix="/v1", tags=[TAG])
 
 
-class V1BatchSettings(BaseModel):
-    """The call settings a batch may give (top level, or in `global`)."""
+class V1BatchSettings(V1CallActions):
+    """The call settings a batch may give (top level, or in `global`), its actions among them
+    (a call object may give its own: `ROW_ACTIONS`)."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -124,13 +129,18 @@ class V1StopBatchOut(BaseModel):
     batch_id: str
 
 
-def _settings(body: V1BatchIn) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
-    """The agent id, the call settings (CallOrder's names) and the batch-wide variables."""
+def _settings(
+    body: V1BatchIn, secret_key: str
+) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
+    """The agent id, the call settings (CallOrder's names, the actions' among them) and the
+    batch-wide variables."""
     top, inner = body, body.global_ or V1BatchSettings()
 
     def pick(name: str) -> Any:
         value = getattr(inner, name)
         return value if value is not None else getattr(top, name)
+
+    actions = V1CallActions.model_validate({name: pick(name) for name in ROW_ACTIONS})
 
     prompt = (body.base_prompt or inner.task or body.task or "").strip() or None
     if prompt is not None:
@@ -155,7 +165,37 @@ def _settings(body: V1BatchIn) -> tuple[str | None, dict[str, Any], dict[str, An
         "webhook_url": pick("webhook") or body.status_webhook,
     }
     given = {k: v for k, v in settings.items() if v is not None}
+    given.update(call_actions(actions, secret_key))
     return pick("agent_id"), given, dict(pick("request_data") or {})
+
+
+def _row_actions(
+    rows: list[dict[str, Any]], field: str, secret_key: str
+) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
+    """The rows without their action fields, and each row's own actions (by its place in the
+    list, from 0) as a contact keeps them; ValidationFailed naming `call_objects[i].FIELD`."""
+    plain: list[dict[str, Any]] = []
+    own: dict[int, dict[str, Any]] = {}
+    for i, row in enumerate(rows):
+        given = {k: v for k, v in row.items() if k in ROW_ACTIONS}
+        plain.append({k: v for k, v in row.items() if k not in ROW_ACTIONS})
+        if not given:
+            continue
+        at = f"{field}[{i}]."
+        try:
+            actions = V1CallActions.model_validate(given)
+        except ValidationError as exc:
+            raise ValidationFailed(_row_errors(exc, at)) from None
+        own[i] = call_actions(actions, secret_key, at)
+    return plain, own
+
+
+def _row_errors(exc: ValidationError, at: str) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
+    for error in exc.errors():
+        name = at + ".".join(str(part) for part in error["loc"])
+        errors.setdefault(name, []).append(str(error["msg"]).removeprefix("Value error, "))
+    return errors
 
 
 def _csv(rows: list[dict[str, Any]], shared: dict[str, Any]) -> bytes:
@@ -194,10 +234,12 @@ async def send_batch(
     events: CampaignEventsDep,
 ) -> V1BatchCreated:
     """Call every row with the same task (a campaign that starts now, or at `start_time`)."""
+    field = "call_objects" if body.call_objects is not None else "call_data"
     rows = body.call_objects if body.call_objects is not None else body.call_data
     if not rows:
         raise ValidationFailed({"call_data": [NO_ROWS]})
-    agent_id, given, shared = _settings(body)
+    agent_id, given, shared = _settings(body, settings.secret_key)
+    rows, own = _row_actions(rows, field, settings.secret_key)
     if not agent_id and not given.get("prompt"):
         raise ValidationFailed({"base_prompt": [NO_TASK]})
     campaign = await campaigns.create(  # its agent, if any, the user's own (else 404)
@@ -222,6 +264,9 @@ async def send_batch(
         io.BytesIO(_csv(rows, shared)),
         default_region=settings.default_region,
         default_zone=settings.default_timezone,
+    )
+    await campaign_repository.set_contact_settings(
+        session, campaign.id, {i + FIRST_ROW: actions for i, actions in own.items()}
     )
     refused = [
         V1BatchRefused(row=r.row - 1, phone_number=r.value, reason=r.reason)

@@ -157,7 +157,82 @@ SEND_CALL_EXAMPLES: dict[str, Any] = {
 }
 
 
-class V1SendCallIn(BaseModel):
+TOOL_IDS_REFUSED = (
+    "{at} is one of Bland's saved tool ids ({value!r}), which Callwright cannot read: send the "
+    "tool object inline (name, description, url, method, headers, input_schema, speech), or "
+    "save the tool on an agent and send its agent_id."
+)
+
+
+class V1CallActions(BaseModel):
+    """What a call's agent may do besides talking (docs/actions.md): a transfer, keys pressed
+    when answered, custom tools and dynamic data. Taken by `/v1/calls`, and by `/v1/batches`
+    in `global` and in each call object."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    transfer_phone_number: str | None = Field(
+        None,
+        max_length=40,
+        description="Where the agent hands the callee to a person when they ask for one (E.164; "
+        "over the agent's).",
+    )
+    transfer_list: dict[str, str] | None = Field(
+        None,
+        description='Departments and their numbers (`{"default": "+1...", "sales": "+1..."}`): '
+        "the callee (or the model) names one; `default` when none is named.",
+    )
+    transfer_mode: Literal["cold", "warm"] | None = Field(
+        None,
+        description="Callwright's: `cold` (joined at once, the default) or `warm` (the person "
+        "first hears a one-line summary).",
+    )
+
+    @field_validator("transfer_phone_number")
+    @classmethod
+    def _transfer_number(cls, value: str | None) -> str | None:
+        return None if value is None else optional_number(value) or ""
+
+    @field_validator("transfer_list")
+    @classmethod
+    def _transfer_list(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        return None if value is None else departments(value) or {}
+
+    precall_dtmf_sequence: str | None = Field(
+        None,
+        max_length=200,
+        description="Keys pressed when the call is answered, before the agent speaks: `0-9`, "
+        "`*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). "
+        "Default: the agent's.",
+        examples=["1w2#"],
+    )
+
+    @field_validator("precall_dtmf_sequence")
+    @classmethod
+    def _precall_dtmf_sequence(cls, value: str | None) -> str | None:
+        return checked_dtmf(value)
+
+    tools: list[V1Tool] | None = Field(
+        None,
+        max_length=20,
+        description="Custom tools the agent may call mid-call (with an LLM configured), over "
+        "the agent's own of the same name.",
+    )
+    dynamic_data: list[V1DynamicData] | None = Field(
+        None, max_length=10, description="Requests made when the call is dialled."
+    )
+
+    @field_validator("tools", mode="before")
+    @classmethod
+    def _no_tool_ids(cls, value: Any) -> Any:
+        """Bland's `"tools": ["TL-..."]` (tools saved on Bland's side) refused by name."""
+        for i, item in enumerate(value if isinstance(value, list) else ()):
+            if isinstance(item, str):
+                raise ValueError(TOOL_IDS_REFUSED.format(at=f"tools[{i}]", value=item[:64]))
+        return value
+
+
+class V1SendCallIn(V1CallActions):
     """`POST /v1/calls`. `phone_number` and one of `task`, `agent_id` or `pathway_id` are
     required. Keys it does not declare are Bland's fields Callwright refuses, or unknown
     (`fields.refuse`)."""
@@ -279,56 +354,6 @@ class V1SendCallIn(BaseModel):
     )
     timezone: str | None = Field(
         None, max_length=64, description="IANA name; default America/Los_Angeles."
-    )
-    transfer_phone_number: str | None = Field(
-        None,
-        max_length=40,
-        description="Where the agent hands the callee to a person when they ask for one (E.164; "
-        "over the agent's).",
-    )
-    transfer_list: dict[str, str] | None = Field(
-        None,
-        description='Departments and their numbers (`{"default": "+1...", "sales": "+1..."}`): '
-        "the callee (or the model) names one; `default` when none is named.",
-    )
-    transfer_mode: Literal["cold", "warm"] | None = Field(
-        None,
-        description="Callwright's: `cold` (joined at once, the default) or `warm` (the person "
-        "first hears a one-line summary).",
-    )
-
-    @field_validator("transfer_phone_number")
-    @classmethod
-    def _transfer_number(cls, value: str | None) -> str | None:
-        return None if value is None else optional_number(value) or ""
-
-    @field_validator("transfer_list")
-    @classmethod
-    def _transfer_list(cls, value: dict[str, str] | None) -> dict[str, str] | None:
-        return None if value is None else departments(value) or {}
-
-    precall_dtmf_sequence: str | None = Field(
-        None,
-        max_length=200,
-        description="Keys pressed when the call is answered, before the agent speaks: `0-9`, "
-        "`*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). "
-        "Default: the agent's.",
-        examples=["1w2#"],
-    )
-
-    @field_validator("precall_dtmf_sequence")
-    @classmethod
-    def _precall_dtmf_sequence(cls, value: str | None) -> str | None:
-        return checked_dtmf(value)
-
-    tools: list[V1Tool] | None = Field(
-        None,
-        max_length=20,
-        description="Custom tools the agent may call mid-call (with an LLM configured), over "
-        "the agent's own of the same name.",
-    )
-    dynamic_data: list[V1DynamicData] | None = Field(
-        None, max_length=10, description="Requests made when the call is dialled."
     )
 
     @field_validator("webhook")
@@ -462,7 +487,9 @@ class V1CallDetail(BaseModel):
     #: human, voicemail, unknown (answered, not yet told), no-answer; null unless the call was
     #: sent with `answered_by_enabled` (as Bland).
     answered_by: str | None
-    call_ended_by: Literal["ASSISTANT", "USER"] | None
+    #: ASSISTANT or USER; PERSON (Callwright's) when the person a call was transferred to
+    #: ended it.
+    call_ended_by: Literal["ASSISTANT", "USER", "PERSON"] | None
     #: How Callwright says it ended (completed, voicemail, busy, no-answer, failed, stopped,
     #: time-limit, callee-hung-up, cut-by-fault); null while live.
     outcome: str | None

@@ -21,6 +21,8 @@ _ENDED_BY = {
     CallOutcome.TIME_LIMIT.value: "ASSISTANT",
     CallOutcome.CALLEE_HUNG_UP.value: "USER",
 }
+#: Who ended a transferred call (calls.transfers), in Bland's words.
+_TRANSFER_ENDED_BY = {"callee": "USER", "person": "PERSON"}
 _LIVE_QUEUE = {
     CallStatus.QUEUED.value: "queued",
     CallStatus.RINGING.value: "allocated",
@@ -69,8 +71,12 @@ def shown_answered_by(call: Call) -> str | None:
 
 
 def call_ended_by(call: Call) -> str | None:
+    """ASSISTANT or USER, as at Bland; a transferred call's is who ended it after the transfer:
+    USER (the callee hung up) or PERSON (Callwright's: the person left the callee)."""
     if not is_ended(call) or call.answered_at is None:
         return None
+    if call.end_reason == CallOutcome.TRANSFERRED.value:
+        return _TRANSFER_ENDED_BY.get(call.transfer_ended_by or "")
     return _ENDED_BY.get(call.end_reason or "")
 
 

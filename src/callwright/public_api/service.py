@@ -25,6 +25,7 @@ from callwright.public_api import fields
 from callwright.public_api.schemas import (
     FIELD_TYPES,
     V1AnalysisField,
+    V1CallActions,
     V1DynamicData,
     V1SendCallIn,
     V1Tool,
@@ -171,10 +172,18 @@ def _given(body: V1SendCallIn) -> dict[str, Any]:
         "dispositions": body.dispositions,
         "analysis_schema": analysis_fields(body.analysis_schema),
         "webhook_url": body.webhook,
-        "transfer_number": body.transfer_phone_number,
-        "transfer_list": body.transfer_list,
-        "transfer_mode": body.transfer_mode,
-        "precall_dtmf_sequence": body.precall_dtmf_sequence,
+        **action_settings(body),
+    }
+
+
+def action_settings(actions: V1CallActions) -> dict[str, Any]:
+    """The transfer and keypad settings of a request, by CallOrder's names (None: not
+    given)."""
+    return {
+        "transfer_number": actions.transfer_phone_number,
+        "transfer_list": actions.transfer_list,
+        "transfer_mode": actions.transfer_mode,
+        "precall_dtmf_sequence": actions.precall_dtmf_sequence,
     }
 
 
@@ -192,9 +201,11 @@ _BLANDS_WORDS: dict[tuple[str, str], tuple[str, str | None]] = {
 }
 
 
-def call_tools(tools: list[V1Tool] | None, secret_key: str) -> list[dict[str, Any]] | None:
+def call_tools(
+    tools: list[V1Tool] | None, secret_key: str, at: str = ""
+) -> list[dict[str, Any]] | None:
     """Bland's tool objects as a call keeps its tools (header values sealed); each checked
-    like an agent's tool (ValidationFailed naming `tools[i]`)."""
+    like an agent's tool (ValidationFailed naming `tools[i]`, after `at`: a batch's row)."""
     kept: list[dict[str, Any]] = []
     for i, tool in enumerate(tools or ()):
         try:
@@ -204,9 +215,9 @@ def call_tools(tools: list[V1Tool] | None, secret_key: str) -> list[dict[str, An
                 tool.input_schema or dict(agent_tools.EMPTY_PARAMETERS)
             )
         except ValueError as exc:
-            raise ValidationFailed({f"tools[{i}]": [str(exc)]}) from None
+            raise ValidationFailed({f"{at}tools[{i}]": [str(exc)]}) from None
         if any(t["name"] == name for t in kept):
-            raise ValidationFailed({f"tools[{i}]": [f'The tool "{name}" is listed twice.']})
+            raise ValidationFailed({f"{at}tools[{i}]": [f'The tool "{name}" is listed twice.']})
         kept.append(
             {
                 "name": name,
@@ -224,15 +235,16 @@ def call_tools(tools: list[V1Tool] | None, secret_key: str) -> list[dict[str, An
 
 
 def call_dynamic_data(
-    requests: list[V1DynamicData] | None, secret_key: str
+    requests: list[V1DynamicData] | None, secret_key: str, at: str = ""
 ) -> list[dict[str, Any]] | None:
-    """Bland's `dynamic_data` as a call keeps it (header values sealed)."""
+    """Bland's `dynamic_data` as a call keeps it (header values sealed; a refusal names
+    `dynamic_data[i]` after `at`)."""
     kept = []
     for i, request in enumerate(requests or ()):
         try:
             url = agent_tools.checked_tool_url(request.url)
         except ValueError as exc:
-            raise ValidationFailed({f"dynamic_data[{i}]": [str(exc)]}) from None
+            raise ValidationFailed({f"{at}dynamic_data[{i}]": [str(exc)]}) from None
         kept.append(
             {
                 "url": url,
@@ -244,6 +256,17 @@ def call_dynamic_data(
             }
         )
     return kept or None
+
+
+def call_actions(actions: V1CallActions, secret_key: str, at: str = "") -> dict[str, Any]:
+    """Every action a request gives, as a campaign keeps them for its calls (CallOrder's
+    names, `tools` and `dynamic_data` as a call keeps them; what it does not give left out)."""
+    given = {
+        **action_settings(actions),
+        "tools": call_tools(actions.tools, secret_key, at),
+        "dynamic_data": call_dynamic_data(actions.dynamic_data, secret_key, at),
+    }
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def _sealed(headers: dict[str, str] | None, secret_key: str) -> dict[str, str]:

@@ -73,6 +73,10 @@ class TransferResult:
     #: Seconds the person was connected (completed only).
     duration_seconds: int | None = None
     person_call_id: str | None = None
+    #: Whether the callee's own call was over when the person's leg ended (Twilio's
+    #: `CallStatus` on the Dial action: "completed" when the callee hung up, "in-progress"
+    #: when the person did); None when the carrier does not say.
+    callee_gone: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -404,6 +404,9 @@ class OfflinePolicy:
     _opening: tuple[str, ...] = field(default=(), init=False)
     #: What the opening did not get to say when the callee cut in (said on their turn).
     _unsaid: tuple[str, ...] = field(default=(), init=False)
+    #: The comeback's apology after a failed transfer, while it is the last reply: owed on
+    #: the callee's turn if they cut in before it was said ("Hello? Are you still there?").
+    _apology: str | None = field(default=None, init=False)
     #: The keys already pressed on each phone menu heard (by the menu's keys): a menu said
     #: again after a refusal (a closed department, a wrong choice) gets another option.
     _menus: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict, init=False)
@@ -436,6 +439,9 @@ class OfflinePolicy:
         whole; one cut later owes only its unsaid parts (said on the callee's turn, never the
         introduction twice). A question not yet said is not pending: it is asked next."""
         said = _plain(spoken)
+        if self._apology and _plain(self._apology) not in said:
+            self._unsaid = (self._apology,)
+        self._apology = None
         if self._opening:
             if not said:
                 self.greeted, self.asked, self.pending, self._opening = False, 0, None, ()
@@ -490,6 +496,7 @@ class OfflinePolicy:
         self.turns += 1
         self._just_asked = None
         unsaid, self._opening, self._unsaid = self._unsaid, (), ()
+        self._apology = None
         intent = classify(heard)
         answered, self.pending = self.pending, None
         if intent is Intent.OPT_OUT:
@@ -550,6 +557,7 @@ class OfflinePolicy:
         ):
             self.asked += 1
         question = self._next_question()
+        self._apology, self._opening, self._unsaid = apology, (), ()
         return Reply(f"{apology} {question or ANYTHING_ELSE}")
 
     def _menu(self, heard: str) -> Reply | None:

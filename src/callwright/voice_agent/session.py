@@ -455,9 +455,7 @@ class CallSession:
     async def _hand_over(self, frame: TransferFrame) -> None:
         to = frame.department or "a person"
         asked = {"department": frame.department} if frame.department else {}
-        await self.hooks.action(
-            ActionReport("transfer", "transfer", "started", f"Transferring to {to}", asked)
-        )
+        # Its "started" line is the calls side's, which knows the number it goes to.
         started = await self.hooks.transfer(
             frame.department, frame.summary, number=frame.number, mode=frame.mode
         )

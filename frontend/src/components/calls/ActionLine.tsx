@@ -18,8 +18,21 @@ function argumentsText(args: CallAction['arguments']): string {
     .join(', ')
 }
 
-export function ActionLine({ text, action, timestamp }: { text: string; action: CallAction; timestamp: string }) {
+/** An action's status, arguments (a tool's, the keys pressed, the transfer's target) and
+ * latency: under its line in the live transcript and on the call page's timeline. */
+export function ActionFacts({ action, named = false, className }: { action: CallAction; named?: boolean; className?: string }) {
   const args = argumentsText(action.arguments)
+  return (
+    <p className={cn('flex flex-wrap gap-x-2', className)} data-testid="action-facts">
+      <span className={cn('font-semibold', STATUS[action.status])}>{action.status}</span>
+      {named && <span className="font-mono font-medium">{action.name}</span>}
+      {args && <span className="break-words font-mono">{args}</span>}
+      {action.latency_ms != null && <span>{action.latency_ms} ms</span>}
+    </p>
+  )
+}
+
+export function ActionLine({ text, action, timestamp }: { text: string; action: CallAction; timestamp: string }) {
   return (
     <div className="flex justify-center" data-action={action.kind} data-status={action.status}>
       <div className="max-w-[90%] rounded-lg bg-amber-50 px-3 py-1.5 text-xs text-amber-900 ring-1 ring-inset ring-amber-200">
@@ -30,11 +43,7 @@ export function ActionLine({ text, action, timestamp }: { text: string; action: 
             {formatClock(timestamp)}
           </time>
         </p>
-        <p className="mt-0.5 flex flex-wrap gap-x-2">
-          <span className={cn('font-semibold', STATUS[action.status])}>{action.status}</span>
-          {args && <span className="font-mono">{args}</span>}
-          {action.latency_ms != null && <span>{action.latency_ms} ms</span>}
-        </p>
+        <ActionFacts action={action} className="mt-0.5" />
       </div>
     </div>
   )

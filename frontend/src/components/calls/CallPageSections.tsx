@@ -2,6 +2,7 @@
  * the settings it was placed with, and its events as a timeline. */
 import { useState, type ReactNode } from 'react'
 import { BILLING_RULE } from '@/lib/billing'
+import { ActionFacts } from './ActionLine'
 import { backgroundLabel } from '@/lib/callSettings'
 import { cn } from '@/lib/cn'
 import { formatClock, formatCurrency, formatDateTime } from '@/lib/format'
@@ -139,6 +140,7 @@ export function CallTimeline({ events }: { events: CallEvent[] }) {
             <li key={i} className="relative">
               <span className={cn('absolute -left-[1.6rem] top-1.5 h-2.5 w-2.5 rounded-full ring-4 ring-white', DOT[event.category] ?? 'bg-slate-400')} aria-hidden />
               <p className="break-words text-slate-800">{event.message}</p>
+              {event.action && <ActionFacts action={event.action} named className="text-xs text-slate-700" />}
               <p className="text-xs text-slate-500">
                 <time dateTime={event.created_at}>{formatClock(event.created_at)}</time> · {event.category}
               </p>

@@ -17,6 +17,11 @@ const RESULTS: Record<string, string> = {
   canceled: 'Canceled: the callee hung up first',
 }
 
+const ENDED_BY: Record<NonNullable<Transfer['transfer_ended_by']>, string> = {
+  callee: 'The callee, who hung up',
+  person: 'The person, who hung up',
+}
+
 export function CallTransfer({ transfer }: { transfer: Transfer }) {
   const rows: [string, ReactNode][] = [
     ['Transferred to', <span className="tabular-nums">{transfer.transferred_to}</span>],
@@ -25,6 +30,7 @@ export function CallTransfer({ transfer }: { transfer: Transfer }) {
     ['Result', transfer.transfer_status ? (RESULTS[transfer.transfer_status] ?? transfer.transfer_status) : null],
     ['With the agent', transfer.pre_transfer_duration !== null ? formatLength(transfer.pre_transfer_duration) : null],
     ['With the person', transfer.post_transfer_duration !== null ? formatLength(transfer.post_transfer_duration) : null],
+    ['Ended by', transfer.transfer_ended_by ? ENDED_BY[transfer.transfer_ended_by] : null],
   ]
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm" data-testid="call-transfer">

@@ -236,15 +236,26 @@ describe('A call’s page', () => {
           success: true,
           data: page({
             outcome: 'transferred',
-            transfer: { transfer_number: '+15005550011', transfer_list: null, transfer_mode: 'warm', transferred_to: '+15005550011', transferred_at: '2026-11-24T10:00:04Z', transfer_status: 'completed', pre_transfer_duration: 20, post_transfer_duration: 55 },
+            transfer: { transfer_number: '+15005550011', transfer_list: null, transfer_mode: 'warm', transferred_to: '+15005550011', transferred_at: '2026-11-24T10:00:04Z', transfer_status: 'completed', pre_transfer_duration: 20, post_transfer_duration: 55, transfer_ended_by: 'person' },
             transcripts: [
               { user: 'user', text: 'Can I speak to a real person?', created_at: '2026-11-24T10:00:02Z', seq: 1 },
               { user: 'assistant', text: "Of course, I'll connect you now.", created_at: '2026-11-24T10:00:03Z', seq: 2 },
               { user: 'person', text: 'Hi, this is Jordan in sales.', created_at: '2026-11-24T10:00:08Z', seq: 3 },
             ],
             events: [
-              { category: 'action', message: 'Transferring to a person', created_at: '2026-11-24T10:00:04Z' },
+              {
+                category: 'action',
+                message: 'Transferring to a person',
+                created_at: '2026-11-24T10:00:04Z',
+                action: { kind: 'transfer', name: 'transfer', status: 'started', summary: 'Transferring to a person', arguments: { to: '+15005550011', mode: 'warm' } },
+              },
               { category: 'action', message: 'Transfer to +15005550011: the person took the call', created_at: '2026-11-24T10:01:00Z' },
+              {
+                category: 'action',
+                message: 'check_calendar answered in 312 ms',
+                created_at: '2026-11-24T10:00:01Z',
+                action: { kind: 'tool', name: 'check_calendar', status: 'succeeded', summary: 'check_calendar answered in 312 ms', arguments: { day: 'Tuesday' }, result: { free: true }, latency_ms: 312 },
+              },
             ],
           }),
         }),
@@ -258,7 +269,12 @@ describe('A call’s page', () => {
     expect(within(transfer).getByText('0:20')).toBeInTheDocument()
     expect(within(transfer).getByText('0:55')).toBeInTheDocument()
     expect(screen.getByText(/3\. Person/)).toBeInTheDocument()
-    expect(within(screen.getByTestId('call-timeline')).getByText('Transfer to +15005550011: the person took the call')).toBeInTheDocument()
+    expect(within(transfer).getByText('The person, who hung up')).toBeInTheDocument()
+    const timeline = screen.getByTestId('call-timeline')
+    expect(within(timeline).getByText('Transfer to +15005550011: the person took the call')).toBeInTheDocument()
+    // Each action's name, arguments, status and latency, not only its line.
+    const facts = within(timeline).getAllByTestId('action-facts')
+    expect(facts.map((f) => f.textContent)).toEqual(['startedtransferto: +15005550011, mode: warm', 'succeededcheck_calendarday: Tuesday312 ms'])
   })
 
   it('says when the call is not found (another user’s call answers 404)', async () => {

@@ -151,7 +151,8 @@ class TwilioCarrier(Carrier):
             )
 
     def parse_transfer(self, request: WebhookRequest) -> TransferResult | None:
-        """The `<Dial>` action callback: DialCallStatus, DialCallDuration, DialCallSid."""
+        """The `<Dial>` action callback: DialCallStatus, DialCallDuration, DialCallSid, and the
+        parent call's CallStatus (over: the callee hung up first)."""
         form = dict(request.form)
         status, sid = form.get("DialCallStatus", ""), form.get("CallSid", "")
         if not status or not sid:
@@ -162,6 +163,7 @@ class TwilioCarrier(Carrier):
             status=status,
             duration_seconds=int(duration) if duration.isdigit() else None,
             person_call_id=form.get("DialCallSid") or None,
+            callee_gone=_parent_over(form.get("CallStatus")),
         )
 
     def after_transfer(self, resume: StreamRequest | None) -> WebhookAnswer:
@@ -244,3 +246,10 @@ def _json(response: httpx.Response) -> dict[str, object]:
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _parent_over(status: str | None) -> bool | None:
+    """Whether the parent call had ended when its `<Dial>` did (None: not said)."""
+    if not status:
+        return None
+    return status in ("completed", "canceled", "failed", "busy", "no-answer")
