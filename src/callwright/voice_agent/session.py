@@ -196,6 +196,10 @@ class CallSession:
             enable_rtvi=False,
             enable_turn_tracking=False,  # unread (TurnTimer times turns), yet fed every frame
         )
+        self._listen()
+
+    def _listen(self) -> None:
+        """The pipeline's events this session answers."""
         self.recorder.add_event_handler("on_audio_data", self._on_audio)
         self.user_turns.add_event_handler("on_user_turn_started", self._on_user_speaking)
         self.user_turns.add_event_handler("on_user_turn_stopped", self._on_user_turn)
