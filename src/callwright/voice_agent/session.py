@@ -199,7 +199,7 @@ class CallSession:
         self._listen()
 
     def _listen(self) -> None:
-        """The pipeline's events this session answers."""
+        """The pipeline's events this session acts on."""
         self.recorder.add_event_handler("on_audio_data", self._on_audio)
         self.user_turns.add_event_handler("on_user_turn_started", self._on_user_speaking)
         self.user_turns.add_event_handler("on_user_turn_stopped", self._on_user_turn)
