@@ -116,6 +116,13 @@ class FlowBrain(_Replies):
                 # The callee talked over the last words: close again.
                 await self._say("Goodbye.", end_call=True)
             return
+        node = self.runner.waiting_on
+        if node is not None and isinstance(node.action, TransferAction):
+            if not self._goodbye_heard():
+                # The callee talked over the line before the transfer, which was dropped with
+                # it: hand them over now.
+                await self._act(ActionRequest(node.id, node.action), "")
+            return
         unheard, self._unheard = self._unheard, ""
         if unheard and classify(heard) is Intent.GREETING:
             await self._say(unheard)
