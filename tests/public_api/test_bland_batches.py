@@ -275,3 +275,47 @@ async def _orders(live: Live, batch_id: str) -> list[CallOrder]:
             .order_by(CampaignContact.file_row)
         )
         return [await dialler._order(session, campaign, contact) for contact in contacts]
+
+
+async def test_a_batch_refuses_what_it_would_ignore_naming_each_field(live: Live) -> None:
+    """A batch honours its declared settings; the fields only `/v1/calls` carries, Bland's
+    refused ones and unknown keys are each a 400 naming them, at the top level and in `global`;
+    what a batch's calls do anyway (`record: true`) and the SDK's top-level number are taken."""
+    sdk, key = await _sdk(live)
+    rows = [{"phone_number": DECLINES, "business": "Bright Dental", "service": "cleaning"}]
+    body: dict[str, Any] = {"base_prompt": PROMPT, "call_data": rows, "max_duration": 1}
+    async with httpx.AsyncClient(base_url=live.url, headers={"authorization": key}) as client:
+        refused = await client.post(
+            "/v1/batches",
+            json=body
+            | {
+                "record": False,
+                "model": "turbo",
+                "recrod": True,
+                "global": {"language": "es", "pathway_id": "flow-1", "temperature": 0.5},
+            },
+        )
+        taken = await client.post(
+            "/v1/batches",
+            json=body | {"record": True, "model": "base", "phone_number": DECLINES},
+        )
+    assert refused.status_code == 400, refused.text
+    errors = refused.json()["errors"]
+    assert set(errors) == {"record", "model", "recrod", "global.language", "global.pathway_id"}
+    assert "not carried to a batch's calls yet" in errors["record"][0]
+    assert "not a field of `POST /v1/batches`" in errors["recrod"][0]
+    assert errors["global.language"][0].startswith("`global.language`: ")
+    assert taken.status_code == 200, taken.text
+    with pytest.raises(ApiError) as sdk_refused:
+        await run(
+            sdk.batches.send,
+            base_prompt=PROMPT,
+            call_data=rows,
+            phone_number=DECLINES,
+            task="unused",
+            temperature=None,
+            tools=None,
+            interruption_threshold=None,
+            model="turbo",
+        )
+    assert sdk_refused.value.status_code == 400

@@ -34,7 +34,8 @@ from callwright.kit.deps import SettingsDep
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
 from callwright.models import Agent, Call, Campaign
-from callwright.public_api.schemas import V1CallActions, VoiceNumber
+from callwright.public_api import fields
+from callwright.public_api.schemas import V1CallActions, V1SendCallIn, VoiceNumber
 from callwright.public_api.service import call_actions, find_voice, start_at, voice_ids
 from callwright.speech import languages, tts
 from callwright.telephony.state import TERMINAL
@@ -71,9 +72,10 @@ router = APIRouter(prefix="/v1", tags=[TAG])
 
 class V1BatchSettings(V1CallActions):
     """The call settings a batch may give (top level, or in `global`), its actions among them
-    (a call object may give its own: `ROW_ACTIONS`)."""
+    (a call object may give its own: `ROW_ACTIONS`). Keys it does not declare are refused
+    (`_refuse_undeclared`)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="allow")
 
     task: str | None = Field(None, max_length=20_000)
     agent_id: str | None = Field(None, max_length=36)
@@ -169,6 +171,26 @@ def _settings(
     return pick("agent_id"), given, dict(pick("request_data") or {})
 
 
+def _aliases(model: type[BaseModel]) -> set[str]:
+    return {f.alias or name for name, f in model.model_fields.items()}
+
+
+#: `POST /v1/calls`'s fields a batch does not carry to its calls (refused, docs/api.md).
+CALLS_ONLY = _aliases(V1SendCallIn) - _aliases(V1BatchIn) - {"phone_number"}
+
+
+def _refuse_undeclared(body: V1BatchIn) -> None:
+    """A 400 naming every key of the batch (top level and `global`) that it does not honour:
+    none is accepted and ignored. Bland's SDK's top-level `phone_number` is taken (the rows
+    carry the numbers), as the SDK always sends it."""
+    top = {k: v for k, v in (body.model_extra or {}).items() if k != "phone_number"}
+    errors = fields.batch_refusals(top, CALLS_ONLY)
+    if body.global_ is not None:
+        errors |= fields.batch_refusals(body.global_.model_extra or {}, CALLS_ONLY, "global.")
+    if errors:
+        raise ValidationFailed(errors)
+
+
 def _row_actions(
     rows: list[dict[str, Any]], field: str, secret_key: str
 ) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
@@ -238,6 +260,7 @@ async def send_batch(
     rows = body.call_objects if body.call_objects is not None else body.call_data
     if not rows:
         raise ValidationFailed({"call_data": [NO_ROWS]})
+    _refuse_undeclared(body)
     agent_id, given, shared = _settings(body, settings.secret_key)
     rows, own = _row_actions(rows, field, settings.secret_key)
     if not agent_id and not given.get("prompt"):

@@ -112,6 +112,33 @@ def _refused(name: str, why: str) -> tuple[str, list[str]]:
     return name, [f"`{name}`: {why}."]
 
 
+#: Why `POST /v1/batches` refuses a field that `POST /v1/calls` honours.
+BATCH_NOT_YET = (
+    "honoured by `POST /v1/calls` but not carried to a batch's calls yet: send those calls "
+    "one by one, or leave it out"
+)
+BATCH_UNKNOWN = "not a field of `POST /v1/batches` (docs/api.md lists them)"
+#: What a batch's calls do anyway, so asking for it is taken (record, show who answered).
+BATCH_ACCEPTED: dict[str, tuple[Any, ...]] = {"record": (True,), "answered_by_enabled": (True,)}
+
+
+def batch_refusals(
+    extra: Mapping[str, Any], calls_only: set[str], prefix: str = ""
+) -> dict[str, list[str]]:
+    """The refused fields among a batch's undeclared keys (`extra`, at `prefix`): those only
+    `/v1/calls` honours (`calls_only`), Bland's refused ones, and unknown ones."""
+    errors: dict[str, list[str]] = {}
+    for name, value in extra.items():
+        refusal = REFUSED.get(name)
+        if name in calls_only:
+            refusal = Refusal(BATCH_NOT_YET, BATCH_ACCEPTED.get(name, ()))
+        if refusal is None:
+            errors.update([_refused(prefix + name, BATCH_UNKNOWN)])
+        elif _asks(value, refusal):
+            errors.update([_refused(prefix + name, refusal.why)])
+    return errors
+
+
 def refusals(
     extra: Mapping[str, Any], voicemail: Mapping[str, Any] | None = None
 ) -> dict[str, list[str]]:
