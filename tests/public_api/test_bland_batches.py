@@ -292,7 +292,7 @@ async def test_a_batch_refuses_what_it_would_ignore_naming_each_field(live: Live
                 "record": False,
                 "model": "turbo",
                 "recrod": True,
-                "global": {"language": "es", "pathway_id": "flow-1", "temperature": 0.5},
+                "global": {"language": "es", "summary_prompt": "Sum it up", "temperature": 0.5},
             },
         )
         taken = await client.post(
@@ -301,7 +301,7 @@ async def test_a_batch_refuses_what_it_would_ignore_naming_each_field(live: Live
         )
     assert refused.status_code == 400, refused.text
     errors = refused.json()["errors"]
-    assert set(errors) == {"record", "model", "recrod", "global.language", "global.pathway_id"}
+    assert set(errors) == {"record", "model", "recrod", "global.language", "global.summary_prompt"}
     assert "not carried to a batch's calls yet" in errors["record"][0]
     assert "not a field of `POST /v1/batches`" in errors["recrod"][0]
     assert errors["global.language"][0].startswith("`global.language`: ")

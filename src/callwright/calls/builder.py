@@ -115,7 +115,7 @@ async def published_flow(
     return PinnedFlow(flow_id, int(found.version), FlowGraph.model_validate(found.graph))
 
 
-def _checked_flow(flow: PinnedFlow, start_node_id: str | None) -> None:
+def checked_flow(flow: PinnedFlow, start_node_id: str | None) -> None:
     """The start node is one of the graph's (not a global), and its transfer numbers are
     numbers a transfer may dial."""
     nodes = {n.id: n for n in flow.graph.nodes}
@@ -196,7 +196,7 @@ async def build_order(session: AsyncSession, request: CallRequest) -> CallOrder:
     if choice is not None:
         assert request.user_id is not None, "a flow is always a user's"
         flow = await published_flow(session, request.user_id, choice.flow_id, choice.version)
-        _checked_flow(flow, choice.start_node_id)
+        checked_flow(flow, choice.start_node_id)
     return order_from(request, agent, agent_tools, flow)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.billing.service import InsufficientBalance, hold_for
-from callwright.calls.builder import CallRequest, build_order, tools_over
+from callwright.calls.builder import CallRequest, FlowChoice, build_order, tools_over
 from callwright.calls.service import CallOrder, CallService
 from callwright.campaigns import repository, rules
 from callwright.campaigns import service as campaigns
@@ -204,6 +204,7 @@ class Dialler:
         if campaign.agent_id is None and not campaign.call_settings:
             raise ValidationFailed({"agent": [campaigns.NO_AGENT]})
         settings = {**(campaign.call_settings or {}), **(contact.call_settings or {})}
+        flow = settings.pop("flow", None)  # a batch's pinned flow (public_api.batches)
         return await build_order(
             session,
             CallRequest(
@@ -219,6 +220,7 @@ class Dialler:
                 or None,
                 dynamic_data=settings.get("dynamic_data"),
                 variables=contact.variables,
+                flow=FlowChoice(**flow) if flow else None,
                 campaign_id=campaign.id,
                 campaign_contact_id=contact.id,
                 start_at=utcnow(),

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents.settings import checked_prompt
+from callwright.calls.builder import OrderRefused, checked_flow, published_flow
 from callwright.calls.service import VoicemailAction
 from callwright.campaigns import repository as campaign_repository
 from callwright.campaigns import service as campaigns
@@ -36,7 +37,13 @@ from callwright.kit.time import utcnow
 from callwright.models import Agent, Call, Campaign
 from callwright.public_api import fields
 from callwright.public_api.schemas import V1CallActions, V1SendCallIn, VoiceNumber
-from callwright.public_api.service import call_actions, find_voice, start_at, voice_ids
+from callwright.public_api.service import (
+    call_actions,
+    find_voice,
+    in_blands_words,
+    start_at,
+    voice_ids,
+)
 from callwright.speech import languages, tts
 from callwright.telephony.state import TERMINAL
 
@@ -90,6 +97,11 @@ class V1BatchSettings(V1CallActions):
     voicemail_message: str | None = Field(None, max_length=2000)
     request_data: JsonObject | None = None
     webhook: str | None = Field(None, max_length=2048)
+    #: A conversation flow every call follows (its published version, pinned when the batch is
+    #: sent; `POST /v1/calls` has the same three).
+    pathway_id: str | None = Field(None, max_length=36)
+    pathway_version: int | None = Field(None, ge=1, le=1_000_000)
+    start_node_id: str | None = Field(None, max_length=64)
 
 
 class V1BatchIn(V1BatchSettings):
@@ -169,6 +181,27 @@ def _settings(
     given = {k: v for k, v in settings.items() if v is not None}
     given.update(call_actions(actions, secret_key))
     return pick("agent_id"), given, dict(pick("request_data") or {})
+
+
+async def _pinned_flow(session: AsyncSession, user_id: int, body: V1BatchIn) -> dict[str, Any]:
+    """`{"flow": ...}` for a batch on a flow: the published version found now, so every call of
+    the batch follows the same one (the dialler builds each call on it); a 400 naming the
+    field (in `global` when it came from there) when there is no such flow, version or node."""
+    inner = body.global_ if body.global_ is not None and body.global_.pathway_id else None
+    source = inner or body
+    if not source.pathway_id:
+        return {}
+    try:
+        pinned = await published_flow(session, user_id, source.pathway_id, source.pathway_version)
+        checked_flow(pinned, source.start_node_id)
+    except OrderRefused as refused:
+        raise in_blands_words(refused, "global." if inner else "") from None
+    choice = {
+        "flow_id": pinned.flow_id,
+        "version": pinned.version,
+        "start_node_id": source.start_node_id,
+    }
+    return {"flow": choice}
 
 
 def _aliases(model: type[BaseModel]) -> set[str]:
@@ -262,8 +295,9 @@ async def send_batch(
         raise ValidationFailed({"call_data": [NO_ROWS]})
     _refuse_undeclared(body)
     agent_id, given, shared = _settings(body, settings.secret_key)
+    given |= await _pinned_flow(session, caller.user.id, body)
     rows, own = _row_actions(rows, field, settings.secret_key)
-    if not agent_id and not given.get("prompt"):
+    if not agent_id and not given.get("prompt") and not given.get("flow"):
         raise ValidationFailed({"base_prompt": [NO_TASK]})
     campaign = await campaigns.create(  # its agent, if any, the user's own (else 404)
         session,

@@ -332,5 +332,10 @@ async def order_for(
     try:
         return await build_order(session, request)
     except OrderRefused as refused:
-        field, message = _BLANDS_WORDS.get((refused.field, refused.problem), (refused.field, None))
-        raise ValidationFailed({field: [message or refused.message]}) from None
+        raise in_blands_words(refused) from None
+
+
+def in_blands_words(refused: OrderRefused, at: str = "") -> ValidationFailed:
+    """The builder's refusal naming Bland's field (after `at`: `global.` in a batch)."""
+    field, message = _BLANDS_WORDS.get((refused.field, refused.problem), (refused.field, None))
+    return ValidationFailed({at + field: [message or refused.message]})
