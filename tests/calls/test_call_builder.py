@@ -141,3 +141,22 @@ def test_the_free_test_calls_prompt_follows_the_admins_rule_not_the_users() -> N
     assert (refused.value.field, refused.value.problem) == ("prompt", "too-short")
     with pytest.raises(OrderRefused):
         order_from(_request(kind="test", user_id=None, settings={"prompt": "  "}))
+
+
+async def test_the_voice_agents_plan_carries_the_callees_own_date(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 03:30 UTC it is still the evening before in San Francisco: a flow's "tomorrow" there
+    is counted from that day (compliance.calling_hours.callee_today, at several hours)."""
+    from datetime import UTC, date, datetime
+
+    from callwright.calls import media_hooks
+    from tests.live import place_call
+
+    user = await add_user(app, email="dates@example.com", balance_cents=5_000)
+    call_id = await place_call(app, "+14155550100", user_id=user.id)
+    evening = datetime(2026, 11, 27, 3, 30, tzinfo=UTC)
+    monkeypatch.setattr(media_hooks, "utcnow", lambda: evening)
+    plan = await app.state.calls.media.plan(call_id)
+    assert plan is not None
+    assert plan.today == date(2026, 11, 26)

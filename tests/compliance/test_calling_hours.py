@@ -10,6 +10,7 @@ import pytest
 
 from callwright.compliance.calling_hours import (
     Window,
+    callee_today,
     callee_zones,
     is_open,
     next_open,
@@ -107,3 +108,24 @@ def test_the_opening_is_told_with_its_day_when_it_is_not_today() -> None:
     monday = now + timedelta(days=2, hours=16)
     assert your_time(monday, "Europe/Berlin", now) == "Mon 18 Jan 15:00 your time (Europe/Berlin)"
     assert your_time(now + timedelta(hours=1), None, now) == "23:00 UTC"
+
+
+@pytest.mark.parametrize(
+    ("utc", "san_francisco", "tokyo", "sandbox"),
+    [
+        # 03:30 UTC: still the evening before in San Francisco, already noon in Tokyo.
+        ("2026-11-27T03:30:00", "2026-11-26", "2026-11-27", "2026-11-27"),
+        ("2026-11-27T12:00:00", "2026-11-27", "2026-11-27", "2026-11-27"),
+        # 23:30 UTC: afternoon in San Francisco, the next morning in Tokyo.
+        ("2026-11-27T23:30:00", "2026-11-27", "2026-11-28", "2026-11-27"),
+    ],
+)
+def test_the_callees_own_date_is_what_tomorrow_counts_from(
+    utc: str, san_francisco: str, tokyo: str, sandbox: str
+) -> None:
+    """A flow's "tomorrow" is the callee's (calls.media_hooks puts it in the call's plan): read
+    at three hours of the UTC day; a number that does not say where it rings is on UTC."""
+    now = datetime.fromisoformat(utc).replace(tzinfo=UTC)
+    assert callee_today(SAN_FRANCISCO, now).isoformat() == san_francisco
+    assert callee_today("+81312345678", now).isoformat() == tokyo
+    assert callee_today(SANDBOX, now).isoformat() == sandbox

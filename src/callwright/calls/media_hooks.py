@@ -27,6 +27,7 @@ from callwright.calls.recordings import (
 )
 from callwright.calls.transfers import CallTransfers, resume_follows
 from callwright.compliance import disclosure, do_not_call
+from callwright.compliance.calling_hours import callee_today
 from callwright.config import Settings
 from callwright.kit.db import Database, unreachable
 from callwright.kit.security import sha256_hex
@@ -157,6 +158,7 @@ class CallMedia:
             tools=tuple(tool_spec(t, self.flows.settings.secret_key) for t in call.tools or ()),
             variables=dict(call.variables or {}),
             record=call.record,
+            today=callee_today(call.to_number, utcnow()),
             **_flow_plan(call, leg),
         )
 

@@ -27,6 +27,13 @@ UNKNOWN_ZONE = "Etc/Unknown"
 _HORIZON_DAYS = 8
 
 
+def callee_today(phone: str, now: datetime) -> date:
+    """The callee's own date at `now` (their number's first zone; UTC when the number does not
+    say): what "tomorrow" means to them."""
+    zones = number_zones_of(phone)
+    return now.astimezone(zones[0] if zones else UTC).date()
+
+
 @dataclass(frozen=True)
 class Window:
     """A daily window in the callee's local time: `start` up to, not including, `end`.

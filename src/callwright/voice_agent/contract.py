@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
@@ -83,6 +84,9 @@ class CallPlan:
     variables: Mapping[str, Any] = field(default_factory=dict)
     #: Whether the call is recorded (false: nothing is spooled and no recording handed over).
     record: bool = True
+    #: The callee's own date when the call started: what a flow's captures count "tomorrow"
+    #: from (None: the voice process's date).
+    today: date | None = None
     #: The conversation flow the call follows (docs/flows.md), its pinned published version's
     #: graph, and the node it starts at (None: the graph's start); None: the prompt's call.
     flow: FlowGraph | None = None

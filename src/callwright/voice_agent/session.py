@@ -13,6 +13,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Literal, cast
 
 import numpy as np
@@ -275,10 +276,11 @@ class CallSession:
         """The brain of a call on a flow: the runner with the LLM's chooser, or the offline
         one; its steps reported to the hooks, its tools run like the LLM's."""
         llm = self.engines.llm
-        chooser: EdgeChooser = OfflineChooser()
+        today = self.plan.today or date.today()
+        chooser: EdgeChooser = OfflineChooser(today)
         if llm is not None:
             model = ChatModel(llm.base_url, llm.api_key, llm.model, self.plan.temperature)
-            chooser = LLMChooser(model, graph)
+            chooser = LLMChooser(model, graph, today)
         runner = FlowRunner(
             graph,
             self.plan.variables,
