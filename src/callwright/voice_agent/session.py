@@ -81,7 +81,7 @@ from callwright.voice_agent.tools import GoodbyeWatch, ToolCalls
 from callwright.voice_agent.transfer import CANNOT_TRANSFER, TransferFrame, back_line
 from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
 from callwright.voice_agent.turn_end import TurnEndStrategy
-from callwright.voice_agent.turn_timer import TurnTimer
+from callwright.voice_agent.turn_timer import TurnTimer, TurnTimerObserver
 
 __all__ = ["CallSession", "Engines", "LLMConfig"]
 
@@ -172,16 +172,20 @@ class CallSession:
             played_out=lambda: self.closer.played_out,
         )
         self.callee_captions = CalleeCaptions(self._caption_sink("user"))
+        timer = TurnTimer(VAD_STOP_SECS, hooks.latency)
         self.worker = PipelineWorker(
             self._build_pipeline(),
             params=PipelineParams(
                 audio_in_sample_rate=RATE, audio_out_sample_rate=RATE, enable_metrics=True
             ),
-            observers=[TurnTimer(VAD_STOP_SECS, hooks.latency)],
+            observers=[timer],
             idle_timeout_secs=None,
             enable_rtvi=False,
             enable_turn_tracking=False,  # unread (TurnTimer times turns), yet fed every frame
         )
+        # Pinned Pipecat: the worker's observer, set before the pipeline starts, is handed to
+        # every processor; this one queues only the frames the timer reads.
+        self.worker._observer = TurnTimerObserver(timer)
         self.recorder.add_event_handler("on_audio_data", self._on_audio)
         self.user_turns.add_event_handler("on_user_turn_started", self._on_user_speaking)
         self.user_turns.add_event_handler("on_user_turn_stopped", self._on_user_turn)
