@@ -18,9 +18,9 @@ from callwright.speech.audio import PCM, resample
 THREADS = int(os.environ.get("CALLWRIGHT_STT_THREADS", "2") or 2)
 # CTranslate2's OpenMP threads (its bundled libgomp reads this when it loads, on the first
 # transcription) sleep between parallel steps instead of spinning: with the other calls' work
-# on the same cores, the spinning second thread cost a run about 8 % more CPU than one thread
-# (docs/performance.md, "Session 18: CPU per call for 8 at once"). An operator's own setting
-# wins.
+# on the same cores, a spinning second thread cost a run about a tenth more CPU than one
+# thread, a sleeping one about 2 % (docs/performance.md, "Session 18: CPU per call for 8 at
+# once"). An operator's own setting wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 MODEL_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
 WHISPER_RATE = 16000
@@ -70,7 +70,7 @@ WINDOW_PAD_SECS = 2.0
 MIN_WINDOW_SECS = 8.0
 #: The decoder attends to this much encoder output (at least twice the fitted window's): the
 #: fitted window's, then the silent window's. Whisper's whole 30 s (1,500 frames) made the
-#: decoder's work over silence about a sixth of a short segment's CPU; 15 s kept the words
+#: decoder's work over silence about a fifth of a short segment's CPU; 15 s kept the words
 #: and the decoder's stops on the callees' lines (docs/performance.md, "Session 18: CPU per
 #: call for 8 at once").
 MEMORY_SECS = 15.0

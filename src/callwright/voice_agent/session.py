@@ -172,8 +172,20 @@ class CallSession:
             played_out=lambda: self.closer.played_out,
         )
         self.callee_captions = CalleeCaptions(self._caption_sink("user"))
-        timer = TurnTimer(VAD_STOP_SECS, hooks.latency)
-        self.worker = PipelineWorker(
+        self.worker = self._build_worker()
+        self.recorder.add_event_handler("on_audio_data", self._on_audio)
+        self.user_turns.add_event_handler("on_user_turn_started", self._on_user_speaking)
+        self.user_turns.add_event_handler("on_user_turn_stopped", self._on_user_turn)
+        self.assistant_turns.add_event_handler("on_assistant_turn_stopped", self._on_assistant_turn)
+        self.transport.add_event_handler("on_client_connected", self.on_connected)
+        self.transport.add_event_handler("on_client_disconnected", self.on_disconnected)
+
+    # Building the pipeline ----------------------------------------------------------------
+
+    def _build_worker(self) -> PipelineWorker:
+        """The call's pipeline, run by a worker whose only observer times the replies."""
+        timer = TurnTimer(VAD_STOP_SECS, self.hooks.latency)
+        worker = PipelineWorker(
             self._build_pipeline(),
             params=PipelineParams(
                 audio_in_sample_rate=RATE, audio_out_sample_rate=RATE, enable_metrics=True
@@ -184,16 +196,10 @@ class CallSession:
             enable_turn_tracking=False,  # unread (TurnTimer times turns), yet fed every frame
         )
         # Pinned Pipecat: the worker's observer, set before the pipeline starts, is handed to
-        # every processor; this one queues only the frames the timer reads.
-        self.worker._observer = TurnTimerObserver(timer)
-        self.recorder.add_event_handler("on_audio_data", self._on_audio)
-        self.user_turns.add_event_handler("on_user_turn_started", self._on_user_speaking)
-        self.user_turns.add_event_handler("on_user_turn_stopped", self._on_user_turn)
-        self.assistant_turns.add_event_handler("on_assistant_turn_stopped", self._on_assistant_turn)
-        self.transport.add_event_handler("on_client_connected", self.on_connected)
-        self.transport.add_event_handler("on_client_disconnected", self.on_disconnected)
-
-    # Building the pipeline ----------------------------------------------------------------
+        # every processor; this one queues only the frames the timer reads (a call's worker
+        # has no other observer).
+        worker._observer = TurnTimerObserver(timer)
+        return worker
 
     def _build_transport(self, websocket: WebSocket, stream_sid: str) -> CarrierTransport:
         background = self.plan.background_audio
