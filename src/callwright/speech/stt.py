@@ -69,11 +69,12 @@ WINDOW_PAD_SECS = 2.0
 #: as "Hold on." (word error on the sandbox callees' lines 8.4 % with no floor, 5.2 % with 8 s).
 MIN_WINDOW_SECS = 8.0
 #: The decoder attends to this much encoder output (at least twice the fitted window's): the
-#: fitted window's, then the silent window's. Whisper's whole 30 s (1,500 frames) made the
-#: decoder's work over silence about a fifth of a short segment's CPU; 15 s kept the words
-#: and the decoder's stops on the callees' lines (docs/performance.md, "Session 18: CPU per
-#: call for 8 at once").
-MEMORY_SECS = 15.0
+#: fitted window's, then the silent window's. 15 s cost a fifth less CPU a segment, but the
+#: decoder grew surer of some wrong words: flite kal's "Who is calling?" came back "I was
+#: calling." and passed the checks that, with 30 s, send it to the 30 s window, which hears it
+#: right (docs/performance.md, "Session 18: CPU per call for 8 at once"). So Whisper's 30 s
+#: is kept; `benchmarks/voice_cpu.py whisper` compares it with a shorter one.
+MEMORY_SECS = 30.0
 #: Encoder frames per second of audio (1,500 for Whisper's 30 s window).
 ENCODER_FPS = 50
 #: Segments longer than this take faster-whisper's usual 30 s windows (they are rare on a call).
