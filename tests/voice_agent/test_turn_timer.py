@@ -3,19 +3,28 @@ VAD stop through the transcript, the brain's first text and the agent's first au
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+
 from pipecat.frames.frames import (
     BotStartedSpeakingFrame,
+    EndFrame,
     Frame,
+    InputAudioRawFrame,
     LLMFullResponseStartFrame,
     LLMTextFrame,
     TranscriptionFrame,
     VADUserStoppedSpeakingFrame,
 )
+from pipecat.observers.base_observer import FramePushed
+from pipecat.pipeline.pipeline import Pipeline
+from pipecat.pipeline.worker import PipelineParams, PipelineWorker
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.tests.utils import SleepFrame, run_test
+from pipecat.workers.runner import WorkerRunner
 
 from callwright.voice_agent.contract import TurnTiming
-from callwright.voice_agent.turn_timer import TurnTimer
+from callwright.voice_agent.turn_timer import TurnTimer, TurnTimerObserver
 
 STOP_SECS = 0.3
 STT, LLM, TTS = 0.1, 0.05, 0.08
@@ -94,3 +103,63 @@ async def test_speech_without_a_transcript_or_reply_is_not_timed() -> None:
         SleepFrame(sleep=0.02),
     ]
     assert await _timings(frames) == []
+
+
+class CountingTimer(TurnTimer):
+    """A TurnTimer that also counts the pushes it is given, by frame type."""
+
+    def __init__(self, on_turn: Callable[[TurnTiming], Awaitable[None]]) -> None:
+        super().__init__(STOP_SECS, on_turn)
+        self.given: dict[str, int] = {}
+
+    async def on_push_frame(self, data: FramePushed) -> None:
+        name = type(data.frame).__name__
+        self.given[name] = self.given.get(name, 0) + 1
+        await super().on_push_frame(data)
+
+
+async def test_the_worker_observer_hands_the_timer_only_the_frames_it_reads() -> None:
+    """As the call session wires it: the callee's audio crosses the pipeline without being
+    queued to the timer, and the reply is still timed."""
+    timings: list[TurnTiming] = []
+
+    async def on_turn(timing: TurnTiming) -> None:
+        timings.append(timing)
+
+    timer = CountingTimer(on_turn)
+    worker = PipelineWorker(
+        Pipeline([PassThrough(), PassThrough()]),
+        params=PipelineParams(audio_in_sample_rate=8000),
+        observers=[timer],
+        idle_timeout_secs=None,
+        enable_rtvi=False,
+        enable_turn_tracking=False,
+    )
+    worker._observer = TurnTimerObserver(timer)
+    runner = WorkerRunner(handle_sigint=False)
+    await runner.add_workers(worker)
+    running = asyncio.create_task(runner.run())
+    audio = InputAudioRawFrame(audio=bytes(640), sample_rate=8000, num_channels=1)
+    await worker.queue_frames([audio, VADUserStoppedSpeakingFrame()])
+    await asyncio.sleep(STT)
+    await worker.queue_frame(TranscriptionFrame("yes", "callee", "2024-01-01T00:00:00Z"))
+    await asyncio.sleep(LLM)
+    await worker.queue_frames([LLMFullResponseStartFrame(), LLMTextFrame("Great.")])
+    await asyncio.sleep(TTS)
+    await worker.queue_frame(BotStartedSpeakingFrame())
+    for _ in range(500):  # the timer's queue is worked on its own task
+        if timings:
+            break
+        await asyncio.sleep(0.01)
+    await worker.queue_frame(EndFrame())
+    await asyncio.wait_for(running, 10)
+    assert [t.turn for t in timings] == [1]
+    assert timings[0].stt_ms is not None
+    assert "InputAudioRawFrame" not in timer.given
+    assert set(timer.given) <= {
+        "VADUserStoppedSpeakingFrame",
+        "TranscriptionFrame",
+        "LLMFullResponseStartFrame",
+        "LLMTextFrame",
+        "BotStartedSpeakingFrame",
+    }

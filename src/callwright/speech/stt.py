@@ -16,6 +16,12 @@ from callwright.speech.audio import PCM, resample
 
 #: CTranslate2's threads for one run of the model (CALLWRIGHT_STT_THREADS; docs/performance.md).
 THREADS = int(os.environ.get("CALLWRIGHT_STT_THREADS", "2") or 2)
+# CTranslate2's OpenMP threads (its bundled libgomp reads this when it loads, on the first
+# transcription) sleep between parallel steps instead of spinning: with the other calls' work
+# on the same cores, a spinning second thread cost a run about a tenth more CPU than one
+# thread, a sleeping one about 2 % (docs/performance.md, "Session 18: CPU per call for 8 at
+# once"). An operator's own setting wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 MODEL_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
 WHISPER_RATE = 16000
 
@@ -62,6 +68,15 @@ WINDOW_PAD_SECS = 2.0
 #: ... and the window is at least this long: on shorter ones a lone "Hello?" came back empty or
 #: as "Hold on." (word error on the sandbox callees' lines 8.4 % with no floor, 5.2 % with 8 s).
 MIN_WINDOW_SECS = 8.0
+#: The decoder attends to this much encoder output (at least twice the fitted window's): the
+#: fitted window's, then the silent window's. 15 s cost a fifth less CPU a segment, but the
+#: decoder grew surer of some wrong words: flite kal's "Who is calling?" came back "I was
+#: calling." and passed the checks that, with 30 s, send it to the 30 s window, which hears it
+#: right (docs/performance.md, "Session 18: CPU per call for 8 at once"). So Whisper's 30 s
+#: is kept; `benchmarks/voice_cpu.py whisper` compares it with a shorter one.
+MEMORY_SECS = 30.0
+#: Encoder frames per second of audio (1,500 for Whisper's 30 s window).
+ENCODER_FPS = 50
 #: Segments longer than this take faster-whisper's usual 30 s windows (they are rare on a call).
 FITTED_MAX_SECS = 25.0
 #: Output that compresses this well is a decoder loop (faster-whisper's threshold); output this
@@ -96,6 +111,8 @@ class Transcriber:
         self.window_pad = window_pad
         self.min_window = min_window
         self.beam_size = beam_size
+        #: Seconds of encoder output the decoder attends to (the fitted window, then silence).
+        self.memory_secs = MEMORY_SECS
         self._model: Any = None
         #: One tokenizer per language (its start sequence names the language to transcribe).
         self._tokenizers: dict[str, Any] = {}
@@ -212,7 +229,12 @@ class Transcriber:
         for i, f in enumerate(features):
             window[i, :, : f.shape[-1]] = f
         encoded = np.array(model.model.encode(_storage(window)))
-        memory = np.repeat(self._silence, len(features), axis=0)
+        # The decoder attends to the fitted window's encoding, then the silent window's: up to
+        # memory_secs, and at least twice the fitted window (a long segment's window followed
+        # by too little silence was heard differently: "find the time" for "find a time").
+        total = max(round(self.memory_secs * ENCODER_FPS), 2 * encoded.shape[1])
+        total = min(self._silence.shape[1], total)
+        memory = np.repeat(self._silence[:, :total], len(features), axis=0)
         memory[:, : encoded.shape[1]] = encoded
         tokenizer = self._tokenizer(model, language)
         prompt = [*tokenizer.sot_sequence, tokenizer.no_timestamps]

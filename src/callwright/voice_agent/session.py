@@ -92,7 +92,7 @@ from callwright.voice_agent.tools import GoodbyeWatch, ToolCalls
 from callwright.voice_agent.transfer import CANNOT_TRANSFER, TransferFrame, back_line
 from callwright.voice_agent.transport import CarrierTransport, MarkTwilioSerializer
 from callwright.voice_agent.turn_end import TurnEndStrategy
-from callwright.voice_agent.turn_timer import TurnTimer
+from callwright.voice_agent.turn_timer import TurnTimer, TurnTimerObserver
 
 __all__ = ["CallSession", "Engines", "LLMConfig"]
 
@@ -187,16 +187,7 @@ class CallSession:
             played_out=lambda: self.closer.played_out,
         )
         self.callee_captions = CalleeCaptions(self._caption_sink("user"))
-        self.worker = PipelineWorker(
-            self._build_pipeline(),
-            params=PipelineParams(
-                audio_in_sample_rate=RATE, audio_out_sample_rate=RATE, enable_metrics=True
-            ),
-            observers=[TurnTimer(VAD_STOP_SECS, hooks.latency)],
-            idle_timeout_secs=None,
-            enable_rtvi=False,
-            enable_turn_tracking=False,  # unread (TurnTimer times turns), yet fed every frame
-        )
+        self.worker = self._build_worker()
         self._listen()
 
     def _listen(self) -> None:
@@ -209,6 +200,25 @@ class CallSession:
         self.transport.add_event_handler("on_client_disconnected", self.on_disconnected)
 
     # Building the pipeline ----------------------------------------------------------------
+
+    def _build_worker(self) -> PipelineWorker:
+        """The call's pipeline, run by a worker whose only observer times the replies."""
+        timer = TurnTimer(VAD_STOP_SECS, self.hooks.latency)
+        worker = PipelineWorker(
+            self._build_pipeline(),
+            params=PipelineParams(
+                audio_in_sample_rate=RATE, audio_out_sample_rate=RATE, enable_metrics=True
+            ),
+            observers=[timer],
+            idle_timeout_secs=None,
+            enable_rtvi=False,
+            enable_turn_tracking=False,  # unread (TurnTimer times turns), yet fed every frame
+        )
+        # Pinned Pipecat: the worker's observer, set before the pipeline starts, is handed to
+        # every processor; this one queues only the frames the timer reads (a call's worker
+        # has no other observer).
+        worker._observer = TurnTimerObserver(timer)
+        return worker
 
     def _build_transport(self, websocket: WebSocket, stream_sid: str) -> CarrierTransport:
         background = self.plan.background_audio

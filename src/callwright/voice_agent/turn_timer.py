@@ -13,7 +13,8 @@ from pipecat.frames.frames import (
     TranscriptionFrame,
     VADUserStoppedSpeakingFrame,
 )
-from pipecat.observers.base_observer import BaseObserver, FramePushed
+from pipecat.observers.base_observer import BaseObserver, FrameProcessed, FramePushed
+from pipecat.pipeline.worker_observer import WorkerObserver
 
 from callwright.voice_agent.contract import TurnTiming
 
@@ -29,6 +30,16 @@ class _TurnClock:
     llm_at: float | None = None
     audio_at: float | None = None
     marks: dict[str, float] = field(default_factory=dict)
+
+
+#: The frames TurnTimer reads; it ignores every other.
+WATCHED = (
+    VADUserStoppedSpeakingFrame,
+    TranscriptionFrame,
+    LLMTextFrame,
+    LLMFullResponseStartFrame,
+    BotStartedSpeakingFrame,
+)
 
 
 class TurnTimer(BaseObserver):
@@ -77,3 +88,21 @@ class TurnTimer(BaseObserver):
                 total_ms=_ms(spoken_end, c.audio_at),
             )
             await self._on_turn(timing)
+
+
+class TurnTimerObserver(WorkerObserver):
+    """The pipeline worker's observer, for a TurnTimer alone: only the frames it reads are
+    queued to it. Pipecat's own queues every frame pushed and every frame processed, by every
+    processor, to each observer (a queue put and a task wake-up each, most of them audio
+    frames): with the timer as the only observer that was about a third of the CPU a frame
+    costs crossing the pipeline (docs/performance.md, "Session 18")."""
+
+    def __init__(self, timer: TurnTimer) -> None:
+        super().__init__(observers=[timer])
+
+    async def on_push_frame(self, data: FramePushed) -> None:
+        if isinstance(data.frame, WATCHED):
+            await super().on_push_frame(data)
+
+    async def on_process_frame(self, data: FrameProcessed) -> None:
+        return  # the timer reads pushes only
