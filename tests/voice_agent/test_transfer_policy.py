@@ -9,6 +9,7 @@ import pytest
 from callwright.voice_agent.policy import (
     CONNECTING,
     NO_TRANSFER,
+    NOT_AGAIN,
     Handoff,
     Intent,
     OfflinePolicy,
@@ -60,11 +61,13 @@ def test_the_agent_says_its_line_then_hands_over_to_the_department_named() -> No
 
 
 def test_without_a_transfer_number_the_conversation_goes_on() -> None:
+    """The opening's question was not answered (the callee asked for a person instead): it is
+    asked again, not skipped."""
     policy = OfflinePolicy(PROMPT)
     policy.opening()
     reply = policy.respond("Can I speak to a real person?")
     assert reply.transfer is None
-    assert reply.text == f"{NO_TRANSFER} Could you tell me if you need parking?"
+    assert reply.text == f"{NO_TRANSFER} Could you tell me if tuesday works?"
     assert not policy.ended
 
 
@@ -74,6 +77,21 @@ def test_back_after_a_failed_transfer_it_asks_what_it_had_not() -> None:
     reply = policy.resumed([first], "I'm sorry, the line was busy.")
     assert reply.text == "I'm sorry, the line was busy. Could you tell me if you need parking?"
     assert (policy.greeted, policy.ended) == (True, False)
+
+
+def test_asked_again_after_a_failed_transfer_it_does_not_try_again() -> None:
+    """The callee asks for a person again (their "Hello?" cut the apology, or they insist):
+    the busy or unanswered line is not rung again; the agent helps and goes on."""
+    policy = OfflinePolicy(PROMPT, can_transfer=True)
+    first = policy.opening().text
+    policy.resumed([first], "I'm sorry, the line was busy.")
+    again = policy.respond("Can I please speak to a real person?")
+    assert again.transfer is None
+    assert again.text.startswith(NOT_AGAIN)
+    assert again.text.endswith("Could you tell me if you need parking?")
+    fresh = OfflinePolicy(PROMPT, can_transfer=True)
+    fresh.opening()
+    assert fresh.respond("Can I please speak to a real person?").transfer is not None
 
 
 @pytest.mark.parametrize("spoken", ["", "I'm sorry,"])

@@ -362,6 +362,8 @@ class Handoff:
 CONNECTING = "Of course, I'll connect you now."
 #: What it says when the call has nowhere to transfer to.
 NO_TRANSFER = "I'm sorry, there is no one I can connect you to on this call."
+#: What it says when asked again after a transfer that did not reach the person.
+NOT_AGAIN = "I'm sorry, no one can take your call right now, so I'll help you myself."
 ANYTHING_ELSE = "Is there anything else I can help you with?"
 
 
@@ -407,6 +409,8 @@ class OfflinePolicy:
     #: The comeback's apology after a failed transfer, while it is the last reply: owed on
     #: the callee's turn if they cut in before it was said ("Hello? Are you still there?").
     _apology: str | None = field(default=None, init=False)
+    #: A transfer of this call already failed (busy, no answer): not tried again.
+    transfer_failed: bool = field(default=False, init=False)
     #: The keys already pressed on each phone menu heard (by the menu's keys): a menu said
     #: again after a refusal (a closed department, a wrong choice) gets another option.
     _menus: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict, init=False)
@@ -506,6 +510,7 @@ class OfflinePolicy:
                 return self.voicemail_message()
             return Reply(self.opening().text, intent=intent)
         if intent is Intent.TRANSFER or self._names_department(heard):
+            self.pending = answered  # a request for a person answers no question
             return self._transfer(heard)
         closing = self._closing(intent, heard)
         if closing is not None:
@@ -534,9 +539,12 @@ class OfflinePolicy:
     def _transfer(self, heard: str) -> Reply:
         """The callee asked for a person: the short line, then the transfer (or, with nowhere
         to go, the conversation goes on)."""
-        if not self.can_transfer:
-            question = self._next_question()
-            return Reply(f"{NO_TRANSFER} {question or ANYTHING_ELSE}", intent=Intent.TRANSFER)
+        if not self.can_transfer or self.transfer_failed:
+            # The question they have not answered yet, else the next one.
+            question = self.pending or self._next_question()
+            self.pending = question
+            why = NOT_AGAIN if self.can_transfer else NO_TRANSFER
+            return Reply(f"{why} {question or ANYTHING_ELSE}", intent=Intent.TRANSFER)
         department = self._department(heard)
         b = self.brief
         caller = b.name + (f" from {b.company}" if b.company else "")
@@ -550,7 +558,7 @@ class OfflinePolicy:
     def resumed(self, said: list[str], apology: str) -> Reply:
         """The agent is back after a transfer that did not reach the person (`said`: its own
         lines so far): the apology, then the next question it had not asked."""
-        self.greeted, self.ended = True, False
+        self.greeted, self.ended, self.transfer_failed = True, False, True
         heard = " ".join(_plain(line) for line in said)
         while self.asked < len(self.brief.questions) and (
             _plain(self.brief.questions[self.asked]) in heard

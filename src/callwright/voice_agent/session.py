@@ -485,6 +485,7 @@ class CallSession:
         )
         await self.closer.reopen()
         self.policy.reopen()
+        self.policy.transfer_failed = True
         if self.plan.flow is not None:
             await self.worker.queue_frame(FlowResumeFrame(CANNOT_TRANSFER))
             return
