@@ -5585,6 +5585,10 @@ export interface components {
             disclosure?: string | null;
             /** First Sentence */
             first_sentence?: string | null;
+            /** Flow Id */
+            flow_id?: string | null;
+            /** Flow Version */
+            flow_version?: number | null;
             /**
              * Interruption Threshold
              * @default 100
@@ -5603,6 +5607,8 @@ export interface components {
             prompt?: string | null;
             /** Start At */
             start_at?: string | null;
+            /** Start Node Id */
+            start_node_id?: string | null;
             /**
              * Temperature
              * @default 0.7
