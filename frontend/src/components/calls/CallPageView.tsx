@@ -92,7 +92,7 @@ function CallPageBody({ call, scope, back }: { call: CallPageData; scope: CallPa
   const offsets = useMemo(() => (hasRecording ? lineOffsets(lines, call.times, duration) : lines.map(() => null)), [hasRecording, lines, call.times, duration])
   const active = hasRecording ? activeLine(offsets, time) : null
   const steps = call.pathway_logs ?? []
-  const stepsBefore = useMemo(() => stepsAmongLines(call.pathway_logs ?? [], lines, call.times.answered_at), [call.pathway_logs, lines, call.times.answered_at])
+  const stepsBefore = useMemo(() => stepsAmongLines(call.pathway_logs ?? [], lines, call.times.answered_at, call.events), [call.pathway_logs, lines, call.times.answered_at, call.events])
 
   const seekTo = (index: number) => {
     const audio = audioRef.current

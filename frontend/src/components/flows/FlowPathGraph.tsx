@@ -9,8 +9,8 @@ import { drawnPath } from './path'
 export default function FlowPathGraph({ graph, steps }: { graph: FlowGraph; steps: FlowStep[] }) {
   const { nodes, edges } = useMemo(() => drawnPath(graph, steps), [graph, steps])
   return (
-    <div className="h-96 w-full overflow-hidden rounded-lg ring-1 ring-slate-200" data-testid="flow-graph" role="img" aria-label="The flow's graph with the path the call took highlighted">
-      <ReactFlow nodes={nodes} edges={edges} fitView nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} edgesFocusable={false} nodesFocusable={false} proOptions={{ hideAttribution: true }}>
+    <div className="h-[28rem] w-full overflow-hidden rounded-lg ring-1 ring-slate-200" data-testid="flow-graph" role="img" aria-label="The flow's graph with the path the call took highlighted">
+      <ReactFlow nodes={nodes} edges={edges} fitView fitViewOptions={{ padding: 0.1 }} minZoom={0.1} nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} edgesFocusable={false} nodesFocusable={false} proOptions={{ hideAttribution: true }}>
         <Background gap={16} />
         <Controls showInteractive={false} />
       </ReactFlow>

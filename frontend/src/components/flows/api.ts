@@ -34,16 +34,19 @@ export function stepText(step: FlowStep): string {
 }
 
 /** A flow call's steps placed among its transcript lines: `[i]` holds the steps before line i
- * (the last entry: those after every line), by when each happened (`at`: seconds after the
- * answer). A step with no time goes after the lines. */
-export function stepsAmongLines(steps: FlowStep[], lines: { created_at: string }[], answeredAt: string | null): FlowStep[][] {
+ * (the last entry: those after every line), by when each happened. The call's log has an event
+ * (category "flow") for each step, in order, with its wall-clock time: that time is used when
+ * the counts agree; else `at` (seconds after the answer, on the call's clock, which a sped-up
+ * sandbox call runs faster). A step with no time goes after the lines. */
+export function stepsAmongLines(steps: FlowStep[], lines: { created_at: string }[], answeredAt: string | null, events: { category: string; created_at: string }[] = []): FlowStep[][] {
   const slots: FlowStep[][] = Array.from({ length: lines.length + 1 }, () => [])
+  const logged = events.filter((e) => e.category === 'flow').map((e) => Date.parse(e.created_at))
   const answered = answeredAt ? Date.parse(answeredAt) : NaN
-  for (const step of steps) {
-    const when = step.at === null || Number.isNaN(answered) ? NaN : answered + step.at * 1000
+  steps.forEach((step, i) => {
+    const when = logged.length === steps.length ? (logged[i] ?? NaN) : step.at === null ? NaN : answered + step.at * 1000
     const index = Number.isNaN(when) ? -1 : lines.findIndex((line) => Date.parse(line.created_at) > when)
     slots[index === -1 ? lines.length : index]!.push(step)
-  }
+  })
   return slots
 }
 

@@ -91,6 +91,19 @@ describe('A call on a conversation flow', () => {
     expect(nodes.find((n) => n.id === 'opt_out')?.data.label).toBe('Opts out (global)')
   })
 
+  it("places the steps by their events' wall-clock times when the log has one per step (a sped-up call's `at` runs fast)", () => {
+    const events = [
+      { category: 'call', created_at: '2026-11-24T10:00:00Z' },
+      { category: 'flow', created_at: '2026-11-24T10:00:00.100Z' },
+      { category: 'flow', created_at: '2026-11-24T10:00:04Z' },
+      { category: 'flow', created_at: '2026-11-24T10:00:04.500Z' },
+    ]
+    const fast = STEPS.map((step) => ({ ...step, at: (step.at ?? 0) * 2 }))
+    expect(stepsAmongLines(fast, LINES, '2026-11-24T10:00:00Z', events).map((slot) => slot.map((s) => s.node_id))).toEqual([['greeting'], [], ['confirm', 'confirmed'], []])
+    // Without the events, `at` from the answer.
+    expect(stepsAmongLines(STEPS, LINES, '2026-11-24T10:00:00Z').map((slot) => slot.map((s) => s.node_id))).toEqual([[], ['greeting'], ['confirm'], ['confirmed']])
+  })
+
   it('places a step with no time after the lines, and with no answer time too', () => {
     const noTime = { ...STEPS[0]!, at: null }
     expect(stepsAmongLines([noTime], LINES, '2026-11-24T10:00:00Z')).toEqual([[], [], [], [noTime]])
