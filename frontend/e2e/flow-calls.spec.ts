@@ -17,6 +17,10 @@ test('a Send Call on a published flow marks its node changes live and shows its 
   await page.getByLabel('Conversation flow').selectOption(made.data.id)
   await expect(page.getByTestId('flow-picked')).toContainText('Calls run published version 1')
   await expect(page.getByLabel('Start at')).toContainText("The flow's start: Greeting")
+  // The flow's variables given by the call are asked for.
+  await page.getByLabel('{{customer_name}}').fill('Ann')
+  await page.getByLabel('{{business_name}}').fill('Bright Dental')
+  await page.getByLabel('{{appointment_time}}').fill('Tuesday at 3 pm')
   await page.getByLabel('Phone number').fill('+15005550050') // the sandbox's callee who confirms
   const maxDuration = page.getByLabel('Max duration')
   await maxDuration.focus()
@@ -27,6 +31,7 @@ test('a Send Call on a published flow marks its node changes live and shows its 
   const transcript = page.getByTestId('live-transcript')
   const confirmed = transcript.getByTestId('flow-step').filter({ hasText: "-> Confirm the appointment (answer 'Yes'" })
   await expect(confirmed).toBeVisible({ timeout: 90_000 })
+  await expect(transcript.locator('[data-speaker="agent"]').first()).toContainText("Hi Ann, this is Bright Dental's AI assistant")
   await page.screenshot({ path: 'test-results/flow-calls-live.png', fullPage: true })
 
   await page.getByTestId('finished-call-link').click({ timeout: 60_000 })

@@ -6,12 +6,15 @@ import { url } from './msw'
 
 export const GRAPH: FlowGraph = {
   start_node_id: 'greeting',
-  variables: [],
+  variables: [
+    { name: 'customer_name', type: 'name', description: "The callee's first name" },
+    { name: 'new_time', type: 'text', description: 'The time they move to' },
+  ],
   nodes: [
     { id: 'greeting', kind: 'say', name: 'Greeting', text: 'Hi, this is Bright Dental.', position: { x: 0, y: 0 } },
     { id: 'confirm', kind: 'ask', name: 'Confirm', text: 'Does Tuesday at 3 still work?', position: { x: 0, y: 120 } },
     { id: 'confirmed', kind: 'action', name: 'Confirmed', action: { type: 'end_call', text: 'See you then.' }, position: { x: -150, y: 240 } },
-    { id: 'new_time', kind: 'ask', name: 'Ask for a new time', text: 'When would suit you?', position: { x: 150, y: 240 } },
+    { id: 'new_time', kind: 'ask', name: 'Ask for a new time', text: 'When would suit you?', capture: [{ variable: 'new_time', type: 'text' }], position: { x: 150, y: 240 } },
     { id: 'opt_out', kind: 'global', name: 'Opts out', position: { x: 300, y: 0 } },
   ],
   edges: [

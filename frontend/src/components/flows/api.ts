@@ -56,3 +56,14 @@ export function capturedAlong(steps: FlowStep[]): [string, string][] {
   for (const step of steps) Object.assign(all, step.captured)
   return Object.entries(all)
 }
+
+/** The variables a call gives the flow (Send Call asks for each): the flow's own, but those an
+ * ask node captures or a tool's answer fills during the call. */
+export function givenVariables(graph: FlowGraph): string[] {
+  const filled = new Set<string>()
+  for (const node of graph.nodes) {
+    if (node.kind === 'ask') for (const capture of node.capture ?? []) filled.add(capture.variable)
+    if (node.kind === 'action' && node.action.type === 'tool' && node.action.result_variable) filled.add(node.action.result_variable)
+  }
+  return (graph.variables ?? []).map((v) => v.name).filter((name) => !filled.has(name))
+}

@@ -37,8 +37,17 @@ describe('Send Call on a conversation flow', () => {
     // The published version's nodes (globals fire from anywhere: not a place to start).
     await waitFor(() => expect(within(start).getAllByRole('option').map((o) => o.textContent)).toEqual(["The flow's start: Greeting", 'Confirm', 'Confirmed', 'Ask for a new time']))
     await user.selectOptions(start, 'confirm')
+    // The variables the flow is given by the call are asked for (not those an ask node captures).
+    const inputs = within(screen.getByTestId('call-variables'))
+    expect(inputs.getAllByRole('textbox').map((i) => i.id)).toEqual(['variable-customer_name'])
     await user.click(screen.getByRole('button', { name: 'Send Call' }))
-    await waitFor(() => expect(calls.find((c) => c.path === 'send-call')?.body).toMatchObject({ phone: '+15005550050', prompt: null, flow_id: 'f1', flow_version: 3, start_node_id: 'confirm' }))
+    expect((await screen.findAllByText('Fill in {{customer_name}} to send this call.')).length).toBeGreaterThan(0)
+    expect(calls.some((c) => c.path === 'send-call')).toBe(false)
+    await user.type(screen.getByLabelText('{{customer_name}}'), 'Ann')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === 'send-call')?.body).toMatchObject({ phone: '+15005550050', prompt: null, flow_id: 'f1', flow_version: 3, start_node_id: 'confirm', variables: { customer_name: 'Ann' } }),
+    )
   })
 
   it("shows the server's refusal of the flow beside the picker", async () => {
@@ -49,6 +58,7 @@ describe('Send Call on a conversation flow', () => {
     const picker = screen.getByLabelText('Conversation flow')
     await waitFor(() => expect(within(picker).getAllByRole('option')).toHaveLength(3))
     await user.selectOptions(picker, 'f1')
+    await user.type(await screen.findByLabelText('{{customer_name}}'), 'Ann')
     await user.click(screen.getByRole('button', { name: 'Send Call' }))
     const field = await screen.findByText('The flow has no published version.', { selector: '#flow-error' })
     expect(field).toHaveAttribute('role', 'alert')

@@ -28,9 +28,9 @@ interface Props {
 }
 
 export function PromptCard({ form, voices, variables, onVariable, variablesProblem, active }: Props) {
-  const [agentId, prompt, firstSentence, voicemailAction, voicemailMessage, flowId] = useWatch({
+  const [agentId, prompt, firstSentence, voicemailAction, voicemailMessage, flowId, flowVariables] = useWatch({
     control: form.control,
-    name: ['agentId', 'prompt', 'firstSentence', 'voicemailAction', 'voicemailMessage', 'flowId'],
+    name: ['agentId', 'prompt', 'firstSentence', 'voicemailAction', 'voicemailMessage', 'flowId', 'flowVariables'],
   })
   const agent = useStartFromAgent(form)
   const { register, formState: { errors } } = form
@@ -61,7 +61,7 @@ export function PromptCard({ form, voices, variables, onVariable, variablesProbl
         )}
       </div>
       <VariablesSection
-        names={usedVariables({ prompt, firstSentence, voicemailAction, voicemailMessage })}
+        names={usedVariables({ prompt, firstSentence, voicemailAction, voicemailMessage, flowId, flowVariables })}
         values={variables}
         onChange={onVariable}
         problem={variablesProblem}

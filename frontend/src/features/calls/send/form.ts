@@ -40,6 +40,9 @@ export interface SendCallForm {
   flowId: string
   flowVersion: number | null
   startNodeId: string
+  /** The variables the picked flow's version is given by the call (asked for like the
+   * prompt's {{variables}}). */
+  flowVariables: string[]
 }
 
 export const DEFAULTS: SendCallForm = {
@@ -60,6 +63,7 @@ export const DEFAULTS: SendCallForm = {
   flowId: '',
   flowVersion: null,
   startNodeId: '',
+  flowVariables: [],
 }
 
 const PROMPT_SHORT = 'The prompt must be at least 10 characters long'
@@ -97,8 +101,10 @@ export const SERVER_FIELDS: Partial<Record<string, keyof SendCallForm>> = {
 }
 
 /** The {{variables}} the call's texts use (a hang-up leaves no voicemail message). */
-export function usedVariables(form: Pick<SendCallForm, 'prompt' | 'firstSentence' | 'voicemailAction' | 'voicemailMessage'>): string[] {
-  return placeholders(form.prompt, form.firstSentence, form.voicemailAction === 'leave_message' ? form.voicemailMessage : null)
+export function usedVariables(form: Pick<SendCallForm, 'prompt' | 'firstSentence' | 'voicemailAction' | 'voicemailMessage'> & { flowId?: string; flowVariables?: string[] }): string[] {
+  const texts = placeholders(form.prompt, form.firstSentence, form.voicemailAction === 'leave_message' ? form.voicemailMessage : null)
+  const flow = form.flowId ? (form.flowVariables ?? []) : []
+  return [...flow, ...texts.filter((name) => !flow.includes(name))]
 }
 
 /** Why the server would refuse the call, said before it is sent: a {{variable}} the texts use
@@ -184,6 +190,7 @@ export function formOfAgent(current: SendCallForm, agent: Agent): SendCallForm {
     flowId: agent.flow_id ?? '',
     flowVersion: null,
     startNodeId: '',
+    flowVariables: [],
   }
 }
 
@@ -207,5 +214,6 @@ export function formOfLiveCall(live: LiveCall): SendCallForm {
     flowId: '',
     flowVersion: null,
     startNodeId: '',
+    flowVariables: [],
   }
 }
