@@ -5,7 +5,7 @@
  * gives it. */
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { ADMIN, DEMO, signIn } from './helpers'
+import { ADMIN, api, DEMO, signIn } from './helpers'
 
 const CLS_BUDGET = 0.1
 /** How long a page is watched for shifts after the network is quiet (its late data, fonts,
@@ -47,31 +47,6 @@ function trackLayoutShift(): void {
   }).observe({ type: 'layout-shift', buffered: true })
 }
 
-/** The signed-in user's API, from inside the page (bearer token and CSRF as the app sends them). */
-async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      await fetch('/api/v1/sanctum/csrf-cookie', { credentials: 'include' })
-      const xsrf = document.cookie
-        .split('; ')
-        .find((c) => c.startsWith('XSRF-TOKEN='))
-        ?.split('=')[1]
-      const response = await fetch(`/api/v1/${path}`, {
-        method,
-        credentials: 'include',
-        headers: {
-          Accept: 'application/json',
-          'Content-Type': 'application/json',
-          Authorization: `Bearer ${localStorage.getItem('api_token')}`,
-          'X-XSRF-TOKEN': decodeURIComponent(xsrf ?? ''),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-      return (await response.json()) as T
-    },
-    { method, path, body },
-  )
-}
 
 const PROMPT = 'You are Sarah from Bright Dental. Remind the customer about their cleaning tomorrow at 3 pm.'
 

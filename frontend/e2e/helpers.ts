@@ -22,3 +22,29 @@ export async function openFromSidebar(page: Page, name: string): Promise<void> {
   await page.locator('#sidebar').getByRole('link', { name, exact: true }).click()
   await page.mouse.move(900, 420)
 }
+
+/** The signed-in user's API, from inside the page (bearer token and CSRF as the app sends them). */
+export async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      await fetch('/api/v1/sanctum/csrf-cookie', { credentials: 'include' })
+      const xsrf = document.cookie
+        .split('; ')
+        .find((c) => c.startsWith('XSRF-TOKEN='))
+        ?.split('=')[1]
+      const response = await fetch(`/api/v1/${path}`, {
+        method,
+        credentials: 'include',
+        headers: {
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${localStorage.getItem('api_token')}`,
+          'X-XSRF-TOKEN': decodeURIComponent(xsrf ?? ''),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      return (await response.json()) as T
+    },
+    { method, path, body },
+  )
+}

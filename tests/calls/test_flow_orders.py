@@ -109,3 +109,37 @@ async def test_an_agents_flow_is_saved_and_read_back(app: FastAPI) -> None:
         long = await client.api("PUT", f"agents/{agent['id']}", json=agent_body(flow_id="x" * 37))
         assert long.status_code == 422
         assert "flow_id" in long.json()["errors"]
+
+
+async def test_send_call_runs_a_published_flow_from_a_chosen_node(app: FastAPI) -> None:
+    """The dashboard's Send Call (`flow_id`, `flow_version`, `start_node_id`): refused naming
+    `flow` until the flow is published or for a node it lacks; then placed with no prompt,
+    pinned at the published version."""
+    from sqlalchemy import select
+
+    from callwright.models import Call
+    from tests.calls.test_calls_api import payload
+    from tests.factories import signed_in
+
+    client, user = await signed_in(app, "send-flow@example.com", balance_cents=10_000)
+    async with client:
+        made = await client.api("POST", "flows", json={"name": "Appts", "starter": "appointment"})
+        flow_id = made.json()["data"]["id"]
+        body = payload(user.id, phone="+15005550050", prompt=None, flow_id=flow_id)
+        unpublished = await client.api("POST", "send-call", json=body)
+        assert unpublished.status_code == 422, unpublished.text
+        assert unpublished.json()["errors"] == {"flow": ["The flow has no published version."]}
+        assert (await client.api("POST", f"flows/{flow_id}/publish")).status_code == 200
+        no_node = await client.api("POST", "send-call", json=body | {"start_node_id": "nowhere"})
+        assert no_node.status_code == 422
+        assert no_node.json()["errors"] == {"flow": ["The flow has no node 'nowhere' to start at."]}
+        placed = await client.api(
+            "POST", "send-call", json=body | {"flow_version": 1, "start_node_id": "confirm"}
+        )
+        assert placed.status_code == 200, placed.text
+    async with app.state.db.sessionmaker() as session:
+        calls = (await session.scalars(select(Call).where(Call.user_id == user.id))).all()
+    assert [(c.flow_id, c.flow_version, c.start_node_id) for c in calls] == [
+        (flow_id, 1, "confirm")
+    ]
+    assert calls[0].prompt == f"Follow the conversation flow {flow_id} (version 1)."

@@ -5616,6 +5616,10 @@ export interface components {
             disclosure?: string | null;
             /** First Sentence */
             first_sentence?: string | null;
+            /** Flow Id */
+            flow_id?: string | null;
+            /** Flow Version */
+            flow_version?: number | null;
             /**
              * Interruption Threshold
              * @default 100
@@ -5634,6 +5638,8 @@ export interface components {
             prompt?: string | null;
             /** Start At */
             start_at?: string | null;
+            /** Start Node Id */
+            start_node_id?: string | null;
             /**
              * Temperature
              * @default 0.7
@@ -6432,6 +6438,10 @@ export interface components {
             label?: string | null;
             /** Max Duration */
             max_duration?: number | null;
+            /** Pathway Id */
+            pathway_id?: string | null;
+            /** Pathway Version */
+            pathway_version?: number | null;
             /**
              * Precall Dtmf Sequence
              * @description Keys pressed when the call is answered, before the agent speaks: `0-9`, `*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). Default: the agent's.
@@ -6442,6 +6452,8 @@ export interface components {
             request_data?: {
                 [key: string]: unknown;
             } | null;
+            /** Start Node Id */
+            start_node_id?: string | null;
             /** Start Time */
             start_time?: string | null;
             /** Status Webhook */
@@ -6486,6 +6498,8 @@ export interface components {
             wait_for_greeting?: boolean | null;
             /** Webhook */
             webhook?: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /** V1BatchRefused */
         V1BatchRefused: {
@@ -6499,7 +6513,8 @@ export interface components {
         /**
          * V1BatchSettings
          * @description The call settings a batch may give (top level, or in `global`), its actions among them
-         *     (a call object may give its own: `ROW_ACTIONS`).
+         *     (a call object may give its own: `ROW_ACTIONS`). Keys it does not declare are refused
+         *     (`_refuse_undeclared`).
          */
         V1BatchSettings: {
             /** Agent Id */
@@ -6515,6 +6530,10 @@ export interface components {
             interruption_threshold?: number | null;
             /** Max Duration */
             max_duration?: number | null;
+            /** Pathway Id */
+            pathway_id?: string | null;
+            /** Pathway Version */
+            pathway_version?: number | null;
             /**
              * Precall Dtmf Sequence
              * @description Keys pressed when the call is answered, before the agent speaks: `0-9`, `*`, `#`, and `w` for a half-second pause, 64 at most (to get through a phone menu). Default: the agent's.
@@ -6525,6 +6544,8 @@ export interface components {
             request_data?: {
                 [key: string]: unknown;
             } | null;
+            /** Start Node Id */
+            start_node_id?: string | null;
             /** Task */
             task?: string | null;
             /** Temperature */
@@ -6563,6 +6584,8 @@ export interface components {
             wait_for_greeting?: boolean | null;
             /** Webhook */
             webhook?: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * V1CallDetail

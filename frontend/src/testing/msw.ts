@@ -29,6 +29,7 @@ export const defaultHandlers = [
   ),
   http.get(url('user/:id/live-calls'), () => HttpResponse.json({ success: true, data: [] })),
   http.get(url('languages'), () => HttpResponse.json({ success: true, default: 'en-US', languages: [{ code: 'en-US', name: 'English', voices: ['joe', 'amy'] }] })),
+  http.get(url('flows'), () => HttpResponse.json({ success: true, data: [], pagination: { current_page: 1, last_page: 1, per_page: 100, total: 0 } })),
   http.get(url('agents'), () => HttpResponse.json({ success: true, data: [], pagination: { current_page: 1, last_page: 1, per_page: 100, total: 0 } })),
   http.get(url('user/:id/calls'), () =>
     HttpResponse.json({ success: true, data: [], pagination: { current_page: 1, last_page: 1, per_page: 7, total: 0 } }),

@@ -18,7 +18,7 @@ from callwright.auth.deps import AdminUser, CurrentUser
 from callwright.auth.schemas import Message
 from callwright.calls import page as pages
 from callwright.calls import repository as calls
-from callwright.calls.builder import CallRequest, build_order
+from callwright.calls.builder import CallRequest, FlowChoice, build_order
 from callwright.calls.deps import CallsDep
 from callwright.calls.outcomes import outcome_of
 from callwright.calls.schemas import (
@@ -161,6 +161,9 @@ async def send_call(
             },
             variables=body.variables,
             start_at=_scheduled(body.start_at, service.clock()),
+            flow=FlowChoice(body.flow_id, body.flow_version, body.start_node_id or None)
+            if body.flow_id
+            else None,
         ),
     )
     call = await service.place(session, order)

@@ -60,6 +60,11 @@ class SendCallIn(BaseModel):
     #: how (cold or warm; over the agent's).
     transfer_number: str | None = Field(None, max_length=40)
     transfer_mode: TransferMode | None = None
+    #: A conversation flow of the user's to follow instead of the prompt (over the agent's):
+    #: its published version (null: the latest) and the node to start at (null: its start).
+    flow_id: str | None = Field(None, max_length=36)
+    flow_version: int | None = Field(None, ge=1)
+    start_node_id: str | None = Field(None, max_length=64)
 
     @field_validator("transfer_number")
     @classmethod

@@ -24,6 +24,8 @@ import { activeLine, lineOffsets } from './playback'
 import { saveRecording } from './recording'
 import { SyncedTranscript } from './SyncedTranscript'
 import { TurnLatencyTable } from './TurnLatencies'
+import { stepsAmongLines } from '@/components/flows/api'
+import { FlowPathPanel } from '@/components/flows/FlowPathPanel'
 
 /** How often a live call's page is read again (and a call just ended, until its analysis,
  * which runs on its own once the call's end is committed, has arrived). */
@@ -89,6 +91,8 @@ function CallPageBody({ call, scope, back }: { call: CallPageData; scope: CallPa
   const lines = call.transcripts
   const offsets = useMemo(() => (hasRecording ? lineOffsets(lines, call.times, duration) : lines.map(() => null)), [hasRecording, lines, call.times, duration])
   const active = hasRecording ? activeLine(offsets, time) : null
+  const steps = call.pathway_logs ?? []
+  const stepsBefore = useMemo(() => stepsAmongLines(call.pathway_logs ?? [], lines, call.times.answered_at, call.events), [call.pathway_logs, lines, call.times.answered_at, call.events])
 
   const seekTo = (index: number) => {
     const audio = audioRef.current
@@ -127,9 +131,14 @@ function CallPageBody({ call, scope, back }: { call: CallPageData; scope: CallPa
               <p className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-500">{ended ? 'This call has no recording (it was never connected, or its audio was empty).' : 'The recording is ready once the call has ended.'}</p>
             )}
             <div className="mt-4 border-t border-slate-100 pt-4">
-              <SyncedTranscript lines={lines} offsets={offsets} active={active} answeredBy={call.answered_by} onSeek={seekTo} />
+              <SyncedTranscript lines={lines} offsets={offsets} active={active} answeredBy={call.answered_by} onSeek={seekTo} stepsBefore={call.flow_id ? stepsBefore : undefined} />
             </div>
           </Panel>
+          {call.flow_id && (
+            <Panel title="Flow path" id="flow-path">
+              <FlowPathPanel steps={steps} graph={call.flow_graph} version={call.flow_version} live={!ended} />
+            </Panel>
+          )}
           <Card className="p-5">
             <TurnLatencyTable turns={call.latencies} />
           </Card>

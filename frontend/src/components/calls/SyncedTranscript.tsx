@@ -3,6 +3,8 @@
  * highlighted (`aria-current`) and kept in view inside the list. Lines are numbered as the
  * analysis cites them (1-based, in the order spoken). */
 import { useEffect, useRef } from 'react'
+import type { FlowStep } from '@/components/flows/api'
+import { FlowStepLine } from '@/components/flows/FlowStepLine'
 import { cn } from '@/lib/cn'
 import { formatClock } from '@/lib/format'
 import type { TranscriptLine } from './api'
@@ -14,12 +16,15 @@ export function SyncedTranscript({
   active,
   answeredBy,
   onSeek,
+  stepsBefore,
 }: {
   lines: TranscriptLine[]
   offsets: (number | null)[]
   active: number | null
   answeredBy?: string | null
   onSeek: (index: number) => void
+  /** A flow call's node changes: `[i]` those before line i, the last those after every line. */
+  stepsBefore?: FlowStep[][]
 }) {
   const listRef = useRef<HTMLOListElement | null>(null)
   const callee = answeredBy === 'voicemail' ? 'Voicemail' : 'User'
@@ -59,7 +64,12 @@ export function SyncedTranscript({
           agent ? 'bg-indigo-50 text-indigo-950' : 'bg-slate-100 text-slate-900',
           current && (agent ? 'bg-indigo-600 text-white ring-2 ring-indigo-300' : 'bg-slate-700 text-white ring-2 ring-slate-300'),
         )
-        return (
+        return [
+          ...(stepsBefore?.[i] ?? []).map((step, k) => (
+            <li key={`step-${i}-${k}`}>
+              <FlowStepLine step={step} />
+            </li>
+          )),
           <li key={line.seq} data-line={i + 1} id={`line-${i + 1}`} className={cn('flex', agent ? 'justify-end' : 'justify-start')}>
             {offset !== null ? (
               <button
@@ -77,9 +87,14 @@ export function SyncedTranscript({
                 {label}
               </div>
             )}
-          </li>
-        )
+          </li>,
+        ]
       })}
+      {(stepsBefore?.[lines.length] ?? []).map((step, k) => (
+        <li key={`step-end-${k}`}>
+          <FlowStepLine step={step} />
+        </li>
+      ))}
     </ol>
   )
 }

@@ -4,6 +4,7 @@
  * they began; a kept line replaces its captions. */
 import type { components } from '@/lib/api-schema'
 import type { CaptionEvent, WebhookEvent } from '@/lib/realtime'
+import { stepText, type FlowStep } from '@/components/flows/api'
 import type { TranscriptLine } from './api'
 
 /** Something the agent did in the call (a tool called, a transfer, keys): an action line. */
@@ -20,6 +21,9 @@ export interface LiveLine {
   /** An action line (not words said): what the agent did, with its arguments, status and
    * latency. A started action's line becomes its result's when that comes. */
   action?: CallAction
+  /** A node change of a call on a conversation flow (docs/flows.md): where the call moved and
+   * why, marked between the lines. */
+  step?: FlowStep
 }
 
 export interface LiveTranscript {
@@ -34,6 +38,7 @@ export type TranscriptAction =
   | { type: 'caption'; event: CaptionEvent }
   | { type: 'kept'; event: WebhookEvent }
   | { type: 'action'; event: WebhookEvent }
+  | { type: 'flow'; event: WebhookEvent }
   | { type: 'stored'; entries: TranscriptLine[]; ended?: boolean }
   | { type: 'resync'; entries: TranscriptLine[] }
   | { type: 'clear' }
@@ -67,11 +72,13 @@ export function transcriptReducer(state: LiveTranscript, action: TranscriptActio
     }
     case 'action':
       return withAction(state, action.event)
+    case 'flow':
+      return withStep(state, action.event)
     case 'stored': {
       // The stored transcript is the truth for kept lines; captions still in flight stay
       // while the call goes on, and action lines (not in the transcript) always.
       const lines: Record<string, LiveLine> = {}
-      for (const line of Object.values(state.lines)) if (line.action || (!action.ended && line.inFlight)) lines[line.id] = line
+      for (const line of Object.values(state.lines)) if (line.action || line.step || (!action.ended && line.inFlight)) lines[line.id] = line
       for (const entry of action.entries) {
         const id = storedId(entry.seq)
         lines[id] = { id, isAgent: entry.user === 'assistant', text: entry.text, timestamp: entry.created_at, inFlight: false }
@@ -83,7 +90,7 @@ export function transcriptReducer(state: LiveTranscript, action: TranscriptActio
       // came after the snapshot stay; captions go, since the kept form of a line spoken
       // meanwhile never came to replace them (captions still being spoken come again).
       const lines: Record<string, LiveLine> = {}
-      for (const line of Object.values(state.lines)) if (!line.inFlight || line.action) lines[line.id] = line
+      for (const line of Object.values(state.lines)) if (!line.inFlight || line.action || line.step) lines[line.id] = line
       for (const entry of action.entries) {
         const id = storedId(entry.seq)
         lines[id] = { id, isAgent: entry.user === 'assistant', text: entry.text, timestamp: entry.created_at, inFlight: false }
@@ -108,6 +115,16 @@ function withAction(state: LiveTranscript, event: WebhookEvent): LiveTranscript 
   const timestamp = state.lines[id]?.timestamp ?? event.at ?? new Date().toISOString()
   const line: LiveLine = { id, isAgent: true, text: event.message, timestamp, inFlight: false, action }
   return { ...state, lines: { ...state.lines, [id]: line }, open }
+}
+
+/** A node change's line, once (a step sent again after a reconnect replaces its own). */
+function withStep(state: LiveTranscript, event: WebhookEvent): LiveTranscript {
+  const step = event.step
+  if (!step) return state
+  const id = `step-${step.at ?? event.at ?? ''}-${step.node_id}`
+  const timestamp = state.lines[id]?.timestamp ?? event.at ?? new Date().toISOString()
+  const line: LiveLine = { id, isAgent: true, text: stepText(step), timestamp, inFlight: false, step }
+  return { ...state, lines: { ...state.lines, [id]: line } }
 }
 
 /** The lines in the order they began (ties: kept lines in their order, then captions). */

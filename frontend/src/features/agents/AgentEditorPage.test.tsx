@@ -143,6 +143,7 @@ describe('Agent editor', () => {
       transfer_list: null,
       transfer_mode: 'cold',
       precall_dtmf_sequence: null,
+      flow_id: null,
     })
     expect(await screen.findByRole('link', { name: 'Dental reminder' })).toBeInTheDocument()
   })

@@ -25,6 +25,7 @@ import { placeholders } from '@/lib/variables'
 import { TransferSection } from './TransferSection'
 import { KeypadSection } from './KeypadSection'
 import { AgentToolsSection } from './AgentToolsSection'
+import { FlowSection } from './FlowSection'
 import { agentSchema, bodyOf, DEFAULT_DISCLOSURE, FIELD_TYPES, formOf, LABEL_MAX, LIST_MAX, SERVER_FIELDS, type AgentForm } from './schema'
 
 export function AgentEditorPage() {
@@ -152,6 +153,7 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
       </Card>
 
       <div className="min-w-0 space-y-6">
+        <FlowSection form={form} />
         <VoicemailCard form={form} leavesMessage={voicemailAction === 'leave_message'} />
         <TransferSection form={form} />
         <KeypadSection form={form} />

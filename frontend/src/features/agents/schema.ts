@@ -83,6 +83,8 @@ export const agentSchema = z.object({
     .refine((v) => v.trim() === '' || isHttpUrl(v.trim()), 'The webhook URL must be a valid http or https URL.'),
   ...transferFields,
   precall_dtmf_sequence: z.string().refine((v) => dtmfKeys(v) === '' || DTMF_KEYS.test(dtmfKeys(v)), DTMF_MESSAGE),
+  /** The conversation flow its calls follow ('' for none: the prompt). */
+  flow_id: z.string(),
 })
 
 export type AgentForm = z.infer<typeof agentSchema>
@@ -111,6 +113,7 @@ export function formOf(agent: Agent | null, defaultVoice: string): AgentForm {
     webhook_url: agent?.webhook_url ?? '',
     ...transferForm(agent),
     precall_dtmf_sequence: agent?.precall_dtmf_sequence ?? '',
+    flow_id: agent?.flow_id ?? '',
   }
 }
 
@@ -130,5 +133,6 @@ export function bodyOf(form: AgentForm): AgentBody {
     precall_dtmf_sequence: dtmfKeys(form.precall_dtmf_sequence) || null,
     analysis_schema: form.analysis_schema.map((f) => ({ name: f.name.trim(), type: f.type, description: f.description.trim() })),
     ...transferBody(form),
+    flow_id: form.flow_id || null,
   }
 }

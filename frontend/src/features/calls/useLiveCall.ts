@@ -162,6 +162,8 @@ function useFollowEvents(userId: number, followed: Followed) {
       dispatch({ type: 'kept', event })
     } else if (event.category === 'action' && event.action) {
       dispatch({ type: 'action', event })
+    } else if (event.category === 'flow' && event.step) {
+      dispatch({ type: 'flow', event })
     } else if (event.category === 'call' && !HOUSEKEEPING.some((h) => message.startsWith(h))) {
       void fetchTranscript(event.callId)
     }

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { cn } from '@/lib/cn'
 import { ActionLine } from '@/components/calls/ActionLine'
+import { FlowStepLine } from '@/components/flows/FlowStepLine'
 import { formatClock, formatTimer } from '@/lib/format'
 import { TurnLatencies } from '@/components/calls/TurnLatencies'
 import type { useLiveCall } from '@/features/calls/useLiveCall'
@@ -66,7 +67,9 @@ function Transcript({ call: { lines, active, inCall } }: { call: LiveCall }) {
         <p className="py-10 text-center text-sm text-slate-500">{active ? (inCall ? 'Listening…' : 'Calling…') : 'The conversation appears here during a call.'}</p>
       ) : (
         lines.map((line) =>
-          line.action ? (
+          line.step ? (
+            <FlowStepLine key={line.id} step={line.step} />
+          ) : line.action ? (
             <ActionLine key={line.id} text={line.text} action={line.action} timestamp={line.timestamp} />
           ) : (
             <div key={line.id} className={cn('flex', line.isAgent ? 'justify-end' : 'justify-start')}>

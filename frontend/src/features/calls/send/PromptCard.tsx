@@ -10,6 +10,7 @@ import { messageOf } from '@/lib/api'
 import { notify } from '@/lib/toast'
 import { agentQuery } from '@/components/agents/api'
 import { AgentPicker } from './AgentPicker'
+import { FlowChoice } from './FlowChoice'
 import { formOfAgent, RULES, usedVariables, type SendCallForm } from './form'
 import type { VoiceChoice } from './useVoiceChoice'
 import { VariablesSection } from './VariablesSection'
@@ -27,9 +28,9 @@ interface Props {
 }
 
 export function PromptCard({ form, voices, variables, onVariable, variablesProblem, active }: Props) {
-  const [agentId, prompt, firstSentence, voicemailAction, voicemailMessage] = useWatch({
+  const [agentId, prompt, firstSentence, voicemailAction, voicemailMessage, flowId, flowVariables] = useWatch({
     control: form.control,
-    name: ['agentId', 'prompt', 'firstSentence', 'voicemailAction', 'voicemailMessage'],
+    name: ['agentId', 'prompt', 'firstSentence', 'voicemailAction', 'voicemailMessage', 'flowId', 'flowVariables'],
   })
   const agent = useStartFromAgent(form)
   const { register, formState: { errors } } = form
@@ -37,9 +38,10 @@ export function PromptCard({ form, voices, variables, onVariable, variablesProbl
     <Card className="min-w-0 space-y-5 p-5">
       <h2 className="text-lg font-semibold text-slate-900">Prompt</h2>
       <AgentPicker value={agentId} onChange={(id) => void agent.startFrom(id)} disabled={active || agent.loading} />
+      <FlowChoice form={form} disabled={active} />
       <div>
         <label htmlFor="prompt" className="text-sm font-medium text-slate-700">
-          What should the agent do?
+          {flowId ? 'Prompt (optional: the flow leads the call)' : 'What should the agent do?'}
         </label>
         <textarea
           id="prompt"
@@ -59,7 +61,7 @@ export function PromptCard({ form, voices, variables, onVariable, variablesProbl
         )}
       </div>
       <VariablesSection
-        names={usedVariables({ prompt, firstSentence, voicemailAction, voicemailMessage })}
+        names={usedVariables({ prompt, firstSentence, voicemailAction, voicemailMessage, flowId, flowVariables })}
         values={variables}
         onChange={onVariable}
         problem={variablesProblem}

@@ -34,6 +34,15 @@ export interface SendCallForm {
   voicemailMessage: string
   /** Where the agent may hand the callee to a person ('' for none; from an agent, its own). */
   transferNumber: string
+  /** The conversation flow the call follows instead of the prompt ('' for none), the published
+   * version shown when it was picked (null: the latest) and the node to start at ('' for its
+   * start). */
+  flowId: string
+  flowVersion: number | null
+  startNodeId: string
+  /** The variables the picked flow's version is given by the call (asked for like the
+   * prompt's {{variables}}). */
+  flowVariables: string[]
 }
 
 export const DEFAULTS: SendCallForm = {
@@ -51,6 +60,10 @@ export const DEFAULTS: SendCallForm = {
   voicemailAction: 'leave_message',
   voicemailMessage: '',
   transferNumber: '',
+  flowId: '',
+  flowVersion: null,
+  startNodeId: '',
+  flowVariables: [],
 }
 
 const PROMPT_SHORT = 'The prompt must be at least 10 characters long'
@@ -58,7 +71,8 @@ const TEXT_MAX = 1000
 
 /** The texts' rules (the number's, which reads the server's region, is `usePhoneField`'s). */
 export const RULES = {
-  prompt: { validate: (value: string) => value.trim().length >= 10 || PROMPT_SHORT },
+  // A call on a flow needs no prompt (the flow leads it); one written must still be 10 long.
+  prompt: { validate: (value: string, form: SendCallForm) => (Boolean(form.flowId) && !value.trim()) || value.trim().length >= 10 || PROMPT_SHORT },
   firstSentence: { maxLength: { value: TEXT_MAX, message: 'The first sentence must be 1000 characters or less.' } },
   voicemailMessage: { maxLength: { value: TEXT_MAX, message: 'The voicemail message must be 1000 characters or less.' } },
   maxDuration: { valueAsNumber: true, min: 1, max: 120 },
@@ -67,7 +81,7 @@ export const RULES = {
 
 /** The fields in the spec's order: a refused send names the first problem (the number first,
  * then the prompt), whatever order the checks finished in. */
-const FIELD_ORDER: (keyof SendCallForm)[] = ['phone', 'prompt', 'voice', 'language', 'temperature', 'interruption', 'background', 'maxDuration', 'waitGreeting', 'agentId', 'firstSentence', 'voicemailAction', 'voicemailMessage', 'transferNumber']
+const FIELD_ORDER: (keyof SendCallForm)[] = ['phone', 'prompt', 'voice', 'language', 'temperature', 'interruption', 'background', 'maxDuration', 'waitGreeting', 'agentId', 'firstSentence', 'voicemailAction', 'voicemailMessage', 'transferNumber', 'flowId']
 
 /** The message of the first field refused, in the spec's order. */
 export function firstProblem(errors: FieldErrors<SendCallForm>): string | undefined {
@@ -83,11 +97,14 @@ export const SERVER_FIELDS: Partial<Record<string, keyof SendCallForm>> = {
   first_sentence: 'firstSentence',
   voicemail_message: 'voicemailMessage',
   transfer_number: 'transferNumber',
+  flow: 'flowId',
 }
 
 /** The {{variables}} the call's texts use (a hang-up leaves no voicemail message). */
-export function usedVariables(form: Pick<SendCallForm, 'prompt' | 'firstSentence' | 'voicemailAction' | 'voicemailMessage'>): string[] {
-  return placeholders(form.prompt, form.firstSentence, form.voicemailAction === 'leave_message' ? form.voicemailMessage : null)
+export function usedVariables(form: Pick<SendCallForm, 'prompt' | 'firstSentence' | 'voicemailAction' | 'voicemailMessage'> & { flowId?: string; flowVariables?: string[] }): string[] {
+  const texts = placeholders(form.prompt, form.firstSentence, form.voicemailAction === 'leave_message' ? form.voicemailMessage : null)
+  const flow = form.flowId ? (form.flowVariables ?? []) : []
+  return [...flow, ...texts.filter((name) => !flow.includes(name))]
 }
 
 /** Why the server would refuse the call, said before it is sent: a {{variable}} the texts use
@@ -135,9 +152,22 @@ export function sendBodyOf(form: SendCallForm, { userId, phone, voice, variables
   }
   // From an agent an emptied number means none for this call; else only a number given is sent.
   if (form.agentId || form.transferNumber.trim()) body.transfer_number = form.transferNumber.trim()
+  Object.assign(body, flowFields(form))
   const names = usedVariables(form)
   if (names.length) body.variables = Object.fromEntries(names.map((name) => [name, (variables[name] ?? '').trim()]))
   return body
+}
+
+/** The flow the call follows (none: nothing sent, so an agent's own flow holds); with one, a
+ * prompt left empty is not sent (the flow leads the call). */
+function flowFields(form: SendCallForm): Partial<SendCallBody> {
+  if (!form.flowId) return {}
+  return {
+    flow_id: form.flowId,
+    flow_version: form.flowVersion,
+    start_node_id: form.startNodeId || null,
+    ...(form.prompt.trim() ? {} : { prompt: null }),
+  }
 }
 
 /** The form filled with a saved agent's settings (the number kept). */
@@ -157,6 +187,10 @@ export function formOfAgent(current: SendCallForm, agent: Agent): SendCallForm {
     voicemailAction: agent.voicemail_action,
     voicemailMessage: agent.voicemail_message ?? '',
     transferNumber: agent.transfer_number ?? '',
+    flowId: agent.flow_id ?? '',
+    flowVersion: null,
+    startNodeId: '',
+    flowVariables: [],
   }
 }
 
@@ -177,5 +211,9 @@ export function formOfLiveCall(live: LiveCall): SendCallForm {
     voicemailAction: 'leave_message',
     voicemailMessage: '',
     transferNumber: '',
+    flowId: '',
+    flowVersion: null,
+    startNodeId: '',
+    flowVariables: [],
   }
 }
