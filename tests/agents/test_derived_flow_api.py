@@ -84,3 +84,16 @@ async def test_another_users_agent_is_not_found(app: FastAPI) -> None:
             assert answer.status_code == 404, answer.text
         flows = (await other.api("GET", "flows")).json()
         assert flows["data"] == []
+
+
+async def test_a_prompt_with_more_questions_than_a_flow_holds_is_a_422(app: FastAPI) -> None:
+    client, _user = await signed_in(app, "a@example.com")
+    asks = " ".join(f"Ask them if they like colour number {i}." for i in range(40))
+    async with client:
+        body = agent_body(prompt=f"You are Sam from Acme. {asks}")
+        agent = (await client.api("POST", "agents", json=body)).json()["data"]
+        for method in ("GET", "POST"):
+            answer = await client.api(method, f"agents/{agent['id']}/derived-flow")
+            assert answer.status_code == 422, answer.text
+            assert "asks 40 questions" in answer.json()["errors"]["prompt"][0]
+        assert (await client.api("GET", "flows")).json()["data"] == []

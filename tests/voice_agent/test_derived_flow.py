@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from callwright.voice_agent.derived_flow import derived_flow
+from callwright.voice_agent.derived_flow import MAX_QUESTIONS, TooManyQuestions, derived_flow
 from callwright.voice_agent.flow_graph import (
     ActionNode,
     AskNode,
@@ -169,3 +169,12 @@ def test_the_agents_voicemail_message_and_no_voicemail() -> None:
     hangup = derived_flow(OfflinePolicy(prompt=DEMO, voicemail_text=message), leave_voicemail=False)
     assert all(n.id != "voicemail" for n in hangup.nodes)
     assert problems(hangup) == []
+
+
+def test_the_most_questions_a_flow_holds() -> None:
+    asks = " ".join(f"Ask them if they like colour number {i}." for i in range(MAX_QUESTIONS))
+    prompt = f"You are Sam from Acme. {asks}"
+    most = derived_flow(OfflinePolicy(prompt=prompt, first_sentence="Hi!", can_transfer=True))
+    assert problems(most) == []
+    with pytest.raises(TooManyQuestions, match=f"asks {MAX_QUESTIONS + 1} questions"):
+        derived_flow(OfflinePolicy(prompt=prompt + " Ask them if they like apples."))

@@ -11,9 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from callwright.agents import repository as agents
 from callwright.compliance import disclosure
 from callwright.flows.schemas import NAME_MAX
-from callwright.kit.errors import AppError, NotFound
+from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.models import Agent
-from callwright.voice_agent.derived_flow import derived_flow
+from callwright.voice_agent.derived_flow import TooManyQuestions, derived_flow
 from callwright.voice_agent.flow_graph import FlowGraph
 from callwright.voice_agent.policy import OfflinePolicy
 
@@ -60,7 +60,8 @@ async def delete(session: AsyncSession, agent: Agent) -> None:
 def derived_graph(agent: Agent) -> FlowGraph:
     """The flow the offline brain follows for the agent's prompt (voice_agent.derived_flow),
     with the agent's first sentence, disclosure, voicemail message and transfer settings, as
-    its calls give them to the policy."""
+    its calls give them to the policy. A prompt with more questions than a flow holds: 422
+    naming `prompt`."""
     departments = tuple(agent.transfer_list or {})
     policy = OfflinePolicy(
         agent.prompt,
@@ -70,11 +71,14 @@ def derived_graph(agent: Agent) -> FlowGraph:
         can_transfer=bool(agent.transfer_number or departments),
         departments=departments,
     )
-    return derived_flow(
-        policy,
-        leave_voicemail=agent.voicemail_action != "hangup",
-        transfer_mode=agent.transfer_mode or "cold",
-    )
+    try:
+        return derived_flow(
+            policy,
+            leave_voicemail=agent.voicemail_action != "hangup",
+            transfer_mode=agent.transfer_mode or "cold",
+        )
+    except TooManyQuestions as exc:
+        raise ValidationFailed({"prompt": [str(exc)]}) from None
 
 
 def derived_flow_name(agent: Agent) -> str:

@@ -32,9 +32,22 @@ from callwright.voice_agent.flow_runner import ROBOT_REPLY
 #: Phrases that mean a voicemail greeting (the policy's voicemail intent, as whole phrases).
 VOICEMAIL_PHRASES = ["leave a message", "after the tone", "after the beep", "voicemail", "mailbox"]
 GOODBYE_PHRASES = ["goodbye", "good bye", "bye"]
+#: The most questions a derived flow holds (each takes 4 nodes and up to 12 edges: 30 keep
+#: within a graph's 400 edges).
+MAX_QUESTIONS = 30
 #: Columns and rows of the drawing.
 _X, _DX = 80, 360
 _ASK_Y, _LEAD_Y, _END_Y, _GLOBAL_Y = 80, 260, 620, 1000
+
+
+class TooManyQuestions(ValueError):
+    """The prompt asks more questions than a flow holds."""
+
+    def __init__(self, found: int) -> None:
+        super().__init__(
+            f"The prompt asks {found} questions: a flow made from it holds at most "
+            f"{MAX_QUESTIONS}, so it cannot be shown as one"
+        )
 
 
 @dataclass
@@ -227,7 +240,9 @@ def derived_flow(
 ) -> FlowGraph:
     """The flow `policy` (a fresh one: nothing said yet) follows, laid out left to right: the
     greeting, one ask per question with the answers it reacts to, the offer, the ends, the
-    voicemail message and the globals."""
+    voicemail message and the globals. More than MAX_QUESTIONS questions: TooManyQuestions."""
+    if len(policy.brief.questions) > MAX_QUESTIONS:
+        raise TooManyQuestions(len(policy.brief.questions))
     b = _Builder()
     asks, greeting = _asks(policy)
     ends = _ends(b)
