@@ -46,6 +46,8 @@ async def test_the_derived_flow_and_edit_as_flow(app: FastAPI) -> None:
         assert flow["published_version"] is None
         stored = (await client.api("GET", f"flows/{flow['id']}")).json()["data"]
         assert stored["draft"] == flow["draft"]
+        published = await client.api("POST", f"flows/{flow['id']}/publish")
+        assert published.status_code == 200, published.text
         # The agent is not switched to it.
         after = (await client.api("GET", f"agents/{agent['id']}")).json()["data"]
         assert after["flow_id"] is None

@@ -44,7 +44,7 @@ describe('Agent editor: what the offline agent will say', () => {
       'Yes → “Great.” then asks “Would you like to go ahead?”',
       'No → “Alright, goodbye.” and ends the call',
       'Voicemail → “Please call us back.” and ends the call',
-      'Anything else →  then asks “Would you like to go ahead?”',
+      'Anything else → then asks “Would you like to go ahead?”',
     ])
     expect(within(panel).getAllByTestId('derived-question')).toHaveLength(2)
     const always = within(panel).getByRole('list', { name: 'Whatever the question' })

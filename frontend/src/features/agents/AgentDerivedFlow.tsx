@@ -88,8 +88,7 @@ function QuestionItem({ question }: { question: Question }) {
       <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-600" aria-label={`Answers to “${question.text}”`}>
         {question.answers.map((answer, i) => (
           <li key={i}>
-            {answer.label} → {answer.says ? `“${answer.says}”` : ''}
-            {answer.then ? ` then asks “${answer.then}”` : answer.says ? ' and ends the call' : 'ends the call'}
+            {answer.label} → {[answer.says && `“${answer.says}”`, answer.then ? `then asks “${answer.then}”` : `${answer.says ? 'and ' : ''}ends the call`].filter(Boolean).join(' ')}
           </li>
         ))}
       </ul>
