@@ -66,6 +66,7 @@ export function derivedGraph(agent: Agent): FlowGraph {
       { id: 'e6', source: 'minute', target: 'offer', kind: 'fallback', label: 'Anything else' },
       { id: 'e7', source: 'offer', target: 'end_agreed', kind: 'answer', label: 'Yes', intent: 'yes' },
       { id: 'e8', source: 'offer', target: 'end_declined', kind: 'fallback', label: 'Anything else' },
+      { id: 'e9', source: 'offer', target: 'voicemail', kind: 'answer', label: 'Voicemail', phrases: ['leave a message'] },
     ],
   }
 }

@@ -134,7 +134,7 @@ def _common(b: _Builder, ask: str, ends: dict[str, str], voicemail: str | None) 
         b.edge(ask, voicemail, "answer", label="Voicemail", phrases=VOICEMAIL_PHRASES)
     b.edge(ask, ends["wrong_person"], "answer", label="Wrong person", intent="wrong_person")
     b.edge(ask, ends["not_interested"], "answer", label="Not interested", intent="not_interested")
-    b.edge(ask, ends["tomorrow"], "answer", label="Tomorrow", phrases=["tomorrow"])
+    b.edge(ask, ends["tomorrow"], "answer", label="Later, tomorrow", phrases=["tomorrow"])
     b.edge(ask, ends["later"], "answer", label="Later", intent="later")
     b.edge(ask, ends["goodbye"], "answer", label="Goodbye", phrases=GOODBYE_PHRASES)
 

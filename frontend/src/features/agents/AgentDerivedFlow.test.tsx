@@ -43,12 +43,13 @@ describe('Agent editor: what the offline agent will say', () => {
     expect(within(answers).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       'Yes → “Great.” then asks “Would you like to go ahead?”',
       'No → “Alright, goodbye.” and ends the call',
-      'Voicemail → “Please call us back.” and ends the call',
       'Anything else → then asks “Would you like to go ahead?”',
     ])
     expect(within(panel).getAllByTestId('derived-question')).toHaveLength(2)
     const always = within(panel).getByRole('list', { name: 'Whatever the question' })
     expect(always).toHaveTextContent('Asks not to be called again: “I\'ve taken your number off our list.”')
+    // Said to every question alike: listed once, not under each question.
+    expect(within(always).getAllByText(/^Voicemail/)).toHaveLength(1)
     expect(always).toHaveTextContent('Voicemail: “Please call us back.”')
 
     // Saved with a new prompt: the panel shows the new reading when the agent is opened again.

@@ -84,7 +84,7 @@ function Script({ agentId }: { agentId: string }) {
 function QuestionItem({ question }: { question: Question }) {
   return (
     <li data-testid="derived-question">
-      <span className="font-medium">Asks:</span> “{question.text}”
+      <span className="font-medium">Asks{question.note ? ` (${question.note})` : ''}:</span> “{question.text}”
       <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-600" aria-label={`Answers to “${question.text}”`}>
         {question.answers.map((answer, i) => (
           <li key={i}>

@@ -21,12 +21,14 @@ export interface Answer {
 export interface Question {
   id: string
   text: string
+  /** When it is asked, if not in order ("after an unclear answer"). */
+  note: string | null
   answers: Answer[]
 }
 export interface Script {
   greeting: string | null
   questions: Question[]
-  always: { label: string; says: string }[]
+  always: { label: string; says: string; then?: string | null }[]
   voicemail: string | null
 }
 
@@ -57,14 +59,20 @@ function follow(graph: Graph, nodeId: string): { says: string; then: string | nu
   return { says: said.filter(Boolean).join(' '), then: null }
 }
 
+const OWN = ['Yes', 'No', 'Anything else']
+const same = (a: Answer, b: Answer) => a.label === b.label && a.says === b.says && a.then === b.then
+
+/** The script: answers every question meets alike (voicemail, wrong person...) are listed once,
+ * under "whatever the question", not under each question. */
 export function scriptOf(graph: Graph): Script {
   const start = graph.nodes.find((n) => n.id === graph.start_node_id)
-  const questions = graph.nodes.flatMap((node) =>
+  const asked = graph.nodes.flatMap((node) =>
     node.kind === 'ask'
       ? [
           {
             id: node.id,
             text: node.text,
+            note: /\(([^)]+)\)$/.exec(node.name)?.[1] ?? null,
             answers: (graph.edges ?? [])
               .filter((e) => e.source === node.id)
               .map((e) => ({ label: e.label || (e.kind === 'fallback' ? 'Anything else' : e.id), ...follow(graph, e.target) })),
@@ -72,12 +80,15 @@ export function scriptOf(graph: Graph): Script {
         ]
       : [],
   )
-  const always = graph.nodes.flatMap((node) => (node.kind === 'global' ? [{ label: GLOBALS[node.intent], says: follow(graph, node.id).says }] : []))
+  // Yes, no and anything else stay with each question: they are what moves the call along.
+  const shared = asked.length > 1 ? (asked[0]?.answers ?? []).filter((a) => !OWN.includes(a.label) && asked.every((q) => q.answers.some((b) => same(a, b)))) : []
+  const questions = asked.map((q) => ({ ...q, answers: q.answers.filter((a) => !shared.some((b) => same(a, b))) }))
+  const globals = graph.nodes.flatMap((node) => (node.kind === 'global' ? [{ label: GLOBALS[node.intent], says: follow(graph, node.id).says }] : []))
   const voicemail = graph.nodes.find((n) => n.kind === 'action' && n.action.type === 'voicemail')
   return {
-    greeting: start?.kind === 'say' ? start.text ?? '' : null,
+    greeting: start?.kind === 'say' ? (start.text ?? '') : null,
     questions,
-    always,
+    always: [...shared.filter((a) => a.label !== 'Voicemail'), ...globals],
     voicemail: voicemail ? lineOf(voicemail) : null,
   }
 }
