@@ -67,6 +67,8 @@ ROUTES: dict[tuple[str, str], Level] = {
     ("GET", "/api/v1/agents/{agent_id}"): "user",
     ("PUT", "/api/v1/agents/{agent_id}"): "user",
     ("DELETE", "/api/v1/agents/{agent_id}"): "user",
+    ("GET", "/api/v1/agents/{agent_id}/derived-flow"): "user",
+    ("POST", "/api/v1/agents/{agent_id}/derived-flow"): "user",
     ("GET", "/api/v1/agents/{agent_id}/tools"): "user",
     ("POST", "/api/v1/agents/{agent_id}/tools"): "user",
     ("PUT", "/api/v1/agents/{agent_id}/tools/{tool_id}"): "user",

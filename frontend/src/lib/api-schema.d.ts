@@ -569,6 +569,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_id}/derived-flow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Derived Flow
+         * @description The flow the offline brain follows for the agent's prompt (docs/flows.md, "The prompt
+         *     agent as a flow"). `offline` is true when no LLM is configured: then this is what the
+         *     agent's calls really do.
+         */
+        get: operations["get_derived_flow_api_v1_agents__agent_id__derived_flow_get"];
+        put?: never;
+        /**
+         * Edit Derived Flow
+         * @description "Edit as flow": a new flow of the user's, "<agent name> (from prompt)", whose draft is
+         *     the derived flow. The agent keeps its prompt until the flow is published and picked.
+         */
+        post: operations["edit_derived_flow_api_v1_agents__agent_id__derived_flow_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{agent_id}/tools": {
         parameters: {
             query?: never;
@@ -4171,6 +4198,26 @@ export interface components {
             /** Url */
             url: string;
         };
+        /**
+         * DerivedFlow
+         * @description The flow the offline brain follows for the agent's prompt. `offline`: no LLM is
+         *     configured, so this is what the agent's calls really do (with one, the model improvises
+         *     from the prompt and this is only the offline brain's reading of it).
+         */
+        DerivedFlow: {
+            graph: components["schemas"]["FlowGraph"];
+            /** Offline */
+            offline: boolean;
+        };
+        /** DerivedFlowResponse */
+        DerivedFlowResponse: {
+            data: components["schemas"]["DerivedFlow"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** DoNotCallAdded */
         DoNotCallAdded: {
             /** Created */
@@ -7585,6 +7632,8 @@ export type SchemaDeliveriesPage = components['schemas']['DeliveriesPage'];
 export type SchemaDeliveryDetail = components['schemas']['DeliveryDetail'];
 export type SchemaDeliveryDetailResponse = components['schemas']['DeliveryDetailResponse'];
 export type SchemaDeliveryOut = components['schemas']['DeliveryOut'];
+export type SchemaDerivedFlow = components['schemas']['DerivedFlow'];
+export type SchemaDerivedFlowResponse = components['schemas']['DerivedFlowResponse'];
 export type SchemaDoNotCallAdded = components['schemas']['DoNotCallAdded'];
 export type SchemaDoNotCallIn = components['schemas']['DoNotCallIn'];
 export type SchemaDoNotCallOut = components['schemas']['DoNotCallOut'];
@@ -8901,6 +8950,68 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentDeleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_derived_flow_api_v1_agents__agent_id__derived_flow_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DerivedFlowResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    edit_derived_flow_api_v1_agents__agent_id__derived_flow_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowSaved"];
                 };
             };
             /** @description Validation Error */

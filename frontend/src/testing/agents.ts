@@ -7,6 +7,7 @@ import { url } from './msw'
 
 type Agent = components['schemas']['AgentOut']
 type AgentBody = components['schemas']['AgentIn']
+type FlowGraph = components['schemas']['FlowGraph']
 
 const STAMP = '2026-11-20T10:00:00Z'
 
@@ -39,6 +40,37 @@ export function makeAgent(fields: Partial<Agent> & Pick<Agent, 'id' | 'name' | '
   return { ...agent, variables: placeholders(agent.prompt, agent.first_sentence, agent.voicemail_message) }
 }
 
+/** A stand-in for the server's derived flow (the offline brain's reading of the prompt): the
+ * prompt as the greeting, one question, its answers. */
+export function derivedGraph(agent: Agent): FlowGraph {
+  const at = { x: 0, y: 0 }
+  return {
+    start_node_id: 'greeting',
+    variables: [],
+    nodes: [
+      { id: 'greeting', kind: 'say', name: 'Greeting', text: `Hi. ${agent.prompt}`, position: at },
+      { id: 'minute', kind: 'ask', name: 'Do you have a minute?', text: 'Do you have a minute?', position: at },
+      { id: 'minute_yes', kind: 'say', name: 'Great', text: 'Great.', position: at },
+      { id: 'offer', kind: 'ask', name: 'Go ahead?', text: 'Would you like to go ahead?', position: at },
+      { id: 'end_agreed', kind: 'action', name: 'Agreed', action: { type: 'end_call', text: "Wonderful, you're all set." }, position: at },
+      { id: 'end_declined', kind: 'action', name: 'Declined', action: { type: 'end_call', text: 'Alright, goodbye.' }, position: at },
+      { id: 'voicemail', kind: 'action', name: 'Voicemail', action: { type: 'voicemail', text: 'Please call us back.' }, position: at },
+      { id: 'opt_out', kind: 'global', name: 'Opts out', intent: 'opt_out', text: "I've taken your number off our list.", then: 'end', position: at },
+    ],
+    edges: [
+      { id: 'e1', source: 'greeting', target: 'minute', kind: 'next' },
+      { id: 'e2', source: 'minute', target: 'minute_yes', kind: 'answer', label: 'Yes', intent: 'yes' },
+      { id: 'e3', source: 'minute_yes', target: 'offer', kind: 'next' },
+      { id: 'e4', source: 'minute', target: 'end_declined', kind: 'answer', label: 'No', intent: 'no' },
+      { id: 'e5', source: 'minute', target: 'voicemail', kind: 'answer', label: 'Voicemail', phrases: ['leave a message'] },
+      { id: 'e6', source: 'minute', target: 'offer', kind: 'fallback', label: 'Anything else' },
+      { id: 'e7', source: 'offer', target: 'end_agreed', kind: 'answer', label: 'Yes', intent: 'yes' },
+      { id: 'e8', source: 'offer', target: 'end_declined', kind: 'fallback', label: 'Anything else' },
+      { id: 'e9', source: 'offer', target: 'voicemail', kind: 'answer', label: 'Voicemail', phrases: ['leave a message'] },
+    ],
+  }
+}
+
 /** Handlers over `store` (POST, PUT and DELETE change it; the list pages it by ?page and ?per_page). */
 export function agentHandlers(store: Agent[]) {
   const summary = ({ id, name, voice, language, variables, created_at, updated_at }: Agent) => ({ id, name, voice, language, variables, created_at, updated_at })
@@ -62,6 +94,10 @@ export function agentHandlers(store: Agent[]) {
         data: rows.map(summary),
         pagination: { current_page: page, last_page: Math.max(1, Math.ceil(store.length / perPage)), per_page: perPage, total: store.length },
       })
+    }),
+    http.get(url('agents/:id/derived-flow'), ({ params }) => {
+      const agent = store.find((a) => a.id === params.id)
+      return agent ? HttpResponse.json({ success: true, data: { graph: derivedGraph(agent), offline: true } }) : missing()
     }),
     http.get(url('agents/:id'), ({ params }) => {
       const agent = store.find((a) => a.id === params.id)

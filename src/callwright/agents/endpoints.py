@@ -17,6 +17,8 @@ from callwright.agents.schemas import (
     AgentSaved,
     AgentsPage,
     AgentSummary,
+    DerivedFlow,
+    DerivedFlowResponse,
 )
 from callwright.agents.settings import CALL_SETTINGS
 from callwright.agents.variables import placeholders
@@ -24,6 +26,9 @@ from callwright.auth.deps import CurrentUser
 from callwright.config import Settings
 from callwright.developers import service as developers
 from callwright.developers.ssrf import private_targets
+from callwright.flows import service as flows
+from callwright.flows.endpoints import flow_out
+from callwright.flows.schemas import DESCRIPTION_MAX, FlowSaved
 from callwright.kit.bounds import PageRequest, page_params
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import SettingsDep
@@ -103,3 +108,30 @@ async def update_agent(
 async def delete_agent(agent_id: AgentId, user: CurrentUser, session: SessionDep) -> AgentDeleted:
     await service.delete(session, await service.owned(session, user.id, agent_id))
     return AgentDeleted(message="Agent deleted successfully")
+
+
+@router.get("/agents/{agent_id}/derived-flow")
+async def get_derived_flow(
+    agent_id: AgentId, user: CurrentUser, session: SessionDep, settings: SettingsDep
+) -> DerivedFlowResponse:
+    """The flow the offline brain follows for the agent's prompt (docs/flows.md, "The prompt
+    agent as a flow"). `offline` is true when no LLM is configured: then this is what the
+    agent's calls really do."""
+    agent = await service.owned(session, user.id, agent_id)
+    graph = service.derived_graph(agent)
+    return DerivedFlowResponse(data=DerivedFlow(graph=graph, offline=not settings.llm_base_url))
+
+
+@router.post("/agents/{agent_id}/derived-flow", status_code=201)
+async def edit_derived_flow(agent_id: AgentId, user: CurrentUser, session: SessionDep) -> FlowSaved:
+    """ "Edit as flow": a new flow of the user's, "<agent name> (from prompt)", whose draft is
+    the derived flow. The agent keeps its prompt until the flow is published and picked."""
+    agent = await service.owned(session, user.id, agent_id)
+    flow = await flows.create(
+        session,
+        user.id,
+        name=service.derived_flow_name(agent),
+        description=f"Made from the prompt of the agent '{agent.name}'"[:DESCRIPTION_MAX],
+        graph=service.derived_graph(agent),
+    )
+    return FlowSaved(message="Flow created from the prompt", data=flow_out(flow, None))

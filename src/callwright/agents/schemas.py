@@ -21,6 +21,7 @@ from callwright.kit.bounds import Minutes
 from callwright.kit.envelope import Envelope, Ok, Paged
 from callwright.kit.validation import Label
 from callwright.speech import languages, tts
+from callwright.voice_agent.flow_graph import FlowGraph
 
 NAME_MAX = 120
 PROMPT_MAX = 20_000
@@ -245,3 +246,16 @@ class AgentSaved(Ok[AgentOut]):
 
 class AgentDeleted(Envelope):
     message: str
+
+
+class DerivedFlow(BaseModel):
+    """The flow the offline brain follows for the agent's prompt. `offline`: no LLM is
+    configured, so this is what the agent's calls really do (with one, the model improvises
+    from the prompt and this is only the offline brain's reading of it)."""
+
+    graph: FlowGraph
+    offline: bool
+
+
+class DerivedFlowResponse(Ok[DerivedFlow]):
+    pass

@@ -9,8 +9,13 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents import repository as agents
-from callwright.kit.errors import AppError, NotFound
+from callwright.compliance import disclosure
+from callwright.flows.schemas import NAME_MAX
+from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.models import Agent
+from callwright.voice_agent.derived_flow import TooManyQuestions, derived_flow
+from callwright.voice_agent.flow_graph import FlowGraph
+from callwright.voice_agent.policy import OfflinePolicy
 
 #: The most agents one user may keep.
 AGENTS_MAX = 100
@@ -50,3 +55,33 @@ async def update(session: AsyncSession, agent: Agent, fields: Mapping[str, Any])
 
 async def delete(session: AsyncSession, agent: Agent) -> None:
     await agents.delete(session, agent)
+
+
+def derived_graph(agent: Agent) -> FlowGraph:
+    """The flow the offline brain follows for the agent's prompt (voice_agent.derived_flow),
+    with the agent's first sentence, disclosure, voicemail message and transfer settings, as
+    its calls give them to the policy. A prompt with more questions than a flow holds: 422
+    naming `prompt`."""
+    departments = tuple(agent.transfer_list or {})
+    policy = OfflinePolicy(
+        agent.prompt,
+        first_sentence=agent.first_sentence or None,
+        voicemail_text=agent.voicemail_message or None,
+        disclosure=disclosure.spoken(agent.disclosure),
+        can_transfer=bool(agent.transfer_number or departments),
+        departments=departments,
+    )
+    try:
+        return derived_flow(
+            policy,
+            leave_voicemail=agent.voicemail_action != "hangup",
+            transfer_mode=agent.transfer_mode or "cold",
+        )
+    except TooManyQuestions as exc:
+        raise ValidationFailed({"prompt": [str(exc)]}) from None
+
+
+def derived_flow_name(agent: Agent) -> str:
+    """The name of the flow "Edit as flow" makes: "<agent name> (from prompt)", cut to fit."""
+    suffix = " (from prompt)"
+    return agent.name[: NAME_MAX - len(suffix)].rstrip() + suffix

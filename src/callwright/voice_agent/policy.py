@@ -365,6 +365,31 @@ NO_TRANSFER = "I'm sorry, there is no one I can connect you to on this call."
 #: What it says when asked again after a transfer that did not reach the person.
 NOT_AGAIN = "I'm sorry, no one can take your call right now, so I'll help you myself."
 ANYTHING_ELSE = "Is there anything else I can help you with?"
+#: The policy's fixed lines, shared with the flow derived from it (derived_flow.py).
+DO_YOU_HAVE_A_MINUTE = "Do you have a minute?"
+GO_AHEAD = "Would you like to go ahead?"
+WRONG_PERSON_REPLY = "I'm sorry for the trouble. Have a good day. Goodbye."
+NOT_INTERESTED_REPLY = "I understand. Thank you for your time, and have a nice day. Goodbye."
+GOODBYE_REPLY = "Thank you for your time. Goodbye."
+ALL_SET_REPLY = "Wonderful, thank you. You're all set. Goodbye."
+AGREED_REPLY = "Wonderful, you're all set. Thank you for your time. Goodbye."
+DECLINED_REPLY = "Alright, thank you for your time. Goodbye."
+#: What each kind of answer is met with before the next question ("Great. <question>").
+YES_LEAD, NO_LEAD, OTHER_LEAD = "Great.", "No problem.", "I see."
+
+
+def later_reply(heard: str) -> str:
+    """The goodbye to "call me later" (a day named: that day)."""
+    when = "tomorrow afternoon" if "tomorrow" in heard.lower() else "at a better time"
+    return f"Of course. I'll call you back {when}. Thank you, goodbye."
+
+
+def greeting(brief: Brief, disclosure: str) -> str:
+    """The opening made from the prompt, before its first question: hello, who is calling,
+    the disclosure and why."""
+    return " ".join(
+        part for part in (f"Hi, {brief.introduction}.", disclosure, brief.purpose) if part
+    )
 
 
 @dataclass
@@ -429,7 +454,7 @@ class OfflinePolicy:
             # turns (the last part, a question in the other opening, is empty here).
             self._opening = (self.first_sentence, self.disclosure, "")
             return Reply(" ".join(part for part in self._opening if part))
-        question = self._next_question() or "Do you have a minute?"
+        question = self._next_question() or DO_YOU_HAVE_A_MINUTE
         self._opening = (f"Hi, {b.introduction}.", self.disclosure, b.purpose, question)
         return Reply(" ".join(part for part in self._opening if part))
 
@@ -611,16 +636,13 @@ class OfflinePolicy:
         if intent is Intent.OPT_OUT:
             return self.opt_out()
         if intent is Intent.WRONG_PERSON:
-            return self._close("I'm sorry for the trouble. Have a good day. Goodbye.", intent)
+            return self._close(WRONG_PERSON_REPLY, intent)
         if intent is Intent.NOT_INTERESTED:
-            return self._close(
-                "I understand. Thank you for your time, and have a nice day. Goodbye.", intent
-            )
+            return self._close(NOT_INTERESTED_REPLY, intent)
         if intent is Intent.LATER:
-            when = "tomorrow afternoon" if "tomorrow" in heard.lower() else "at a better time"
-            return self._close(f"Of course. I'll call you back {when}. Thank you, goodbye.", intent)
+            return self._close(later_reply(heard), intent)
         if intent is Intent.GOODBYE:
-            return self._close("Thank you for your time. Goodbye.", intent)
+            return self._close(GOODBYE_REPLY, intent)
         return None
 
     def _yes(self, heard: str, answered: str | None) -> Reply:
@@ -629,7 +651,7 @@ class OfflinePolicy:
         b = self.brief
         question = self._next_question()
         if question:
-            return Reply(f"Great. {question}", intent=intent)
+            return Reply(f"{YES_LEAD} {question}", intent=intent)
         if self.told < len(b.details) and re.search(
             r"tell me more|more (about|details|information)|interest", heard.lower()
         ):
@@ -638,11 +660,11 @@ class OfflinePolicy:
             self.offered = True
             return Reply(f"Of course. {detail} Would you like to go ahead?", intent=intent)
         if answered:
-            return self._close("Wonderful, thank you. You're all set. Goodbye.", intent)
+            return self._close(ALL_SET_REPLY, intent)
         if not self.offered:
             self.offered = True
-            return Reply("Great. Would you like to go ahead?", intent=intent)
-        return self._close("Wonderful, you're all set. Thank you for your time. Goodbye.", intent)
+            return Reply(f"{YES_LEAD} {GO_AHEAD}", intent=intent)
+        return self._close(AGREED_REPLY, intent)
 
     def _go_on(self, intent: Intent, answered: str | None) -> Reply:
         """Every other turn keeps the conversation going (who, price, no, hello, a question)."""
@@ -673,8 +695,8 @@ class OfflinePolicy:
         if intent is Intent.NO:
             question = self._next_question()
             if question:
-                return Reply(f"No problem. {question}", intent=intent)
-            return self._close("Alright, thank you for your time. Goodbye.", intent)
+                return Reply(f"{NO_LEAD} {question}", intent=intent)
+            return self._close(DECLINED_REPLY, intent)
         if intent is Intent.GREETING:
             question = answered or self._next_question()
             self.pending = question
@@ -690,7 +712,7 @@ class OfflinePolicy:
             )
         question = self._next_question()
         if question:
-            return Reply(f"I see. {question}", intent=intent)
+            return Reply(f"{OTHER_LEAD} {question}", intent=intent)
         if self.turns >= 6:
-            return self._close("Thank you for your time. Goodbye.", intent)
-        return Reply("I see. Would you like to go ahead?", intent=intent)
+            return self._close(GOODBYE_REPLY, intent)
+        return Reply(f"{OTHER_LEAD} {GO_AHEAD}", intent=intent)

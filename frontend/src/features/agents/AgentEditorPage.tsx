@@ -26,6 +26,7 @@ import { TransferSection } from './TransferSection'
 import { KeypadSection } from './KeypadSection'
 import { AgentToolsSection } from './AgentToolsSection'
 import { FlowSection } from './FlowSection'
+import { AgentDerivedFlow } from './AgentDerivedFlow'
 import { agentSchema, bodyOf, DEFAULT_DISCLOSURE, FIELD_TYPES, formOf, LABEL_MAX, LIST_MAX, SERVER_FIELDS, type AgentForm } from './schema'
 
 export function AgentEditorPage() {
@@ -72,6 +73,7 @@ export function AgentEditorPage() {
       <PageHeader title={title} subtitle="Write {{name}} in the texts for what changes per call: Send Call asks for each value." action={back} />
       <AgentEditor key={agentId ?? 'new'} agent={agentId ? (agent.data ?? null) : null} voices={allVoices} languages={offered} />
       <AgentToolsSection agentId={agentId} />
+      <AgentDerivedFlow agentId={agentId} />
     </div>
   )
 }
