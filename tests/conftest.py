@@ -37,6 +37,7 @@ DATABASE_FIXTURES = {"settings", "migrated", "app", "session", "client", "live"}
 SHARED_TO_POSTGRESQL = (
     "tests/campaigns/test_campaign_calls.py",
     "tests/calls/test_tool_calls.py",
+    "tests/calls/test_keypad_llm.py",
 )
 
 

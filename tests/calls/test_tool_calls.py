@@ -164,9 +164,9 @@ async def _record(
         events = [e.message for e in await calls.events(session, call_id) if e.category == "action"]
         deliveries = (
             await session.scalars(
-                select(WebhookDelivery).where(
-                    WebhookDelivery.call_id == call_id, WebhookDelivery.event == "call.action"
-                )
+                select(WebhookDelivery)
+                .where(WebhookDelivery.call_id == call_id, WebhookDelivery.event == "call.action")
+                .order_by(WebhookDelivery.created_at)  # PostgreSQL keeps no insertion order
             )
         ).all()
     actions = [json.loads(d.payload)["data"] for d in deliveries]

@@ -383,7 +383,7 @@ class FlowState(BaseModel):
     from. A call keeps it in its session; the editor's "test in text" keeps it in the page."""
 
     node_id: str | None = None
-    tries: int = 0
+    tries: int = Field(default=0, ge=0, le=100)
     variables: dict[str, str] = Field(default_factory=dict)
     return_to: str | None = None
     ended: bool = False
