@@ -11,7 +11,6 @@ import pytest
 from callwright.voice_agent.flow_graph import FlowGraph, FlowState, TextTurnIn
 from callwright.voice_agent.flow_runner import (
     NOT_CONNECTED,
-    ROBOT_REPLY,
     FlowRunner,
     FlowTurnRefused,
     OfflineChooser,
@@ -22,7 +21,7 @@ from callwright.voice_agent.flow_runner import (
     offline_choice,
     text_turn,
 )
-from callwright.voice_agent.policy import OPT_OUT_REPLY
+from callwright.voice_agent.policy import OPT_OUT_REPLY, ROBOT_REPLY
 from tests.voice_agent.flow_fixtures import flow
 
 #: A Thursday: "Friday" is the next day.

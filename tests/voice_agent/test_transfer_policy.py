@@ -10,6 +10,8 @@ from callwright.voice_agent.policy import (
     CONNECTING,
     NO_TRANSFER,
     NOT_AGAIN,
+    ROBOT,
+    ROBOT_REPLY,
     Handoff,
     Intent,
     OfflinePolicy,
@@ -114,3 +116,21 @@ def test_a_comeback_heard_whole_is_not_said_again() -> None:
     back = policy.resumed([first], "I'm sorry, the line was busy.")
     policy.interrupted(back.text)
     assert "line was busy" not in policy.respond("Hello? Are you still there?").text
+
+
+@pytest.mark.parametrize(
+    "heard",
+    ["Wait, are you a robot?", "Is this a real person?", "Am I talking to a machine?"],
+)
+def test_asked_whether_it_is_a_robot_it_says_so_and_asks_again(heard: str) -> None:
+    """The honest answer (as a flow's robot global says it), then the question still open."""
+    policy = OfflinePolicy(PROMPT)
+    policy.opening()
+    reply = policy.respond(heard)
+    assert reply.text == f"{ROBOT_REPLY} Could you tell me if tuesday works?"
+    assert not reply.end_call
+
+
+def test_real_estate_or_human_resources_are_not_robot_questions() -> None:
+    assert not ROBOT.search("is this about the real estate listing?")
+    assert not ROBOT.search("is this the human resources department?")

@@ -27,7 +27,7 @@ from callwright.voice_agent.flow_graph import (
     Variable,
     VoicemailAction,
 )
-from callwright.voice_agent.flow_runner import ROBOT_REPLY
+from callwright.voice_agent.policy import ROBOT_REPLY
 
 #: Phrases that mean a voicemail greeting (the policy's voicemail intent, as whole phrases).
 VOICEMAIL_PHRASES = ["leave a message", "after the tone", "after the beep", "voicemail", "mailbox"]

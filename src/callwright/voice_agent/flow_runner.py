@@ -60,25 +60,17 @@ from callwright.voice_agent.flow_graph import (
     TransferAction,
     VoicemailAction,
 )
-from callwright.voice_agent.policy import OPT_OUT_REPLY, Intent, classify
+from callwright.voice_agent.policy import OPT_OUT_REPLY, ROBOT, ROBOT_REPLY, Intent, classify
 
 AnyNode = SayNode | AskNode | DecideNode | ActionNode | GlobalNode
 #: Moves one turn may make without reaching an ask or an end (a loop of say/decide nodes).
 MAX_MOVES = 100
-#: "Are you a robot?", "Is this a real person?", "Am I talking to a machine?".
-ROBOT = re.compile(
-    r"\b(are you|is (this|that|it)|am i (talking|speaking) (to|with))\b[^.?!]*?"
-    r"\b(robot|bot|machine|computer|an? ai|artificial|automated|recording|recorded|human|"
-    r"real person|real)\b"
-)
 #: "I'm busy right now", "not a good time", "call me back": narrower than the policy's "later"
 #: (which "tomorrow" alone says), so that an answer giving a day is not taken for it.
 BUSY = re.compile(
     r"\b(busy|in a meeting|driving|at work)( right)? now\b|\b(not a good|a bad) time\b"
     r"|\bcall (me )?(back|later)\b|\bcan'?t talk\b"
 )
-#: What the agent says when asked whether it is a robot and the graph has no global for it.
-ROBOT_REPLY = "Yes, I'm an AI assistant."
 #: The names of the globals that hold without a node in the graph.
 BUILT_IN = {"opt_out": "Opt-out (built in)", "robot": "Robot question (built in)"}
 #: After a transfer that did not reach the person, when the transfer node has no way on.

@@ -360,6 +360,15 @@ class Handoff:
 
 #: What the agent says before it hands the callee over.
 CONNECTING = "Of course, I'll connect you now."
+#: "Are you a robot?", "Is this a real person?", "Am I talking to a machine?".
+ROBOT = re.compile(
+    r"\b(are you|is (this|that|it)|am i (talking|speaking) (to|with))"
+    r"( (a|an|just|really|actually|even|the|some))* "
+    r"(robot|bot|machine|computer|ai|artificial intelligence|automated|recording|"
+    r"human(?! resources)|real person|real(?=\s*([.?!,]|$)))\b"
+)
+#: The honest answer to it (a flow without a global for it says the same).
+ROBOT_REPLY = "Yes, I'm an AI assistant."
 #: What it says when the call has nowhere to transfer to.
 NO_TRANSFER = "I'm sorry, there is no one I can connect you to on this call."
 #: What it says when asked again after a transfer that did not reach the person.
@@ -534,6 +543,11 @@ class OfflinePolicy:
             if intent is Intent.VOICEMAIL:
                 return self.voicemail_message()
             return Reply(self.opening().text, intent=intent)
+        if ROBOT.search(" ".join(heard.lower().split())):
+            # Answered truthfully, then the question still open (it answered none).
+            question = answered or self._next_question() or ANYTHING_ELSE
+            self.pending = question
+            return Reply(f"{ROBOT_REPLY} {question}", intent=Intent.WHO)
         if intent is Intent.TRANSFER or self._names_department(heard):
             self.pending = answered  # a request for a person answers no question
             return self._transfer(heard)

@@ -35,7 +35,7 @@ describe('Agent editor: what the offline agent will say', () => {
     const user = userEvent.setup()
     renderApp('/dashboard/agents/a1')
     const panel = await screen.findByRole('region', { name: 'What the offline agent will say' })
-    expect(await within(panel).findByText(/this is exactly what the agent says/)).toBeInTheDocument()
+    expect(await within(panel).findByText(/this is the script the agent follows/)).toBeInTheDocument()
     const steps = within(within(panel).getByRole('list', { name: 'The conversation' })).getAllByRole('listitem')
     expect(steps[0]).toHaveTextContent('Greeting: “Hi. Remind them of the visit.”')
     expect(steps[1]).toHaveTextContent('Asks: “Do you have a minute?”')

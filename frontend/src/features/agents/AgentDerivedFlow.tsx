@@ -50,7 +50,7 @@ function Script({ agentId }: { agentId: string }) {
     <div className="space-y-4 text-sm text-slate-700">
       <p className="text-slate-600">
         {derived.data.offline
-          ? 'No language model is configured, so this is exactly what the agent says on its calls.'
+          ? 'No language model is configured, so this is the script the agent follows on its calls; a question the callee asks it answers from the prompt\'s details.'
           : 'A language model is configured: the agent improvises from the prompt; this is what the offline brain would say.'}
       </p>
       <ol className="list-decimal space-y-3 pl-5" aria-label="The conversation">
