@@ -10,7 +10,7 @@ export default mergeConfig(
       setupFiles: ['./src/testing/setup.ts'],
       include: ['src/**/*.test.{ts,tsx}'],
       css: false,
-      testTimeout: 30000,
+      testTimeout: 60000,
       // Vitest's default is one worker less than the cores: one worker on a 2-core CI box, where
       // the test files mostly wait (timers, rendering, fake requests). Two use the box.
       maxWorkers: 2,

@@ -43,14 +43,17 @@ step "ruff check" .venv/bin/ruff check src tests alembic benchmarks
 step "ruff format" .venv/bin/ruff format --check src tests alembic benchmarks
 step "mypy (strict)" .venv/bin/mypy
 step "OpenAPI schema and generated types are current" openapi_is_current
-# The two pytest passes run side by side: each mostly waits (calls at real time, servers,
-# the database), the SQLite pass using about 40 % of one core on its own. Each has its own
-# database and its own Redis database (pub/sub channels carry its number: realtime.server.channel).
+# The two pytest passes run side by side, each on two worker processes (pytest-xdist, a test
+# file to a worker): a pass mostly waits (calls at real time, servers, the database), so two
+# passes on one process each left the box about 60 % idle. Each worker has its own database and
+# its own Redis database, the URL's number plus the worker's (tests/conftest.py _per_worker;
+# pub/sub channels carry the number: realtime.server.channel): SQLite pass 10-11, PostgreSQL 12-13.
+XDIST=(-n 2 --dist loadfile)
 PG_LOG="$(mktemp)"
 # The longest conversations run in the PostgreSQL pass instead (tests/conftest.py
 # SHARED_TO_POSTGRESQL), so that the two passes take about as long.
-env CALLWRIGHT_TEST_DATABASE_URL="$PG_URL" CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/14 \
-  .venv/bin/pytest --durations=15 -p no:cacheprovider >"$PG_LOG" 2>&1 &
+env CALLWRIGHT_TEST_DATABASE_URL="$PG_URL" CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/12 \
+  .venv/bin/pytest "${XDIST[@]}" --durations=25 -p no:cacheprovider >"$PG_LOG" 2>&1 &
 PG_PID=$!
 postgresql_pass() {
   wait "$PG_PID"; local rc=$?
@@ -79,15 +82,26 @@ frontend_check() {
   cat "$FRONT_DIR/$1.log"
   return "$(cat "$FRONT_DIR/$1.rc" 2>/dev/null || echo 1)"
 }
-step "pytest on SQLite" env CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/15 CALLWRIGHT_TEST_SIDE_BY_SIDE=1 \
-  .venv/bin/pytest --durations=15
+step "pytest on SQLite" env CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/10 CALLWRIGHT_TEST_SIDE_BY_SIDE=1 \
+  .venv/bin/pytest "${XDIST[@]}" --durations=25
 step "pytest on PostgreSQL (ran beside the SQLite pass)" postgresql_pass
 step "eslint (ran beside the pytest passes)" frontend_check eslint
 step "tsc (ran beside the pytest passes)" frontend_check tsc
 step "vitest (ran beside the pytest passes)" frontend_check vitest
 step "vite build (ran beside the pytest passes)" frontend_check build
 rm -rf "$FRONT_DIR"
-step "playwright e2e (Chromium)" bash -c "cd frontend && npx --no-install playwright test"
+# Two groups of specs at once, each with its own server on its own port (playwright.config.ts).
+e2e_group() { (cd frontend && E2E_GROUP="$1" E2E_PORT="$2" npx --no-install playwright test); }
+E2E_LOG="$(mktemp)"
+e2e_group a 8100 >"$E2E_LOG" 2>&1 &
+E2E_PID=$!
+e2e_group_a() {
+  wait "$E2E_PID"; local rc=$?
+  cat "$E2E_LOG"; rm -f "$E2E_LOG"
+  return "$rc"
+}
+step "playwright e2e (Chromium), group b" e2e_group b 8200
+step "playwright e2e (Chromium), group a (ran beside group b)" e2e_group_a
 
 echo
 echo "$PASSED passed, $FAILED failed"

@@ -3,25 +3,63 @@ CALLWRIGHT_TEST_DATABASE_URL says so), wiped before every test; the real app ove
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 from alembic import command
 from fastapi import FastAPI
-from sqlalchemy import text
+from sqlalchemy import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.cli import _alembic_config
 from callwright.config import Settings
-from callwright.kit.db import Base, Database
+from callwright.kit.db import Database
 from callwright.main import create_app
-from tests.factories import ApiClient, make_client
+from tests.factories import ApiClient, make_client, wipe
 
 __all__ = ["make_client"]
 
 from tests.factories import APP_URL
+
+
+async def _create_database(url: str) -> None:
+    """Creates `url`'s PostgreSQL database if it is missing (from the server's own `postgres`)."""
+    parsed = make_url(url)
+    conn = await asyncpg.connect(
+        host=parsed.host, port=parsed.port, user=parsed.username, password=parsed.password,
+        database="postgres",
+    )  # fmt: skip
+    try:
+        if not await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", parsed.database):
+            await conn.execute(f'CREATE DATABASE "{parsed.database}"')
+    finally:
+        await conn.close()
+
+
+def _per_worker() -> None:
+    """Under pytest-xdist (scripts/test.sh runs each pass on workers) worker gwN has Redis
+    database number base + N (CALLWRIGHT_TEST_REDIS_URL's being the base: pub/sub channels and
+    keys carry it) and, on PostgreSQL, a database of its own, `<name>_gwN` (gw0 keeps the one
+    named). Set here, as this module loads, before any test module reads the two variables."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    index = int(worker.removeprefix("gw") or 0)
+    if index == 0:
+        return
+    if redis := os.environ.get("CALLWRIGHT_TEST_REDIS_URL"):
+        base, _, number = redis.rpartition("/")
+        os.environ["CALLWRIGHT_TEST_REDIS_URL"] = f"{base}/{int(number) + index}"
+    if database := os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
+        url = make_url(database)
+        url = url.set(database=f"{url.database}_{worker}")
+        asyncio.run(_create_database(url.render_as_string(hide_password=False)))
+        os.environ["CALLWRIGHT_TEST_DATABASE_URL"] = url.render_as_string(hide_password=False)
+
+
+_per_worker()
 
 #: Whole-call fixtures (`live`): a real server with the sandbox network; `localstripe_base`;
 #: `s3`, a local S3 server (moto).
@@ -123,19 +161,6 @@ def migrated(settings: Settings) -> Settings:
     return settings
 
 
-async def _wipe(db: Database) -> None:
-    async with db.engine.begin() as conn:
-        tables = [t.name for t in reversed(Base.metadata.sorted_tables)]
-        if conn.dialect.name == "postgresql":
-            # A connection a test leaked inside a transaction holds a lock that would make the
-            # TRUNCATE (and so the whole run) wait for ever: fail within seconds instead.
-            await conn.execute(text("SET LOCAL lock_timeout = '20s'"))
-            await conn.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
-        else:
-            for name in tables:
-                await conn.execute(text(f"DELETE FROM {name}"))  # noqa: S608 - our own table names
-
-
 @pytest.fixture(scope="session")
 async def app(migrated: Settings) -> AsyncIterator[FastAPI]:
     application = create_app(migrated)
@@ -151,7 +176,7 @@ async def clean(request: pytest.FixtureRequest) -> None:
         # the tables are emptied: on PostgreSQL that is a deadlock with TRUNCATE.
         await application.state.jobs.drain()
         await application.state.db.write_behind.drain()
-        await _wipe(application.state.db)
+        await wipe(application.state.db)
         await application.state.limiter.reset()
 
 

@@ -10,9 +10,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 from fastapi import FastAPI
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.calls.service import CallOrder
+from callwright.kit.db import Base, Database
 from callwright.kit.security import hash_password
 from callwright.kit.time import utcnow
 from callwright.mail import repository as mail
@@ -193,3 +195,18 @@ async def finished_call(
             session.add(TranscriptEntry(call_id=call.id, seq=seq, speaker=speaker, text=text))
         await session.commit()
         return call.id
+
+
+async def wipe(db: Database) -> None:
+    """Empties every table (before each test that uses the app; a test with its own app on the
+    session's database calls it itself)."""
+    async with db.engine.begin() as conn:
+        tables = [t.name for t in reversed(Base.metadata.sorted_tables)]
+        if conn.dialect.name == "postgresql":
+            # A connection a test leaked inside a transaction holds a lock that would make the
+            # TRUNCATE (and so the whole run) wait for ever: fail within seconds instead.
+            await conn.execute(text("SET LOCAL lock_timeout = '20s'"))
+            await conn.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+        else:
+            for name in tables:
+                await conn.execute(text(f"DELETE FROM {name}"))  # noqa: S608 - our own table names

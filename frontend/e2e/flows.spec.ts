@@ -13,7 +13,8 @@ const addEdge = async (page: Page, from: string, to: string, fields: { kind?: st
 
 const node = (page: Page, id: string): Locator => page.getByTestId(`node-${id}`)
 
-test('a five-node flow is built from blank, its problem shown and fixed, and published', async ({ page }) => {
+test('a five-node flow is built from blank, its problem shown and fixed, published, tested in text, and a call placed on it shows its path live and after', async ({ page }) => {
+  test.setTimeout(180_000)
   await signIn(page, DEMO.email, DEMO.password)
   await expect(page).toHaveURL(/\/dashboard$/)
   await openFromSidebar(page, 'Flows')
@@ -75,10 +76,46 @@ test('a five-node flow is built from blank, its problem shown and fixed, and pub
   await expect(page.getByTestId('flow-status')).toContainText('Unsaved changes')
   await page.keyboard.press('Control+z')
   await expect(page.getByTestId('flow-status')).toContainText('All changes saved')
+
+  // Tested in text: the agent asks, "yes" takes the Yes edge to the end, no call placed.
+  const panel = page.locator('section', { has: page.getByRole('heading', { name: 'Test in text' }) })
+  await panel.getByRole('button', { name: 'Start test' }).click()
+  const transcript = panel.getByTestId('test-transcript')
+  await expect(transcript).toContainText('Can you still make it tomorrow at 3 pm?')
+  await panel.getByLabel('You say').fill('Yes, that works for me')
+  await panel.getByRole('button', { name: 'Send' }).click()
+  await expect(transcript).toContainText("Confirm: answer 'Yes'")
+  await expect(transcript).toContainText('Thank you for your time. Goodbye.')
+  await expect(transcript).toContainText('The call ends')
+
+  // A call on it, to the sandbox's callee who confirms: the node change is marked live.
+  await openFromSidebar(page, 'Send Call')
+  await expect(page.getByTestId('send-balance')).toBeVisible()
+  await page.getByLabel('Conversation flow').selectOption({ label: 'E2E confirmation (version 1)' })
+  await expect(page.getByTestId('flow-picked')).toContainText('Calls run published version 1')
+  await expect(page.getByLabel('Start at')).toContainText("The flow's start: Greeting")
+  await page.getByLabel('Phone number').fill('+15005550050')
+  const maxDuration = page.getByLabel('Max duration')
+  await maxDuration.focus()
+  await page.keyboard.press('Home')
+  await page.keyboard.press('ArrowRight') // 2 minutes
+  await page.getByRole('button', { name: 'Send Call' }).click()
+  const live = page.getByTestId('live-transcript')
+  await expect(live.getByTestId('flow-step').filter({ hasText: "-> Confirm (answer 'Yes'" })).toBeVisible({ timeout: 90_000 })
+  await expect(live.locator('[data-speaker="agent"]').first()).toContainText('Can you still make it tomorrow at 3 pm?')
+  await page.screenshot({ path: 'test-results/flow-calls-live.png', fullPage: true })
+
+  // The call's page draws the path on the graph.
+  await page.getByTestId('finished-call-link').click({ timeout: 60_000 })
+  const path = page.getByTestId('flow-path')
+  await expect(path).toBeVisible()
+  await expect(path.getByTestId('flow-path-step').filter({ hasText: 'Confirm' }).first()).toContainText('Took "Yes"')
+  await expect(path.getByTestId('flow-graph').locator('.react-flow__node.flow-visited')).not.toHaveCount(0)
+  await expect(page.getByTestId('synced-transcript').getByTestId('flow-step').first()).toBeVisible()
+  await path.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/flow-calls-page.png', fullPage: true })
 })
 
-// Needs POST /api/v1/flows/{id}/test, which is wired to the flow runner when the flows branches
-// are merged.
 test('a starter flow is tested in text: the agent opens, an answer takes a path, reset starts again', async ({ page }) => {
   await signIn(page, DEMO.email, DEMO.password)
   await expect(page).toHaveURL(/\/dashboard$/)

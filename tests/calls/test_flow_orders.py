@@ -73,7 +73,7 @@ async def test_an_agents_flow_is_pinned_and_a_requests_own_wins(
             kind="api", to_number="+15005550050", user_id=user.id, flow=FlowChoice("f")
         )
         order = await build_order(session, bare)
-        assert order.prompt == "Follow the conversation flow f (version 5)."
+        assert order.prompt == 'Follow the conversation flow "f" (version 5).'
         plain = await build_order(
             session,
             CallRequest(
@@ -142,4 +142,4 @@ async def test_send_call_runs_a_published_flow_from_a_chosen_node(app: FastAPI) 
     assert [(c.flow_id, c.flow_version, c.start_node_id) for c in calls] == [
         (flow_id, 1, "confirm")
     ]
-    assert calls[0].prompt == f"Follow the conversation flow {flow_id} (version 1)."
+    assert calls[0].prompt == 'Follow the conversation flow "Appts" (version 1).'

@@ -82,7 +82,7 @@ async def test_the_sdk_places_a_call_on_a_flow_and_reads_its_pathway_logs(
     )
     call = await live.wait_finalized(sent.call_id)
     assert (call.flow_id, call.flow_version, call.start_node_id) == (flow_id, 2, None)
-    assert call.prompt == f"Follow the conversation flow {flow_id} (version 2)."
+    assert call.prompt == 'Follow the conversation flow "Cleanings" (version 2).'
     details: dict[str, Any] = (await run(sdk.calls.details, sent.call_id)).dict()
     assert (details["pathway_id"], details["pathway_version"]) == (flow_id, 2)
     logs = details["pathway_logs"]

@@ -5,10 +5,11 @@ import { afterAll, afterEach, beforeAll, vi } from 'vitest'
 import { socket } from './fakeSocket'
 import { calls, server } from './msw'
 
-// findBy*/waitFor wait up to 1 s by default; on a loaded 2-core CI box a lazily loaded page can
-// take longer than that to first render. These are waits for a state, not speed checks (those
-// live in benchmarks/), so give them room.
-configure({ asyncUtilTimeout: 5000 })
+// findBy*/waitFor wait up to 1 s by default. The test command runs Vitest at the lowest priority
+// beside the two pytest passes on a 2-core box, where a lazily loaded page can take several
+// seconds to first render (CI of stop 18 failed on this at 5 s). These are waits for a state, not
+// speed checks (those live in benchmarks/), so give them room.
+configure({ asyncUtilTimeout: 20000 })
 
 // No test talks to a real socket.io server: pages that subscribe get the fake (a test file may
 // mock socket.io-client its own way).

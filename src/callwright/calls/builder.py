@@ -90,11 +90,14 @@ class PinnedFlow:
     flow_id: str
     version: int
     graph: FlowGraph
+    #: The flow's name (what the call's generated prompt names it by).
+    name: str = ""
 
 
 FLOW_NOT_FOUND = "The flow was not found."
-#: A prompt for a call that follows a flow and was given none (the prompt's ten characters).
-FLOW_PROMPT = "Follow the conversation flow {} (version {})."
+#: A prompt for a call that follows a flow and was given none (the prompt's ten characters): the
+#: flow by its name, as the call's page and its analysis show it.
+FLOW_PROMPT = 'Follow the conversation flow "{}" (version {}).'
 
 
 async def published_flow(
@@ -102,7 +105,8 @@ async def published_flow(
 ) -> PinnedFlow:
     """The user's flow `flow_id` at its published `version` (None: the latest published);
     OrderRefused when there is none."""
-    if await flows.owned(session, user_id, flow_id) is None:
+    owned = await flows.owned(session, user_id, flow_id)
+    if owned is None:
         raise OrderRefused("flow", "not-found", FLOW_NOT_FOUND)
     found = await flows.version(session, flow_id, version)
     if found is None:
@@ -112,7 +116,8 @@ async def published_flow(
             else f"The flow has no published version {version}."
         )
         raise OrderRefused("flow", "not-published", message)
-    return PinnedFlow(flow_id, int(found.version), FlowGraph.model_validate(found.graph))
+    graph = FlowGraph.model_validate(found.graph)
+    return PinnedFlow(flow_id, int(found.version), graph, owned.name)
 
 
 def checked_flow(flow: PinnedFlow, start_node_id: str | None) -> None:
@@ -212,7 +217,7 @@ def order_from(
     settings = merged(agent, given)
     settings = {name: value for name, value in settings.items() if value not in ("", None)}
     if flow is not None and not settings.get("prompt"):
-        settings["prompt"] = FLOW_PROMPT.format(flow.flow_id, flow.version)
+        settings["prompt"] = FLOW_PROMPT.format(flow.name or flow.flow_id, flow.version)
     trusted = request.kind in SAVED_SETTINGS
     language = _language(given["language"] or None, agent.language if agent else None, trusted)
     voice = _voice(given["voice"] or None, agent.voice if agent else None, language, trusted)

@@ -36,7 +36,7 @@ from callwright.kit.errors import AppError, NotFound, ValidationFailed
 from callwright.kit.time import utcnow
 from callwright.models import Agent, Call, Campaign
 from callwright.public_api import fields
-from callwright.public_api.schemas import V1CallActions, V1SendCallIn, VoiceNumber
+from callwright.public_api.schemas import V1CallActions, V1CallPathway, V1SendCallIn, VoiceNumber
 from callwright.public_api.service import (
     call_actions,
     find_voice,
@@ -77,9 +77,10 @@ _LENGTH_BUCKETS = (
 router = APIRouter(prefix="/v1", tags=[TAG])
 
 
-class V1BatchSettings(V1CallActions):
+class V1BatchSettings(V1CallActions, V1CallPathway):
     """The call settings a batch may give (top level, or in `global`), its actions among them
-    (a call object may give its own: `ROW_ACTIONS`). Keys it does not declare are refused
+    (a call object may give its own: `ROW_ACTIONS`) and a conversation flow every call follows
+    (its published version, pinned when the batch is sent). Keys it does not declare are refused
     (`_refuse_undeclared`)."""
 
     model_config = ConfigDict(extra="allow")
@@ -97,11 +98,6 @@ class V1BatchSettings(V1CallActions):
     voicemail_message: str | None = Field(None, max_length=2000)
     request_data: JsonObject | None = None
     webhook: str | None = Field(None, max_length=2048)
-    #: A conversation flow every call follows (its published version, pinned when the batch is
-    #: sent; `POST /v1/calls` has the same three).
-    pathway_id: str | None = Field(None, max_length=36)
-    pathway_version: int | None = Field(None, ge=1, le=1_000_000)
-    start_node_id: str | None = Field(None, max_length=64)
 
 
 class V1BatchIn(V1BatchSettings):

@@ -11,7 +11,7 @@ misspelt `recrod: false` does not go by unnoticed."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,21 +122,36 @@ BATCH_UNKNOWN = "not a field of `POST /v1/batches` (docs/api.md lists them)"
 BATCH_ACCEPTED: dict[str, tuple[Any, ...]] = {"record": (True,), "answered_by_enabled": (True,)}
 
 
+def _among(
+    extra: Mapping[str, Any],
+    refusal_of: Callable[[str], Refusal | None],
+    unknown: str,
+    prefix: str = "",
+) -> dict[str, list[str]]:
+    """The refused fields among `extra`'s keys (at `prefix`): field -> its message; a key with
+    no refusal (`refusal_of` answers None) is unknown."""
+    errors: dict[str, list[str]] = {}
+    for name, value in extra.items():
+        refusal = refusal_of(name)
+        if refusal is None:
+            errors.update([_refused(prefix + name, unknown)])
+        elif _asks(value, refusal):
+            errors.update([_refused(prefix + name, refusal.why)])
+    return errors
+
+
 def batch_refusals(
     extra: Mapping[str, Any], calls_only: set[str], prefix: str = ""
 ) -> dict[str, list[str]]:
     """The refused fields among a batch's undeclared keys (`extra`, at `prefix`): those only
     `/v1/calls` honours (`calls_only`), Bland's refused ones, and unknown ones."""
-    errors: dict[str, list[str]] = {}
-    for name, value in extra.items():
-        refusal = REFUSED.get(name)
+
+    def refusal_of(name: str) -> Refusal | None:
         if name in calls_only:
-            refusal = Refusal(BATCH_NOT_YET, BATCH_ACCEPTED.get(name, ()))
-        if refusal is None:
-            errors.update([_refused(prefix + name, BATCH_UNKNOWN)])
-        elif _asks(value, refusal):
-            errors.update([_refused(prefix + name, refusal.why)])
-    return errors
+            return Refusal(BATCH_NOT_YET, BATCH_ACCEPTED.get(name, ()))
+        return REFUSED.get(name)
+
+    return _among(extra, refusal_of, BATCH_UNKNOWN, prefix)
 
 
 def refusals(
@@ -144,13 +159,7 @@ def refusals(
 ) -> dict[str, list[str]]:
     """The refused fields among the keys the request's model did not declare (`extra`) and the
     `voicemail` object's own: field -> its message."""
-    errors: dict[str, list[str]] = {}
-    for name, value in extra.items():
-        refusal = REFUSED.get(name)
-        if refusal is None:
-            errors.update([_refused(name, UNKNOWN)])
-        elif _asks(value, refusal):
-            errors.update([_refused(name, refusal.why)])
+    errors = _among(extra, REFUSED.get, UNKNOWN)
     for name, value in (voicemail or {}).items():
         refusal = VOICEMAIL_REFUSED.get(name)
         if refusal is not None and _asks(value, refusal):

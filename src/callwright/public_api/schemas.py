@@ -232,19 +232,12 @@ class V1CallActions(BaseModel):
         return value
 
 
-class V1SendCallIn(V1CallActions):
-    """`POST /v1/calls`. `phone_number` and one of `task`, `agent_id` or `pathway_id` are
-    required. Keys it does not declare are Bland's fields Callwright refuses, or unknown
-    (`fields.refuse`)."""
+class V1CallPathway(BaseModel):
+    """A call on a conversation flow (docs/flows.md), Bland's pathway fields: taken by
+    `/v1/calls`, and by `/v1/batches` at the top level and in `global`."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="ignore")
 
-    phone_number: str = Field(
-        max_length=40,
-        description="E.164 (`+15551230000`); without a `+` a 10-digit number is taken as US/"
-        "Canada (+1), like Bland.",
-    )
-    task: str | None = Field(None, max_length=20_000, description="The prompt.")
     pathway_id: str | None = Field(
         None,
         max_length=36,
@@ -260,6 +253,21 @@ class V1SendCallIn(V1CallActions):
     start_node_id: str | None = Field(
         None, max_length=64, description="The flow's node the call starts at (default: its start)."
     )
+
+
+class V1SendCallIn(V1CallActions, V1CallPathway):
+    """`POST /v1/calls`. `phone_number` and one of `task`, `agent_id` or `pathway_id` are
+    required. Keys it does not declare are Bland's fields Callwright refuses, or unknown
+    (`fields.refuse`)."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    phone_number: str = Field(
+        max_length=40,
+        description="E.164 (`+15551230000`); without a `+` a 10-digit number is taken as US/"
+        "Canada (+1), like Bland.",
+    )
+    task: str | None = Field(None, max_length=20_000, description="The prompt.")
     agent_id: str | None = Field(
         None,
         max_length=36,

@@ -568,7 +568,7 @@ describe('Send call', () => {
     expect(within(live!).getByTestId('recent-call-cost')).toHaveTextContent('$0.98')
     expect(within(live!).queryByRole('link')).toBeNull()
     const first = within(live!).getByTestId('recent-call-duration').textContent
-    await waitFor(() => expect(within(live!).getByTestId('recent-call-duration').textContent).not.toBe(first), { timeout: 3000 })
+    await waitFor(() => expect(within(live!).getByTestId('recent-call-duration').textContent).not.toBe(first), { timeout: 10000 })
     expect(within(done!).getByTestId('recent-call-duration')).toHaveTextContent('1:34')
     expect(within(done!).getByRole('link', { name: 'Open the call to +15550000001' })).toHaveAttribute('href', '/dashboard/calls/c0')
   })
