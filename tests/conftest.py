@@ -8,7 +8,7 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 from alembic import command
 from fastapi import FastAPI

@@ -69,6 +69,17 @@ async def test_an_agents_flow_is_pinned_and_a_requests_own_wins(
             2,
             "confirm",
         )
+        switched_off = CallRequest(
+            kind="dashboard",
+            to_number="+15005550050",
+            user_id=user.id,
+            agent_id=agent.id,
+            no_flow=True,
+        )
+        order = await build_order(session, switched_off)
+        assert (order.flow_id, order.flow_graph, order.prompt) == (None, None, PROMPT), (
+            "the agent's flow switched off for this call: its prompt leads it"
+        )
         bare = CallRequest(
             kind="api", to_number="+15005550050", user_id=user.id, flow=FlowChoice("f")
         )
@@ -118,6 +129,7 @@ async def test_send_call_runs_a_published_flow_from_a_chosen_node(app: FastAPI) 
     from sqlalchemy import select
 
     from callwright.models import Call
+    from tests.agents.test_agents_api import agent_body
     from tests.calls.test_calls_api import payload
     from tests.factories import signed_in
 
@@ -137,9 +149,30 @@ async def test_send_call_runs_a_published_flow_from_a_chosen_node(app: FastAPI) 
             "POST", "send-call", json=body | {"flow_version": 1, "start_node_id": "confirm"}
         )
         assert placed.status_code == 200, placed.text
+        # An agent on the flow, with the flow switched off for one call ("None" picked).
+        made_agent = await client.api("POST", "agents", json=agent_body(flow_id=flow_id))
+        agent = made_agent.json()["data"]
+        prompt_led = payload(user.id, phone="+15005550050", prompt=agent["prompt"])
+        off = await client.api(
+            "POST",
+            "send-call",
+            json=prompt_led
+            | {
+                "agentId": agent["id"],
+                "flow_id": "",
+                "variables": {"name": "Ann", "day": "Friday"},
+            },
+        )
+        assert off.status_code == 200, off.text
     async with app.state.db.sessionmaker() as session:
-        calls = (await session.scalars(select(Call).where(Call.user_id == user.id))).all()
+        calls = (
+            await session.scalars(
+                select(Call).where(Call.user_id == user.id).order_by(Call.queued_at)
+            )
+        ).all()
     assert [(c.flow_id, c.flow_version, c.start_node_id) for c in calls] == [
-        (flow_id, 1, "confirm")
+        (flow_id, 1, "confirm"),
+        (None, None, None),
     ]
     assert calls[0].prompt == 'Follow the conversation flow "Appts" (version 1).'
+    assert "Confirm Ann's cleaning on Friday" in calls[1].prompt, "the agent's prompt leads it"

@@ -6485,9 +6485,15 @@ export interface components {
             label?: string | null;
             /** Max Duration */
             max_duration?: number | null;
-            /** Pathway Id */
+            /**
+             * Pathway Id
+             * @description A conversation flow of yours (`GET /api/v1/flows`): the call follows its published version instead of the task (the task is then optional).
+             */
             pathway_id?: string | null;
-            /** Pathway Version */
+            /**
+             * Pathway Version
+             * @description The flow's published version to follow (default: the latest).
+             */
             pathway_version?: number | null;
             /**
              * Precall Dtmf Sequence
@@ -6499,7 +6505,10 @@ export interface components {
             request_data?: {
                 [key: string]: unknown;
             } | null;
-            /** Start Node Id */
+            /**
+             * Start Node Id
+             * @description The flow's node the call starts at (default: its start).
+             */
             start_node_id?: string | null;
             /** Start Time */
             start_time?: string | null;
@@ -6560,7 +6569,8 @@ export interface components {
         /**
          * V1BatchSettings
          * @description The call settings a batch may give (top level, or in `global`), its actions among them
-         *     (a call object may give its own: `ROW_ACTIONS`). Keys it does not declare are refused
+         *     (a call object may give its own: `ROW_ACTIONS`) and a conversation flow every call follows
+         *     (its published version, pinned when the batch is sent). Keys it does not declare are refused
          *     (`_refuse_undeclared`).
          */
         V1BatchSettings: {
@@ -6577,9 +6587,15 @@ export interface components {
             interruption_threshold?: number | null;
             /** Max Duration */
             max_duration?: number | null;
-            /** Pathway Id */
+            /**
+             * Pathway Id
+             * @description A conversation flow of yours (`GET /api/v1/flows`): the call follows its published version instead of the task (the task is then optional).
+             */
             pathway_id?: string | null;
-            /** Pathway Version */
+            /**
+             * Pathway Version
+             * @description The flow's published version to follow (default: the latest).
+             */
             pathway_version?: number | null;
             /**
              * Precall Dtmf Sequence
@@ -6591,7 +6607,10 @@ export interface components {
             request_data?: {
                 [key: string]: unknown;
             } | null;
-            /** Start Node Id */
+            /**
+             * Start Node Id
+             * @description The flow's node the call starts at (default: its start).
+             */
             start_node_id?: string | null;
             /** Task */
             task?: string | null;

@@ -175,13 +175,16 @@ class CallRequest:
     dynamic_data: Sequence[Mapping[str, Any]] | None = None
     #: The conversation flow to follow (None: the agent's, if it has one; else the prompt).
     flow: FlowChoice | None = None
+    #: The agent's flow switched off for this call: the prompt leads it.
+    no_flow: bool = False
 
 
 #: CallRequest's fields copied onto the order as they are.
 _COPIED = tuple(
     f.name
     for f in fields(CallRequest)
-    if f.name not in ("settings", "variables", "agent_id", "tools", "dynamic_data", "flow")
+    if f.name
+    not in ("settings", "variables", "agent_id", "tools", "dynamic_data", "flow", "no_flow")
 )
 
 
@@ -195,7 +198,7 @@ async def build_order(session: AsyncSession, request: CallRequest) -> CallOrder:
         agent = await agents.owned(session, request.user_id, request.agent_id)
         agent_tools = [tools.stored(t) for t in await agents_repository.tools(session, agent.id)]
     choice = request.flow
-    if choice is None and agent is not None and agent.flow_id:
+    if choice is None and not request.no_flow and agent is not None and agent.flow_id:
         choice = FlowChoice(agent.flow_id)
     flow = None
     if choice is not None:

@@ -164,6 +164,7 @@ async def send_call(
             flow=FlowChoice(body.flow_id, body.flow_version, body.start_node_id or None)
             if body.flow_id
             else None,
+            no_flow=body.flow_id == "",
         ),
     )
     call = await service.place(session, order)

@@ -62,6 +62,7 @@ class SendCallIn(BaseModel):
     transfer_mode: TransferMode | None = None
     #: A conversation flow of the user's to follow instead of the prompt (over the agent's):
     #: its published version (null: the latest) and the node to start at (null: its start).
+    #: An empty `flow_id` switches an agent's flow off for this call (the prompt leads it).
     flow_id: str | None = Field(None, max_length=36)
     flow_version: int | None = Field(None, ge=1, le=1_000_000)
     start_node_id: str | None = Field(None, max_length=64)

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { saveSession } from '@/lib/session'
+import { agentHandlers, makeAgent } from '@/testing/agents'
 import { flowHandlers } from '@/testing/callFlows'
 import { calls, server, url } from '@/testing/msw'
 import { renderApp } from '@/testing/render'
@@ -63,5 +64,24 @@ describe('Send Call on a conversation flow', () => {
     const field = await screen.findByText('The flow has no published version.', { selector: '#flow-error' })
     expect(field).toHaveAttribute('role', 'alert')
     expect(calls.find((c) => c.path === 'send-call')?.body).toMatchObject({ flow_id: 'f1', start_node_id: null })
+  })
+
+  it("switches an agent's flow off for one call when None is picked: the prompt leads it", async () => {
+    server.use(
+      http.post(url('send-call'), () => HttpResponse.json({ success: true, message: 'Call initiated', callId: 'c1', from: '+18885550100', balance: 97.55 })),
+      ...agentHandlers([makeAgent({ id: 'a1', name: 'Confirmations', prompt: 'Confirm the appointment and say goodbye.', flow_id: 'f1' })]),
+    )
+    const user = userEvent.setup()
+    renderApp('/dashboard/send-call')
+    await user.type(await screen.findByLabelText('Phone number'), '+15005550050')
+    const agents = await screen.findByLabelText('Start from agent')
+    await waitFor(() => expect(within(agents).getAllByRole('option')).toHaveLength(2))
+    await user.selectOptions(agents, 'a1')
+    const picker = screen.getByLabelText('Conversation flow')
+    await waitFor(() => expect(picker).toHaveValue('f1'))
+    await user.selectOptions(picker, '')
+    expect(screen.getByLabelText('What should the agent do?')).toHaveValue('Confirm the appointment and say goodbye.')
+    await user.click(screen.getByRole('button', { name: 'Send Call' }))
+    await waitFor(() => expect(calls.find((c) => c.path === 'send-call')?.body).toMatchObject({ agentId: 'a1', flow_id: '', prompt: 'Confirm the appointment and say goodbye.' }))
   })
 })

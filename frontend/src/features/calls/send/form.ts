@@ -158,10 +158,11 @@ export function sendBodyOf(form: SendCallForm, { userId, phone, voice, variables
   return body
 }
 
-/** The flow the call follows (none: nothing sent, so an agent's own flow holds); with one, a
- * prompt left empty is not sent (the flow leads the call). */
+/** The flow the call follows; with one, a prompt left empty is not sent (the flow leads the
+ * call). None picked: nothing sent, except from an agent, where an empty `flow_id` switches the
+ * agent's own flow off for this call (the prompt leads it, as the form shows). */
 function flowFields(form: SendCallForm): Partial<SendCallBody> {
-  if (!form.flowId) return {}
+  if (!form.flowId) return form.agentId ? { flow_id: '' } : {}
   return {
     flow_id: form.flowId,
     flow_version: form.flowVersion,

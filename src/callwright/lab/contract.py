@@ -1,0 +1,202 @@
+"""The agent lab's contract (issue 32, docs/lab.md). A scenario is a simulated callee written as
+data (`Callee`) and what must hold of the call placed to it (`Expectations`). The lab places
+each scenario as a real sandbox call through the real pipeline; once the call is finished, its
+record (`CallRecord`, read from the database) is judged against the expectations, and each
+expectation gives one `Check`: passed or failed, with the transcript line, event, flow step or
+reply latency that decided it (`Evidence`).
+
+Everything here is data: pydantic models (the API's and the JSON view's shapes) and plain
+records. The sandbox turns a `Callee` into its `Persona` (sandbox.numbers); lab.evaluate judges;
+lab.starter writes a starter suite; lab.junit writes a run as JUnit XML."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: What a simulated callee is (the sandbox's kinds: sandbox.numbers.Kind).
+CalleeKind = Literal[
+    "person",
+    "no-answer",
+    "busy",
+    "voicemail",
+    "hangs-up",
+    "interrupts",
+    "silent",
+    "opts-out",
+    "wants-a-person",
+    "presses-keys",
+]
+#: A line the callee says; "[press 1]" presses a key instead (sandbox.numbers.press_line).
+Line = Annotated[str, Field(min_length=1, max_length=500)]
+Phrase = Annotated[str, Field(min_length=1, max_length=300)]
+
+LINES_MAX = 30
+
+
+class Callee(BaseModel):
+    """A simulated callee as data: what it says at each of the agent's turns, in order, and how
+    it behaves. The same fields as the sandbox's personas (docs/sandbox.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: CalleeKind = "person"
+    #: Who it is, in a few words ("a patient who wants to reschedule").
+    label: str = Field("", max_length=200)
+    #: What it says when it picks up and the agent stays quiet.
+    hello: str = Field("Hello?", min_length=1, max_length=300)
+    #: Its replies, one per agent turn, in order ("[press 1]" presses a key).
+    lines: list[Line] = Field(default_factory=list, max_length=LINES_MAX)
+    #: For "interrupts": the line said over the agent.
+    interruption: str = Field("", max_length=300)
+    #: Seconds of silence at each "|" in a line (a pause in the middle of a sentence).
+    pauses: float = Field(0.0, ge=0, le=5)
+    #: Seconds it waits, once the agent has stopped, before it answers.
+    thinking: float = Field(0.3, ge=0, le=10)
+    #: Seconds of ringing before it answers (or gives up, for no-answer).
+    ring_seconds: float = Field(2.0, ge=0, le=60)
+    #: Once joined with a person by a transfer: its lines there.
+    joined: list[Line] = Field(default_factory=list, max_length=LINES_MAX)
+    #: Back with the agent after a transfer that failed: its lines then.
+    resumed: list[Line] = Field(default_factory=list, max_length=LINES_MAX)
+    #: The voice it speaks with (a voice name of `GET /api/v1/voices`, for an accent); none:
+    #: one unlike the agent's.
+    voice: str | None = Field(None, max_length=64)
+
+
+class SaysWithin(BaseModel):
+    """A phrase the agent must say (case and punctuation aside), within `within_seconds` of
+    the answer when given (the AI disclosure within 10 s)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    phrase: Phrase
+    within_seconds: float | None = Field(None, gt=0, le=3600)
+
+
+class ToolExpected(BaseModel):
+    """A tool the agent must call: its name, and the arguments it must have passed (a subset:
+    each given key with this value)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=64)
+    arguments: dict[str, str | int | float | bool] = Field(default_factory=dict, max_length=20)
+
+
+#: How a call ends (telephony.state.CallOutcome: the call's `end_reason`).
+Outcome = Literal[
+    "completed",
+    "voicemail",
+    "transferred",
+    "no-answer",
+    "busy",
+    "failed",
+    "callee-hung-up",
+    "time-limit",
+]
+
+
+class Expectations(BaseModel):
+    """What must hold of the call. Each field left out is not checked; every one given is one
+    check (a list: one check per item)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    outcome: Outcome | None = None
+    #: Variables a flow captured, or analysis fields, with the value each must have (compared
+    #: case-insensitively, spaces trimmed).
+    values: dict[str, str] = Field(default_factory=dict, max_length=20)
+    says: list[SaysWithin] = Field(default_factory=list, max_length=20)
+    never_says: list[Phrase] = Field(default_factory=list, max_length=20)
+    tools: list[ToolExpected] = Field(default_factory=list, max_length=10)
+    #: Handed to a person (True) or not (False).
+    transferred: bool | None = None
+    #: Flow node ids the call must pass through, in this order (others may come between).
+    path: list[Annotated[str, Field(min_length=1, max_length=64)]] | None = Field(
+        None, max_length=50
+    )
+    #: The most seconds the call may last (from the answer to the end).
+    max_call_seconds: int | None = Field(None, ge=1, le=7200)
+    #: The most seconds any reply may take (end of the callee's speech to the agent's audio).
+    max_reply_seconds: float | None = Field(None, gt=0, le=60)
+
+
+class Scenario(BaseModel):
+    """A simulated callee and what must hold of the call to it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=120)
+    callee: Callee
+    expect: Expectations = Field(default_factory=Expectations)
+    #: Values for the call's `{{variables}}`.
+    variables: dict[str, str] = Field(default_factory=dict, max_length=50)
+
+
+class Evidence(BaseModel):
+    """What decided a check: a transcript line, an event, a flow step or a reply's latency,
+    where it is in the call (`index` in its list, `at`: seconds after the answer) and its text."""
+
+    kind: Literal["line", "event", "step", "latency", "call"]
+    index: int | None = None
+    at: float | None = None
+    text: str
+
+
+class Check(BaseModel):
+    """One expectation judged: `expectation` names it as the scenario does ("outcome",
+    "says[0]", "never_says[1]", "tools[0]", "values.new_time", "path", ...)."""
+
+    expectation: str
+    passed: bool
+    #: What was expected and what was found, in words.
+    expected: str
+    found: str
+    evidence: Evidence | None = None
+
+
+# The record of a finished call that the judge reads ---------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    """A transcript line: "agent" or "callee", its text, seconds after the answer."""
+
+    speaker: Literal["agent", "callee"]
+    text: str
+    at: float
+
+
+@dataclass(frozen=True)
+class RecordAction:
+    """An action the agent took (call_events.action): "tool", "transfer", "keys", ...; its
+    name (a tool's), arguments, status ("ok", "failed", ...) and when."""
+
+    kind: str
+    name: str
+    arguments: dict[str, Any]
+    status: str
+    at: float | None = None
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """What the judge reads of a finished call."""
+
+    call_id: str
+    #: The call's end_reason (telephony.state.CallOutcome); None while unknown.
+    outcome: str | None
+    #: Seconds from the answer to the end (None: never answered).
+    duration_seconds: float | None
+    lines: list[RecordLine] = field(default_factory=list)
+    actions: list[RecordAction] = field(default_factory=list)
+    #: The call's pathway_logs (flow_graph.Step dumps).
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    #: Each reply's heard latency in seconds, in order.
+    reply_seconds: list[float] = field(default_factory=list)
+    #: Captured flow variables and analysis fields.
+    values: dict[str, str] = field(default_factory=dict)
+    transferred_to: str | None = None
