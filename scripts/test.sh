@@ -43,23 +43,34 @@ step "ruff check" .venv/bin/ruff check src tests alembic benchmarks
 step "ruff format" .venv/bin/ruff format --check src tests alembic benchmarks
 step "mypy (strict)" .venv/bin/mypy
 step "OpenAPI schema and generated types are current" openapi_is_current
-# The two pytest passes run side by side, each on two worker processes (pytest-xdist, a test
-# file to a worker): a pass mostly waits (calls at real time, servers, the database), so two
-# passes on one process each left the box about 60 % idle. Each worker has its own database and
-# its own Redis database, the URL's number plus the worker's (tests/conftest.py _per_worker;
-# pub/sub channels carry the number: realtime.server.channel): SQLite pass 10-11, PostgreSQL 12-13.
-XDIST=(-n 2 --dist loadfile)
-PG_LOG="$(mktemp)"
-# The longest conversations run in the PostgreSQL pass instead (tests/conftest.py
-# SHARED_TO_POSTGRESQL), so that the two passes take about as long.
-env CALLWRIGHT_TEST_DATABASE_URL="$PG_URL" CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/12 \
-  .venv/bin/pytest "${XDIST[@]}" --durations=25 -p no:cacheprovider >"$PG_LOG" 2>&1 &
-PG_PID=$!
-postgresql_pass() {
-  wait "$PG_PID"; local rc=$?
-  cat "$PG_LOG"; rm -f "$PG_LOG"
+# The two pytest passes run side by side, each in two parts (tests/conftest.py
+# CALLWRIGHT_TEST_PART): `calls`, the tests that place calls at real time, at the normal
+# priority, one process each; and `rest`, everything else, on two worker processes each
+# (pytest-xdist, a test file to a worker) at a lower priority (nice), so that the calls get the
+# CPU first and the rest takes what they leave idle (they mostly wait: calls at real time). Each
+# process has its own database and Redis database (tests/conftest.py _per_worker; pub/sub
+# channels carry the number: realtime.server.channel): SQLite calls 10, rest 11-12; PostgreSQL
+# calls 13 (database `test`), rest 14-15 (`test_rest`, `test_rest_gw1`).
+# The longest conversations run in the PostgreSQL pass (tests/conftest.py SHARED_TO_POSTGRESQL).
+REST=(-n 2 --dist loadfile)
+PG_REST_URL="${PG_URL%/test}/test_rest"
+LOGS="$(mktemp -d)"
+beside() {  # a part in the background: beside NAME COMMAND...
+  local name="$1"; shift
+  "$@" >"$LOGS/$name.log" 2>&1 &
+  echo $! >"$LOGS/$name.pid"
+}
+waited() {  # a background part's result: waited NAME
+  wait "$(cat "$LOGS/$1.pid")"; local rc=$?
+  cat "$LOGS/$1.log"
   return "$rc"
 }
+beside pg-calls env CALLWRIGHT_TEST_DATABASE_URL="$PG_URL" CALLWRIGHT_TEST_PART=calls \
+  CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/13 .venv/bin/pytest --durations=15 -p no:cacheprovider
+beside pg-rest env CALLWRIGHT_TEST_DATABASE_URL="$PG_REST_URL" CALLWRIGHT_TEST_PART=rest \
+  CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/14 nice -n 10 .venv/bin/pytest "${REST[@]}" --durations=10 -p no:cacheprovider
+beside sqlite-rest env CALLWRIGHT_TEST_SIDE_BY_SIDE=1 CALLWRIGHT_TEST_PART=rest \
+  CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/11 nice -n 10 .venv/bin/pytest "${REST[@]}" --durations=10 -p no:cacheprovider
 # The frontend's static checks, unit tests and production build need no database and place no
 # call: they run beside the pytest passes too, at the lowest priority (nice), so that they take
 # only the CPU the passes leave idle (about a core and a half). Playwright, which places calls,
@@ -82,9 +93,11 @@ frontend_check() {
   cat "$FRONT_DIR/$1.log"
   return "$(cat "$FRONT_DIR/$1.rc" 2>/dev/null || echo 1)"
 }
-step "pytest on SQLite" env CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/10 CALLWRIGHT_TEST_SIDE_BY_SIDE=1 \
-  .venv/bin/pytest "${XDIST[@]}" --durations=25
-step "pytest on PostgreSQL (ran beside the SQLite pass)" postgresql_pass
+step "pytest on SQLite: the calls" env CALLWRIGHT_TEST_SIDE_BY_SIDE=1 CALLWRIGHT_TEST_PART=calls \
+  CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/10 .venv/bin/pytest --durations=15
+step "pytest on SQLite: the rest (ran beside)" waited sqlite-rest
+step "pytest on PostgreSQL: the calls (ran beside)" waited pg-calls
+step "pytest on PostgreSQL: the rest (ran beside)" waited pg-rest
 step "eslint (ran beside the pytest passes)" frontend_check eslint
 step "tsc (ran beside the pytest passes)" frontend_check tsc
 step "vitest (ran beside the pytest passes)" frontend_check vitest
@@ -92,16 +105,10 @@ step "vite build (ran beside the pytest passes)" frontend_check build
 rm -rf "$FRONT_DIR"
 # Two groups of specs at once, each with its own server on its own port (playwright.config.ts).
 e2e_group() { (cd frontend && E2E_GROUP="$1" E2E_PORT="$2" npx --no-install playwright test); }
-E2E_LOG="$(mktemp)"
-e2e_group a 8100 >"$E2E_LOG" 2>&1 &
-E2E_PID=$!
-e2e_group_a() {
-  wait "$E2E_PID"; local rc=$?
-  cat "$E2E_LOG"; rm -f "$E2E_LOG"
-  return "$rc"
-}
+beside e2e-a e2e_group a 8100
 step "playwright e2e (Chromium), group b" e2e_group b 8200
-step "playwright e2e (Chromium), group a (ran beside group b)" e2e_group_a
+step "playwright e2e (Chromium), group a (ran beside group b)" waited e2e-a
+rm -rf "$LOGS"
 
 echo
 echo "$PASSED passed, $FAILED failed"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]
@@ -41,20 +41,20 @@ async def _create_database(url: str) -> None:
 
 
 def _per_worker() -> None:
-    """Under pytest-xdist (scripts/test.sh runs each pass on workers) worker gwN has Redis
-    database number base + N (CALLWRIGHT_TEST_REDIS_URL's being the base: pub/sub channels and
-    keys carry it) and, on PostgreSQL, a database of its own, `<name>_gwN` (gw0 keeps the one
-    named). Set here, as this module loads, before any test module reads the two variables."""
+    """Under pytest-xdist worker gwN has Redis database number base + N
+    (CALLWRIGHT_TEST_REDIS_URL's being the base: pub/sub channels and keys carry it) and, on
+    PostgreSQL, a database of its own, `<name>_gwN` (gw0 keeps the one named). The PostgreSQL
+    database is made when it is missing (scripts/test.sh gives each part of a pass its own).
+    Set here, as this module loads, before any test module reads the two variables."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     index = int(worker.removeprefix("gw") or 0)
-    if index == 0:
-        return
-    if redis := os.environ.get("CALLWRIGHT_TEST_REDIS_URL"):
+    if index and (redis := os.environ.get("CALLWRIGHT_TEST_REDIS_URL")):
         base, _, number = redis.rpartition("/")
         os.environ["CALLWRIGHT_TEST_REDIS_URL"] = f"{base}/{int(number) + index}"
     if database := os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
         url = make_url(database)
-        url = url.set(database=f"{url.database}_{worker}")
+        if index:
+            url = url.set(database=f"{url.database}_{worker}")
         asyncio.run(_create_database(url.render_as_string(hide_password=False)))
         os.environ["CALLWRIGHT_TEST_DATABASE_URL"] = url.render_as_string(hide_password=False)
 
@@ -97,6 +97,37 @@ def _sqlite_keeps(item: pytest.Item) -> bool:
     return not (_conversation(item) and _shared(item))
 
 
+#: The tests that place calls at real time in processes of their own (no `live` fixture): the
+#: voice role's, the cluster's and the fault tests'.
+OWN_PROCESS_CALLS = (
+    "tests/test_roles.py",
+    "tests/test_cluster.py",
+    "tests/test_restarts.py",
+    "tests/test_voice_kill.py",
+    "tests/campaigns/test_worker_kill.py",
+)
+
+
+def _places_calls(item: pytest.Item) -> bool:
+    return _conversation(item) or item.nodeid.startswith(OWN_PROCESS_CALLS)
+
+
+def _pass_keeps() -> Callable[[pytest.Item], bool]:
+    """Which tests this pass runs (see pytest_collection_modifyitems)."""
+    if os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
+        pass_keeps = _postgresql_keeps
+    elif os.environ.get("CALLWRIGHT_TEST_SIDE_BY_SIDE"):
+        pass_keeps = _sqlite_keeps
+    else:
+        pass_keeps = bool
+    part = os.environ.get("CALLWRIGHT_TEST_PART", "")
+    if part == "calls":
+        return lambda item: pass_keeps(item) and _places_calls(item)
+    if part == "rest":
+        return lambda item: pass_keeps(item) and not _places_calls(item)
+    return pass_keeps
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The PostgreSQL pass (CALLWRIGHT_TEST_DATABASE_URL set) runs only the tests that reach
     the database; the others (speech, the voice pipeline, parsers) ran in the SQLite pass and
@@ -106,13 +137,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     PostgreSQL pass runs through the API tests, those shared conversations and the live calls
     of the fault tests (tests/test_restarts.py, test_voice_kill.py, test_cluster.py,
     campaigns/test_worker_kill.py, on PostgreSQL + Redis only). Side by side with it, the SQLite
-    pass leaves SHARED_TO_POSTGRESQL's conversations to it."""
-    if os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
-        wanted = _postgresql_keeps
-    elif os.environ.get("CALLWRIGHT_TEST_SIDE_BY_SIDE"):
-        wanted = _sqlite_keeps
-    else:
-        return
+    pass leaves SHARED_TO_POSTGRESQL's conversations to it.
+
+    CALLWRIGHT_TEST_PART splits a pass in two (scripts/test.sh runs the four parts at once):
+    `calls`, the tests that place calls at real time (`_places_calls`), and `rest`, the others,
+    which need no real time and run at a lower priority, so that the calls get the CPU first."""
+    wanted = _pass_keeps()
     keep = [item for item in items if wanted(item)]
     drop = [item for item in items if not wanted(item)]
     if drop:
@@ -169,15 +199,21 @@ async def app(migrated: Settings) -> AsyncIterator[FastAPI]:
 
 
 @pytest.fixture(autouse=True)
-async def clean(request: pytest.FixtureRequest) -> None:
-    if "app" in request.fixturenames:
-        application: FastAPI = request.getfixturevalue("app")
-        # Jobs a previous test queued (a dial that fails in the test app) must not write while
-        # the tables are emptied: on PostgreSQL that is a deadlock with TRUNCATE.
-        await application.state.jobs.drain()
-        await application.state.db.write_behind.drain()
-        await wipe(application.state.db)
-        await application.state.limiter.reset()
+async def clean(request: pytest.FixtureRequest) -> AsyncIterator[None]:
+    if "app" not in request.fixturenames:
+        yield
+        return
+    application: FastAPI = request.getfixturevalue("app")
+    # Jobs a previous test queued (a dial that fails in the test app) must not write while
+    # the tables are emptied: on PostgreSQL that is a deadlock with TRUNCATE.
+    await application.state.jobs.drain()
+    await application.state.db.write_behind.drain()
+    await wipe(application.state.db)
+    await application.state.limiter.reset()
+    yield
+    # And what this test queued runs now, not during the next test (one without the app, whose
+    # logs would show it: tests/test_terminal_lines.py).
+    await application.state.jobs.drain()
 
 
 @pytest.fixture

@@ -84,6 +84,8 @@ describe('Send Call from an agent', () => {
       voicemail_action: 'leave_message',
       voicemail_message: 'Please call back, {{name}}.',
       transfer_number: '+15005550011',
+      // No flow picked: from an agent that says "none for this call" (over an agent's flow).
+      flow_id: '',
       variables: { name: 'Ann', day: 'Friday' },
     }))
   })
