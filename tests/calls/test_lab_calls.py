@@ -141,7 +141,7 @@ async def test_a_finished_lab_call_is_analysed_and_reported_to_nobody(app: FastA
 
 async def _balance(live: Live, user: User) -> int:
     async with live.app.state.db.sessionmaker() as session:
-        found = await session.get(User, user.id)
+        found: User | None = await session.get(User, user.id)
         assert found is not None
         return found.balance_cents
 
