@@ -218,3 +218,17 @@ async def test_a_lab_callee_who_opts_out_lists_no_number(live: Live) -> None:
     async with live.app.state.db.sessionmaker() as session:
         listed = await session.scalar(select(DoNotCall).where(DoNotCall.phone == "+15551230004"))
     assert listed is None, "a simulated callee's number binds no list"
+
+
+async def test_a_callee_the_sandbox_cannot_play_fails_the_call_naming_the_field(
+    live: Live,
+) -> None:
+    """The lab hands the calls a validated `Callee`; one that is not (another caller's) is the
+    sandbox's to refuse: the call fails before it rings, its error naming the field."""
+    call_id = await live.place(
+        "+15551230003", kind="lab", lab_callee={"kind": "person", "voice": "hal-9000"}
+    )
+    call = await live.wait_finalized(call_id, within=30)
+    assert (call.status, call.end_reason, call.answered_at) == ("failed", "failed", None)
+    assert call.error is not None
+    assert call.error.startswith("CallwrightCallee.voice: no voice is named 'hal-9000'")
