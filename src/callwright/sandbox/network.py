@@ -5,9 +5,10 @@ StatusCallback, StatusCallbackEvent; Callwright's own `CallwrightCallee`: the ca
 played instead of the persona the number picks), `POST .../Calls/{CallSid}.json` with
 Status=completed or canceled hangs up, and with `Twiml` (or `Url`) moves a live call to new
 TwiML (a transfer); `GET .../Calls/{CallSid}.json` reads a call or a `<Dial>`'s child leg;
-HTTP Basic auth with the sandbox account SID and auth token; errors in Twilio's JSON shape. Status callbacks are form
-POSTs signed with X-Twilio-Signature. On answer the network runs the call's TwiML
-(sandbox/runner.py): the callee connects to the `<Connect><Stream>` URL, and so on.
+HTTP Basic auth with the sandbox account SID and auth token; errors in Twilio's JSON shape.
+Status callbacks are form POSTs signed with X-Twilio-Signature. On answer the network runs
+the call's TwiML (sandbox/runner.py): the callee connects to the `<Connect><Stream>` URL, and
+so on.
 """
 
 from __future__ import annotations
