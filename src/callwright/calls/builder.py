@@ -144,7 +144,8 @@ class CallRequest:
 
     kind: CallKind
     to_number: str
-    #: Who pays; None for the free test call and the CLI's.
+    #: Who pays; None for the free test call and the CLI's. A lab call's is whose agent and
+    #: flow it tries, found with it; the order has none (a lab call is nobody's bill).
     user_id: int | None = None
     #: The saved agent it starts from (the user's own).
     agent_id: str | None = None
@@ -177,6 +178,8 @@ class CallRequest:
     flow: FlowChoice | None = None
     #: The agent's flow switched off for this call: the prompt leads it.
     no_flow: bool = False
+    #: A lab call's simulated callee (lab.contract.Callee as JSON data, docs/lab.md).
+    lab_callee: dict[str, Any] | None = None
 
 
 #: CallRequest's fields copied onto the order as they are.
@@ -232,8 +235,14 @@ def order_from(
         voice=voice.name,
         disclosure=_disclosure(settings.get("disclosure")),
     )
+    copied = {name: getattr(request, name) for name in _COPIED}
+    if request.kind == "lab":
+        # Nobody's bill, in nobody's Call Logs, stats or webhooks: the agent and the flow were
+        # found with the request's user; the call has none.
+        copied["user_id"] = None
+        settings.pop("webhook_url", None)
     return CallOrder(
-        **{name: getattr(request, name) for name in _COPIED},
+        **copied,
         agent_id=agent.id if agent is not None else None,
         variables=variables or None,
         tools=tools_over(agent_tools, request.tools or ()) or None,

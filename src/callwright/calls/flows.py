@@ -172,7 +172,12 @@ class CallFlows:
             call = await calls.get(session, call_id)
             assert call is not None
             # Listed since it was placed (a scheduled call, a queue that waited): not dialled.
-            entry = await do_not_call.listed(session, call.user_id, call.to_number)
+            # A lab call rings a simulated callee, which no list binds.
+            entry = (
+                await do_not_call.listed(session, call.user_id, call.to_number)
+                if call.kind != "lab"
+                else None
+            )
             request = DialRequest(
                 call_id=call.id,
                 to_number=call.to_number,
@@ -180,6 +185,7 @@ class CallFlows:
                 media_url=self.media_url,
                 status_callback_url=self.status_callback_url(),
                 media_token=token,
+                callee=call.lab_callee,
             )
         if entry is not None:
             log.info("call %s not dialled: its number is on a do-not-call list", call_id)

@@ -59,6 +59,9 @@ LABELS = {"assistant": "Assistant", "user": "User", "person": "Person"}
 
 SECONDS_PER_MINUTE = 60
 OPTED_OUT = "The callee asked not to be called again: the number is on the do-not-call list."
+#: A lab call's opt-out: its callee is simulated, so no list takes its number (the number would
+#: then bind the sandbox's other calls to it).
+OPTED_OUT_LAB = "The callee asked not to be called again (a lab call: no list takes its number)."
 #: The callee's words kept as an opt-out's evidence, at most.
 EVIDENCE_MAX = 1000
 
@@ -262,11 +265,15 @@ class MediaHooks(CallHooks):
     async def opted_out(self, heard: str) -> None:
         """The callee asked not to be called again: their number joins the owner's do-not-call
         list (the global list for the landing page's test call, which has no owner), with this
-        call and their words as the evidence (docs/compliance.md)."""
+        call and their words as the evidence (docs/compliance.md). A lab call's callee is
+        simulated: its events say so, and no list takes the number."""
 
         async def write(session: AsyncSession) -> None:
             call = await calls.get(session, self.call_id)
             if call is None:
+                return
+            if call.kind == "lab":
+                await self.events.record(session, call, OPTED_OUT_LAB, "call")
                 return
             _, created = await do_not_call.add(
                 session,

@@ -131,6 +131,8 @@ def explain(call: Call, seconds: int, minutes: int, by_rule: int, capped: bool) 
     """This call's figures through the rule, in words."""
     rate = f"${money(COST_PER_MINUTE_CENTS)}"
     hold = f"${money(call.hold_cents)}"
+    if call.kind == "lab":
+        return "A lab call rings a simulated callee and is free: nothing was held or charged."
     if call.user_id is None or call.kind == "test":
         return "The public test call is free: nothing was held or charged."
     if call.finalized_at is None:

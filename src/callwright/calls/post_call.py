@@ -1,6 +1,7 @@
-"""After every finished call that has an owner: its analysis with its own settings (summary
-prompt, dispositions, fields to extract), stored on the call, then `call.analyzed` to the
-owner's webhook endpoints, and the call's life goes on to "analyzed" (the call's own
+"""After every finished call that has an owner, and every lab call (nobody's, whose judge
+reads its analysis fields: docs/lab.md): its analysis with its own settings (summary prompt,
+dispositions, fields to extract), stored on the call, then, for an owned call, `call.analyzed`
+to the owner's webhook endpoints, and the call's life goes on to "analyzed" (the call's own
 webhook: calls.lifecycle). A job (`ANALYZE_JOB`), sent once the
 finalisation has committed; the analysis runs outside any transaction (an LLM may take
 seconds)."""
@@ -42,6 +43,12 @@ def analyzed_event(call: Call, analysis: Analysis) -> dict[str, Any]:
     }
 
 
+def analysed(call: Call) -> bool:
+    """Whether a finished call is analysed: a user's call, or a lab call (not the public test
+    call, nor the CLI's)."""
+    return owned(call) or call.kind == "lab"
+
+
 class PostCallAnalysis:
     def __init__(self, settings: Settings, db: Database, outbox: Outbox, jobs: JobQueue) -> None:
         self.settings = settings
@@ -50,10 +57,11 @@ class PostCallAnalysis:
         self.jobs = jobs
 
     def subscribe(self, life: CallLife) -> None:
-        """Analyse every owned call once its end has committed (`ANALYZE_JOB`)."""
+        """Analyse every owned call and every lab call once its end has committed
+        (`ANALYZE_JOB`)."""
         self.jobs.register(ANALYZE_JOB, self.run)
         self.life = life
-        life.subscribe("ended", self._after_end, only=owned)
+        life.subscribe("ended", self._after_end, only=analysed)
 
     async def _after_end(self, session: AsyncSession, call: Call) -> None:
         on_commit(session, partial(self.jobs.send, ANALYZE_JOB, call.id))
@@ -65,7 +73,7 @@ class PostCallAnalysis:
         async for session in self.db.session():
             call = await calls.get(session, call_id)
             lines = list(await calls.transcript(session, call_id))
-        if call is None or call.user_id is None or call.finalized_at is None:
+        if call is None or not analysed(call) or call.finalized_at is None:
             return
         if call.analysis:
             result = Analysis.from_json(call.analysis)
@@ -73,14 +81,15 @@ class PostCallAnalysis:
             result = await analyze(call, lines, AnalysisLLM.from_settings(self.settings))
         async for session in self.db.session():
             fresh = await calls.get(session, call_id)
-            if fresh is None or fresh.user_id is None:
+            if fresh is None or not analysed(fresh):
                 return
             fresh.analysis = result.to_json()
-            await self.outbox.emit(
-                session,
-                user_id=fresh.user_id,
-                event=ANALYZED,
-                data=analyzed_event(fresh, result),
-                call_id=call_id,
-            )
+            if fresh.user_id is not None:  # a lab call is told to nobody's endpoints
+                await self.outbox.emit(
+                    session,
+                    user_id=fresh.user_id,
+                    event=ANALYZED,
+                    data=analyzed_event(fresh, result),
+                    call_id=call_id,
+                )
             await self.life.analyzed(session, fresh)

@@ -26,8 +26,9 @@ from callwright.models.call import new_call_id
 from callwright.telephony.state import CallStatus
 
 #: Where a call came from: the Send Call page, `POST /v1/calls`, a `/v1` batch, a campaign,
-#: the landing page's free test call, `callwright call`.
-CallKind = Literal["dashboard", "api", "batch", "campaign", "test", "cli"]
+#: the landing page's free test call, `callwright call`, the agent lab (a scenario's call to
+#: a simulated callee: docs/lab.md).
+CallKind = Literal["dashboard", "api", "batch", "campaign", "test", "cli", "lab"]
 #: The users' own calls (the others: the free test call, the operator's CLI), which the rules
 #: for calling people apply to.
 USERS_KINDS: tuple[CallKind, ...] = ("dashboard", "api", "batch", "campaign")
@@ -36,6 +37,11 @@ SANDBOX = "sandbox"
 #: The category of a call's event that says what the rules for calling people did.
 COMPLIANCE = "compliance"
 VoicemailAction = Literal["leave_message", "hangup"]
+LAB_CALLEE_ONLY = "Only a lab call has a simulated callee."
+LAB_NEEDS_SANDBOX = (
+    "A lab call rings a simulated callee: it needs the sandbox carrier, and this install's is {}."
+)
+LAB_NUMBER = "A lab call dials one of the sandbox's own numbers, and {} is not one of them."
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,10 @@ class CallOrder:
     flow_version: int | None = None
     start_node_id: str | None = None
     flow_graph: dict[str, Any] | None = None
+    # --- the agent lab (docs/lab.md) --------------------------------------------------------
+    #: A lab call's simulated callee (lab.contract.Callee as JSON data), played by the sandbox
+    #: network instead of the persona its number picks; None for every other kind.
+    lab_callee: dict[str, Any] | None = None
 
 
 class CallService:
@@ -143,7 +153,9 @@ class CallService:
 
         On the sandbox network every callee is simulated: a call outside calling hours is placed
         anyway, and its events say once (category `compliance`) what a real carrier would have
-        done, in the user's own time zone."""
+        done, in the user's own time zone. A lab call rings only a simulated callee: no rule
+        for calling people applies to it, and it is placed only where `_check_lab` allows."""
+        self._check_lab(order)
         reason = phone.refusal(order.to_number, test_numbers=self.test_numbers)
         if reason is not None:
             raise ValidationFailed({"phone_number": [reason]})
@@ -187,6 +199,28 @@ class CallService:
 
         on_commit(session, dial_later)
         return call
+
+    def _check_lab(self, order: CallOrder) -> None:
+        """A lab call rings only a simulated callee, so it is refused unless this install's
+        carrier is the sandbox network and the number one of the sandbox's own (the number
+        policy's test numbers on it: sandbox.numbers.own_number, given by the composition root,
+        for the calls do not import the sandbox). It is nobody's bill (no user) and has its
+        callee; no other kind carries one.
+
+        Later (issue 32): a Twilio install runs the lab on the sandbox network too, through a
+        second, sandbox carrier for lab calls alone; not built yet."""
+        if order.kind != "lab":
+            if order.lab_callee is not None:
+                raise ValidationFailed({"lab_callee": [LAB_CALLEE_ONLY]})
+            return
+        if self.carrier != SANDBOX:
+            raise ValidationFailed({"kind": [LAB_NEEDS_SANDBOX.format(self.carrier)]})
+        if self.test_numbers is None or not self.test_numbers(order.to_number):
+            raise ValidationFailed({"phone_number": [LAB_NUMBER.format(order.to_number)]})
+        if order.lab_callee is None:
+            raise ValidationFailed({"lab_callee": ["A lab call needs its simulated callee."]})
+        if order.user_id is not None:
+            raise ValidationFailed({"user_id": ["A lab call is nobody's bill: it has no user."]})
 
     async def notice(self, session: AsyncSession, call: Call) -> str | None:
         """What the rules for calling people said of a call they let through (the sandbox's

@@ -65,7 +65,8 @@ class Call(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_call_id)
     #: Owner; null for the public test call. Kept (set null) if the user is deleted.
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    #: Where it came from (calls.service.CallKind): dashboard, api, batch, campaign, test, cli.
+    #: Where it came from (calls.service.CallKind): dashboard, api, batch, campaign, test, cli,
+    #: lab.
     kind: Mapped[str] = mapped_column(String(16), default="dashboard")
     carrier: Mapped[str] = mapped_column(String(32))
     carrier_call_id: Mapped[str | None] = mapped_column(String(64), default=None)
@@ -191,6 +192,10 @@ class Call(Base):
     flow_graph: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     #: Each move through the flow (voice_agent.flow_graph.Step as JSON), in order.
     pathway_logs: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    # --- the agent lab (docs/lab.md) --------------------------------------------------------
+    #: A lab call's simulated callee (lab.contract.Callee as JSON), which the sandbox network
+    #: plays instead of the persona its number picks; null for every other call.
+    lab_callee: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
 
 class TranscriptEntry(Base):

@@ -1,12 +1,14 @@
 """The sandbox phone network: a local stand-in for Twilio's Voice API.
 
 REST: `POST /2010-04-01/Accounts/{sid}/Calls.json` places a call (form fields To, From, Twiml,
-StatusCallback, StatusCallbackEvent), `POST .../Calls/{CallSid}.json` with Status=completed or
-canceled hangs up, and with `Twiml` (or `Url`) moves a live call to new TwiML (a transfer);
-`GET .../Calls/{CallSid}.json` reads a call or a `<Dial>`'s child leg; HTTP Basic auth with the
-sandbox account SID and auth token; errors in Twilio's JSON shape. Status callbacks are form
-POSTs signed with X-Twilio-Signature. On answer the network runs the call's TwiML
-(sandbox/runner.py): the callee connects to the `<Connect><Stream>` URL, and so on.
+StatusCallback, StatusCallbackEvent; Callwright's own `CallwrightCallee`: the callee as data,
+played instead of the persona the number picks), `POST .../Calls/{CallSid}.json` with
+Status=completed or canceled hangs up, and with `Twiml` (or `Url`) moves a live call to new
+TwiML (a transfer); `GET .../Calls/{CallSid}.json` reads a call or a `<Dial>`'s child leg;
+HTTP Basic auth with the sandbox account SID and auth token; errors in Twilio's JSON shape.
+Status callbacks are form POSTs signed with X-Twilio-Signature. On answer the network runs
+the call's TwiML (sandbox/runner.py): the callee connects to the `<Connect><Stream>` URL, and
+so on.
 """
 
 from __future__ import annotations
@@ -24,22 +26,30 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+from pydantic import ValidationError
 from starlette.datastructures import FormData
 
 from callwright.kit.time import utcnow
+from callwright.lab.contract import Callee
 from callwright.sandbox.callee import CalleeReport, Segment, SimulatedCallee
 from callwright.sandbox.dial import DialLeg
 from callwright.sandbox.line import ForkReport, Wire
-from callwright.sandbox.numbers import Persona, persona_for
+from callwright.sandbox.numbers import Persona, persona_for, persona_of
 from callwright.sandbox.rest import TwilioError, call_resource, make_router
 from callwright.sandbox.rest import install_error_handler as install_error_handler
 from callwright.sandbox.runner import CallRunner
 from callwright.sandbox.twiml import Connect, TwimlError, Verb
 from callwright.sandbox.twiml import parse as parse_twiml
+from callwright.speech import tts
 from callwright.telephony import signature
 
 log = logging.getLogger(__name__)
 API_VERSION = "2010-04-01"
+#: The create form's Callwright extension: the callee as data (the lab's `Callee` as JSON),
+#: played instead of the persona the dialled number picks (docs/sandbox.md).
+CALLEE_FIELD = "CallwrightCallee"
+#: The code the network answers a value it cannot take with (as for `Status`, `PageSize`).
+INVALID_PARAMETER = 20001
 
 
 def sandbox_credentials(secret_key: str) -> tuple[str, str]:
@@ -161,7 +171,8 @@ class SandboxNetwork:
 
     def place(self, form: FormData) -> SandboxCall:
         """Twilio's Calls.json create: the call starts ringing in the background. Its TwiML is
-        `Twiml`, or what `Url` answers (fetched with `Method`, signed, once the call answers)."""
+        `Twiml`, or what `Url` answers (fetched with `Method`, signed, once the call answers).
+        The callee is the persona `CallwrightCallee` gives, else the one `To` picks."""
         to, from_ = str(form.get("To", "")), str(form.get("From", ""))
         if not to or not from_:
             raise TwilioError(
@@ -183,7 +194,7 @@ class SandboxNetwork:
             url=(url, method) if not document else None,
             status_callback=str(form.get("StatusCallback", "")),
             events={str(v) for v in form.getlist("StatusCallbackEvent")} or {"completed"},
-            persona=persona_for(to),
+            persona=callee_persona(form.get(CALLEE_FIELD)) or persona_for(to),
         )
         self.calls[call.sid] = call
         call.task = asyncio.create_task(self._run(call), name=f"sandbox-{call.sid}")
@@ -337,6 +348,30 @@ class SandboxNetwork:
             except httpx.HTTPError as exc:
                 log.warning("sandbox status callback failed (%s): %s", attempt + 1, exc)
             await asyncio.sleep(0.2 * (attempt + 1))
+
+
+def callee_persona(given: object) -> Persona | None:
+    """The persona a create's `CallwrightCallee` asks for (None when it is not given), or
+    Twilio's 400 naming the field at fault: not JSON, not a callee (`CallwrightCallee.lines.0`
+    too long, an unknown `kind`...), or a voice the speech engines do not have."""
+    if given is None or given == "":
+        return None
+    if not isinstance(given, str):
+        raise TwilioError(INVALID_PARAMETER, f"{CALLEE_FIELD} must be JSON text.", 400)
+    try:
+        callee = Callee.model_validate_json(given)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in (CALLEE_FIELD, *error["loc"]))
+        raise TwilioError(INVALID_PARAMETER, f"{where}: {error['msg']}", 400) from None
+    if callee.voice is not None and tts.find(callee.voice) is None:
+        names = ", ".join(v.name for v in tts.catalogue())
+        raise TwilioError(
+            INVALID_PARAMETER,
+            f"{CALLEE_FIELD}.voice: no voice is named {callee.voice!r} (voices: {names}).",
+            400,
+        )
+    return persona_of(callee)
 
 
 def _verbs(document: str) -> list[Verb]:

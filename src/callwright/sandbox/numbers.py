@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Union
 
+from callwright.lab.contract import Callee
+
 Kind = Literal[
     "person",
     "no-answer",
@@ -68,6 +70,9 @@ class Persona:
     resumed: tuple[str, ...] = ()
     #: For "ivr": the phone menu that answers.
     menu: Menu | None = None
+    #: The voice it speaks with (a `speech.tts` voice name); None: one unlike the agent's
+    #: (`callee.callee_voice_for`).
+    voice: str | None = None
 
 
 #: A line of `Persona.lines` that presses a key instead of speaking ("[press 1]").
@@ -258,6 +263,25 @@ SCENARIOS: tuple[Persona, ...] = (
         ),
     ),
 )
+
+
+def persona_of(callee: Callee) -> Persona:
+    """The persona a callee written as data plays (the lab's `Callee`, given on a placed
+    call as `CallwrightCallee`: docs/sandbox.md). Its `label` is what the call's report shows;
+    "[press N]" lines press keys as the plan's personas' do."""
+    return Persona(
+        kind=callee.kind,
+        label=callee.label or f"a {callee.kind} callee written as data",
+        ring_seconds=callee.ring_seconds,
+        hello=callee.hello,
+        lines=tuple(callee.lines),
+        interruption=callee.interruption,
+        pauses=callee.pauses,
+        thinking=callee.thinking,
+        joined=tuple(callee.joined),
+        resumed=tuple(callee.resumed),
+        voice=callee.voice,
+    )
 
 
 def persona_for(number: str) -> Persona:

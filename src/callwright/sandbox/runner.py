@@ -131,8 +131,10 @@ class CallRunner:
 
     async def _connect(self, stream: twiml.Stream) -> Next:
         """A bidirectional stream: the callee talks with whoever is at its URL."""
-        self.callee_voice = self.callee_voice or callee_voice_for(
-            stream.parameters.get("agentVoice", "")
+        self.callee_voice = (
+            self.callee_voice
+            or self.call.persona.voice
+            or callee_voice_for(stream.parameters.get("agentVoice", ""))
         )
         callee = SimulatedCallee(
             self._persona_now(),
@@ -228,7 +230,7 @@ class CallRunner:
             parent_sid=self.call.sid,
             parent_from=self.call.from_,
             callee=self.call.persona,
-            callee_voice=self.callee_voice or callee_voice_for(""),
+            callee_voice=self.callee_voice or self.call.persona.voice or callee_voice_for(""),
             interrupted=self.call.break_in,
         )
         leg = await dialer.run(verb)

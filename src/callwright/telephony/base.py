@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from callwright.telephony.state import CallStatus
 
@@ -22,6 +22,9 @@ class DialRequest:
     status_callback_url: str
     #: The call's single-use secret: the carrier hands it back when its media stream connects.
     media_token: str = ""
+    #: A lab call's simulated callee (the lab's `Callee` as JSON data, docs/lab.md): only the
+    #: sandbox network plays one; None for every other call.
+    callee: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,12 @@ protocol, so this one class serves both: only the base URL and the credentials d
 from __future__ import annotations
 
 import email.utils
+import json
 import logging
 from collections.abc import Mapping
 from datetime import datetime
 from html import escape
+from typing import Any
 
 import httpx
 
@@ -29,6 +31,11 @@ from callwright.telephony.state import parse
 log = logging.getLogger(__name__)
 
 STATUS_EVENTS = ["initiated", "ringing", "answered", "completed"]
+#: The name this class goes by when it talks to the built-in sandbox network (core.py).
+SANDBOX = "sandbox"
+#: The sandbox's own create field: a lab call's callee as data (sandbox.network, which the
+#: carrier seam does not import).
+CALLEE_FIELD = "CallwrightCallee"
 
 
 XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>'
@@ -112,6 +119,8 @@ class TwilioCarrier(Carrier):
             "StatusCallbackMethod": "POST",
             "StatusCallbackEvent": STATUS_EVENTS,  # repeated form field, as Twilio expects
         }
+        if request.callee is not None:
+            form[CALLEE_FIELD] = self._callee(request.callee)
         try:
             response = await self._client.post(self._calls_url(), data=form)
         except httpx.HTTPError as exc:
@@ -122,6 +131,13 @@ class TwilioCarrier(Carrier):
                 str(body.get("message") or f"{self.name} refused the call ({response.status_code})")
             )
         return str(body["sid"])
+
+    def _callee(self, callee: dict[str, Any]) -> str:
+        """A lab call's simulated callee as the sandbox's create field. Only the sandbox network
+        plays one: on a real Twilio the call would ring a person instead, so it is refused."""
+        if self.name != SANDBOX:
+            raise CarrierError(f"{self.name} cannot play a simulated callee: only the sandbox can")
+        return json.dumps(callee, separators=(",", ":"))
 
     async def hang_up(self, carrier_call_id: str) -> None:
         try:
