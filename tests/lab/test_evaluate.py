@@ -78,7 +78,8 @@ def test_nothing_expected_is_nothing_checked() -> None:
 def test_outcome_passes_and_fails() -> None:
     check = only(Expectations(outcome="completed"))
     assert (check.expectation, check.passed, check.found) == ("outcome", True, "completed")
-    assert check.evidence is not None and check.evidence.kind == "call"
+    assert check.evidence is not None
+    assert check.evidence.kind == "call"
     failed = only(Expectations(outcome="voicemail"))
     assert (failed.passed, failed.expected, failed.found) == (False, "voicemail", "completed")
     unknown = only(Expectations(outcome="completed"), record(outcome=None))
@@ -95,7 +96,8 @@ def test_says_within_seconds_gives_the_line_and_when() -> None:
     late = only(Expectations(says=[SaysWithin(phrase=DISCLOSURE, within_seconds=3)]))
     assert late.passed is False
     assert late.found == "said at 4.0 s, 1.0 s late"
-    assert late.evidence is not None and late.evidence.index == 2
+    assert late.evidence is not None
+    assert late.evidence.index == 2
 
 
 def test_says_fails_when_never_said_and_ignores_the_callee() -> None:
@@ -115,7 +117,8 @@ def test_says_a_phrase_split_over_two_agent_lines_from_where_it_begins() -> None
         Expectations(says=[SaysWithin(phrase=DISCLOSURE, within_seconds=10)]), record(lines=lines)
     )
     assert check.passed is True
-    assert check.evidence is not None and (check.evidence.index, check.evidence.at) == (0, 2.0)
+    assert check.evidence is not None
+    assert (check.evidence.index, check.evidence.at) == (0, 2.0)
 
 
 def test_never_says_gives_the_offending_line_or_none() -> None:
@@ -158,7 +161,8 @@ def test_values_from_the_flow_and_the_analysis() -> None:
     assert (answer.evidence.kind, answer.evidence.index) == ("step", 2)
     assert 'from "Yes, that works."' in answer.evidence.text
     assert (new_time.passed, new_time.found) == (False, 'new_time = "Friday at 2 pm"')
-    assert new_time.evidence is not None and new_time.evidence.kind == "call", "an analysis field"
+    assert new_time.evidence is not None
+    assert new_time.evidence.kind == "call", "an analysis field"
     assert (budget.passed, budget.found) == (
         False,
         "budget not captured (values: answer, new_time)",
@@ -176,7 +180,8 @@ def test_transferred_or_not() -> None:
         True,
         "transferred to +15005550011",
     )
-    assert check.evidence is not None and check.evidence.kind == "event"
+    assert check.evidence is not None
+    assert check.evidence.kind == "event"
     assert only(Expectations(transferred=False), handed).passed is False
     kept = only(Expectations(transferred=True))
     assert (kept.passed, kept.found) == (False, "not transferred")
@@ -195,7 +200,8 @@ def test_path_in_order_with_others_between() -> None:
         wrong.found
         == "took greeting -> confirm -> confirmed: never reached 'new_time' after 'greeting'"
     )
-    assert wrong.evidence is not None and wrong.evidence.index == 0
+    assert wrong.evidence is not None
+    assert wrong.evidence.index == 0
     backwards = only(Expectations(path=["confirmed", "greeting"]))
     assert backwards.passed is False, "the order holds"
     none = only(Expectations(path=["greeting"]), record(steps=[]))
