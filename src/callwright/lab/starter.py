@@ -87,9 +87,23 @@ def disclosure_phrase(agent: Agent) -> str | None:
     wording, or the default, with the recording notice); where it holds `{{variables}}`, its
     longest part without one. None: nothing fixed to look for."""
     spoken = disclosure.spoken(agent.disclosure)
-    parts = [" ".join(p.split()).strip(" ,.;:") for p in PLACEHOLDER.split(spoken)[::2]]
+    if not PLACEHOLDER.search(spoken) and len(spoken) <= PHRASE_MAX:
+        return spoken
+    pieces = PLACEHOLDER.split(spoken)[::2]
+    parts = [_whole_words(p, i > 0, i < len(pieces) - 1) for i, p in enumerate(pieces)]
     best = max(parts, key=len, default="")
     return best[:PHRASE_MAX].rsplit(" ", 1)[0] if len(best) > PHRASE_MAX else best or None
+
+
+def _whole_words(piece: str, after: bool, before: bool) -> str:
+    """A piece of text between placeholders, less the word part it shares with one ("'s" of
+    "{{company}}'s")."""
+    words = piece.split()
+    if after and words and not piece[:1].isspace():
+        words = words[1:]
+    if before and words and not piece[-1:].isspace():
+        words = words[:-1]
+    return " ".join(words).strip(" ,;:")
 
 
 def opt_out_reply(graph: FlowGraph | None) -> str:
@@ -296,6 +310,14 @@ def sentence(phrase: str) -> str:
     return text if text[-1:] in ".?!" else f"{text}."
 
 
+def near_miss(phrase: str) -> str:
+    """The phrase's words said another way (a plural, the words turned round): the runner
+    may still take its edge by the words, while an extractor finds no value in it ("Week
+    next." has no date), which a decide testing that nothing was captured needs."""
+    words = phrase.split()
+    return sentence(" ".join(reversed(words)) if len(words) > 1 else f"{phrase}s")
+
+
 def _fits(line: str, edges: Sequence[Edge], wanted: str | None) -> bool:
     """Whether the runner takes the edge `wanted` (None: no answer edge, and no greeting) for
     `line` at the ask whose edges these are, with no global firing."""
@@ -343,10 +365,13 @@ def _ask_lines(graph: FlowGraph, ask: AskNode, edge: Edge) -> list[list[str]]:
     steered = {c.variable for c in ask.capture} & _steering(graph)
     candidates = list(bases)
     if steered:
+        candidates += [near_miss(p) for p in edge.phrases]
         for sample in _samples(graph, steered):
-            candidates += (
-                [sample] + [f"{sample} {b}" for b in bases] + [f"{b} {sample}" for b in bases]
-            )
+            candidates += [
+                sample,
+                *(f"{sample} {b}" for b in bases),
+                *(f"{b} {sample}" for b in bases),
+            ]
     fitting = [c for c in dict.fromkeys(candidates) if _fits(c, edges, wanted)]
     tries = ask.max_tries if wanted is None else 1
     options = [[line] * tries for line in fitting[:CANDIDATES_MAX]]
@@ -444,9 +469,14 @@ def _ending(graph: FlowGraph, moves: Sequence[Move]) -> Expectations:
 
 
 def default_variables(graph: FlowGraph, given: Mapping[str, str] | None = None) -> dict[str, str]:
-    """A value for each of the flow's declared variables (a sample of its type, else its
-    name in words), the `given` ones over them."""
-    values = {v.name: TYPE_SAMPLES.get(v.type, v.name.replace("_", " ")) for v in graph.variables}
+    """A value for each variable the call gives the flow (declared, captured by no question):
+    a sample of its type, else its name in words; the `given` ones over them."""
+    captured = _captured_anywhere(graph)
+    values = {
+        v.name: TYPE_SAMPLES.get(v.type, v.name.replace("_", " "))
+        for v in graph.variables
+        if v.name not in captured
+    }
     return values | dict(given or {})
 
 
