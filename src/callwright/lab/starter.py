@@ -115,94 +115,80 @@ def opt_out_reply(graph: FlowGraph | None) -> str:
     return OPT_OUT_REPLY
 
 
-def _person(label: str, *lines: str, **more: object) -> Callee:
-    return Callee.model_validate({"kind": "person", "label": label, "lines": list(lines)} | more)
+#: The callees every agent meets, by scenario name (the sandbox's personas, as data).
+CALLEES: dict[str, Callee] = {
+    "Happy path": Callee(
+        label="agrees to everything",
+        lines=[
+            "Yes, speaking.",
+            "Yes, that sounds good.",
+            "Yes, that works for me.",
+            "Yes, please.",
+            "Thank you, goodbye.",
+        ],
+    ),
+    "Decline": Callee(label="not interested", lines=["No thanks, I'm not interested.", "Goodbye."]),
+    "Wrong person": Callee(
+        label="the wrong person", lines=["Sorry, you have the wrong number.", "Bye."]
+    ),
+    "Voicemail": Callee(kind="voicemail", label="a voicemail greeting", hello=VOICEMAIL_GREETING),
+    "Opt-out": Callee(
+        kind="opts-out",
+        label="asks not to be called again",
+        lines=["Please stop calling me and take me off your list.", "Bye."],
+    ),
+    "Asks for a person": Callee(
+        kind="wants-a-person",
+        label="asks for a real person",
+        lines=[
+            "Can I speak to a real person, please?",
+            "I would really rather talk to a person.",
+            "Okay, never mind. Goodbye.",
+        ],
+        joined=["Hi. I have a question, please.", "Great, thank you so much."],
+    ),
+    "Interrupter": Callee(
+        kind="interrupts",
+        label="talks over the agent",
+        lines=["Yes, this is me.", "Okay. Thanks, goodbye."],
+        interruption="Sorry, can I stop you there? What is this call about?",
+    ),
+    "Silent callee": Callee(kind="silent", label="answers and says nothing"),
+}
+
+
+def agent_expectations(agent: Agent, graph: FlowGraph | None = None) -> dict[str, Expectations]:
+    """What each of `CALLEES` should lead to with this agent: the outcome, the disclosure
+    within 10 s (an interrupter: at any time, as a disclosure cut off is said again with the
+    next reply), the opt-out's reply, handed to a person or not."""
+    phrase = disclosure_phrase(agent)
+    says = [SaysWithin(phrase=phrase, within_seconds=DISCLOSURE_SECONDS)] if phrase else []
+    return {
+        "Happy path": Expectations(outcome="completed", says=says, transferred=False),
+        "Decline": Expectations(outcome="completed", says=says, transferred=False),
+        "Wrong person": Expectations(outcome="completed", says=says),
+        "Voicemail": Expectations(outcome="voicemail", transferred=False),
+        "Opt-out": Expectations(
+            outcome="completed", says=[*says, SaysWithin(phrase=opt_out_reply(graph))]
+        ),
+        "Asks for a person": Expectations(outcome="transferred", says=says, transferred=True),
+        "Interrupter": Expectations(
+            outcome="completed", says=[SaysWithin(phrase=phrase)] if phrase else []
+        ),
+        "Silent callee": Expectations(outcome="time-limit", says=says),
+    }
 
 
 def agent_suite(agent: Agent, graph: FlowGraph | None = None) -> list[Scenario]:
-    """The eight callees every agent meets (the request for a person only when it can
-    transfer); `graph`: the flow the agent follows, if any (its opt-out line)."""
-    phrase = disclosure_phrase(agent)
-    says = [SaysWithin(phrase=phrase, within_seconds=DISCLOSURE_SECONDS)] if phrase else []
-    anytime = [SaysWithin(phrase=phrase)] if phrase else []
-
-    def expect(outcome: str, **more: object) -> Expectations:
-        return Expectations.model_validate({"outcome": outcome, "says": says} | more)
-
-    scenarios = [
-        Scenario(
-            name="Happy path",
-            callee=_person(
-                "agrees to everything",
-                "Yes, speaking.",
-                "Yes, that sounds good.",
-                "Yes, that works for me.",
-                "Yes, please.",
-                "Thank you, goodbye.",
-            ),
-            expect=expect("completed", transferred=False),
-        ),
-        Scenario(
-            name="Decline",
-            callee=_person("not interested", "No thanks, I'm not interested.", "Goodbye."),
-            expect=expect("completed", transferred=False),
-        ),
-        Scenario(
-            name="Wrong person",
-            callee=_person("the wrong person", "Sorry, you have the wrong number.", "Bye."),
-            expect=expect("completed"),
-        ),
-        Scenario(
-            name="Voicemail",
-            callee=Callee(kind="voicemail", label="a voicemail greeting", hello=VOICEMAIL_GREETING),
-            expect=Expectations(outcome="voicemail", transferred=False),
-        ),
-        Scenario(
-            name="Opt-out",
-            callee=Callee(
-                kind="opts-out",
-                label="asks not to be called again",
-                lines=["Please stop calling me and take me off your list.", "Bye."],
-            ),
-            expect=expect("completed", says=[*says, SaysWithin(phrase=opt_out_reply(graph))]),
-        ),
+    """The eight callees every agent meets (the request for a person only when it has a
+    transfer number or departments); `graph`: the flow the agent follows, if any."""
+    expect = agent_expectations(agent, graph)
+    can_transfer = bool(agent.transfer_number or agent.transfer_list)
+    return [
+        Scenario(name=name, callee=callee.model_copy(deep=True), expect=expect[name])
+        for name, callee in CALLEES.items()
+        if can_transfer or name != "Asks for a person"
     ]
-    if agent.transfer_number or agent.transfer_list:
-        scenarios.append(
-            Scenario(
-                name="Asks for a person",
-                callee=Callee(
-                    kind="wants-a-person",
-                    label="asks for a real person",
-                    lines=[
-                        "Can I speak to a real person, please?",
-                        "I would really rather talk to a person.",
-                        "Okay, never mind. Goodbye.",
-                    ],
-                    joined=["Hi. I have a question, please.", "Great, thank you so much."],
-                ),
-                expect=expect("transferred", transferred=True),
-            )
-        )
-    scenarios += [
-        Scenario(
-            name="Interrupter",
-            callee=Callee(
-                kind="interrupts",
-                label="talks over the agent",
-                lines=["Yes, this is me.", "Okay. Thanks, goodbye."],
-                interruption="Sorry, can I stop you there? What is this call about?",
-            ),
-            # Cut off, the disclosure is said again with the next reply: no time limit here.
-            expect=Expectations(outcome="completed", says=anytime),
-        ),
-        Scenario(
-            name="Silent callee",
-            callee=Callee(kind="silent", label="answers and says nothing"),
-            expect=expect("time-limit"),
-        ),
-    ]
-    return scenarios
 
 
 # From a flow ---------------------------------------------------------------------------
