@@ -13,7 +13,7 @@ import pytest
 from callwright.compliance.disclosure import DEFAULT_DISCLOSURE
 from callwright.flows.service import starters
 from callwright.lab.contract import Scenario
-from callwright.lab.starter import agent_suite, disclosure_phrase, flow_suite
+from callwright.lab.starter import agent_suite, disclosure_phrase, flow_suite, starter_suite
 from callwright.models import Agent
 from callwright.voice_agent.flow_graph import FlowGraph, GlobalNode, Step, TextTurnIn
 from callwright.voice_agent.flow_runner import text_turn
@@ -100,6 +100,18 @@ def test_a_flow_agent_s_opt_out_is_its_flow_s_line() -> None:
     assert opt_out.expect.says[-1].phrase == (
         "Understood. I'll make sure you're not called again. Goodbye."
     )
+
+
+def test_an_agent_on_a_flow_gets_its_callees_and_the_flow_s_branches() -> None:
+    graph = starters()["appointment"].graph
+    suite = starter_suite(_agent(flow_id="flow-1"), graph, {"business_name": "Bright Dental"})
+    names = [s.name for s in suite]
+    assert names[:7] == [n for n in EIGHT if n != "Asks for a person"]
+    branches = suite[7:]
+    assert [s.name for s in branches] == [s.name for s in flow_suite(graph, today=TODAY)]
+    assert all(s.variables["business_name"] == "Bright Dental" for s in branches)
+    assert len(set(names)) == len(names)
+    assert [s.name for s in starter_suite(_agent())] == names[:7]
 
 
 async def _replay(graph: FlowGraph, scenario: Scenario) -> list[Step]:
@@ -212,3 +224,62 @@ async def test_a_decide_on_a_call_variable_is_steered_by_the_scenario_s_variable
     assert [s.expect.path for s in suite] == [["check", "gold"], ["check", "other"]]
     assert suite[0].variables == {"plan": "Gold"}
     assert await _edges_taken(graph, suite) == {"c1", "c2"}
+
+
+def _end(node_id: str) -> dict[str, object]:
+    return {"id": node_id, "kind": "action", "name": node_id, "action": {"type": "end_call"}}
+
+
+async def test_past_its_edge_a_branch_goes_the_way_a_decide_takes() -> None:
+    """ "Right" skips the question that captures `size`: the decide after it can only fall
+    back, whatever way on the graph's shortest route planned."""
+    graph = FlowGraph.model_validate(
+        {
+            "start_node_id": "q1",
+            "nodes": [
+                {"id": "q1", "kind": "ask", "name": "Which way?", "text": "Left or right?"},
+                {
+                    "id": "q2",
+                    "kind": "ask",
+                    "name": "How many?",
+                    "text": "How many people?",
+                    "capture": [{"variable": "size", "type": "number"}],
+                },
+                {"id": "d", "kind": "decide", "name": "Big?"},
+                _end("end_a"),
+                _end("end_big"),
+                _end("end_small"),
+            ],
+            "edges": [
+                {
+                    "id": "left",
+                    "source": "q1",
+                    "target": "q2",
+                    "kind": "answer",
+                    "phrases": ["left"],
+                },
+                {
+                    "id": "right",
+                    "source": "q1",
+                    "target": "d",
+                    "kind": "answer",
+                    "phrases": ["right"],
+                },
+                {"id": "q1_else", "source": "q1", "target": "end_a", "kind": "fallback"},
+                {"id": "n", "source": "q2", "target": "d", "kind": "answer", "phrases": ["people"]},
+                {"id": "q2_else", "source": "q2", "target": "d", "kind": "fallback"},
+                {
+                    "id": "big",
+                    "source": "d",
+                    "target": "end_big",
+                    "kind": "condition",
+                    "condition": {"variable": "size", "op": "greater_than", "value": "4"},
+                },
+                {"id": "small", "source": "d", "target": "end_small", "kind": "fallback"},
+            ],
+        }
+    )
+    suite = flow_suite(graph, today=TODAY)
+    right = next(s for s in suite if s.callee.lines[0] == "Right.")
+    assert right.expect.path == ["q1", "d", "end_small"]
+    assert await _edges_taken(graph, suite) == {e.id for e in graph.edges}

@@ -196,11 +196,10 @@ def agent_suite(agent: Agent, graph: FlowGraph | None = None) -> list[Scenario]:
 
 @dataclass(frozen=True)
 class Move:
-    """One move of a route: an edge taken, or a global fired from the ask `at` (`edge` None)."""
+    """One move of a route: an edge taken, or a global fired from the question it waits at."""
 
     edge: Edge | None = None
     jump: GlobalNode | None = None
-    at: str | None = None
 
 
 @dataclass
@@ -210,6 +209,8 @@ class Said:
     lines: list[str] = field(default_factory=list)
     variables: dict[str, str] = field(default_factory=dict)
     pinned: set[str] = field(default_factory=set)
+    #: The moves taken (past its target, a route may go its own way at a decide).
+    moves: list[Move] = field(default_factory=list)
 
 
 def _ends(graph: FlowGraph, node_id: str) -> bool:
@@ -235,7 +236,7 @@ def _ways(graph: FlowGraph, node_id: str, jumps: bool) -> Iterator[tuple[Move, s
     if jumps and isinstance(graph.node(node_id), AskNode):
         for node in graph.nodes:
             if isinstance(node, GlobalNode) and node.then != "return":
-                yield Move(jump=node, at=node_id), node.id
+                yield Move(jump=node), node.id
 
 
 def _shortest(graph: FlowGraph, start: str, goal: str | None) -> list[Move] | None:
@@ -269,24 +270,39 @@ def _first_ask(graph: FlowGraph) -> str | None:
     return None
 
 
-def _route_through(graph: FlowGraph, target: Edge | GlobalNode) -> list[Move] | None:
-    """A route from the start through the edge (or firing the global from the first
-    question), on to an end."""
+def _befores(graph: FlowGraph, node_id: str) -> Iterator[list[Move]]:
+    """Ways from the start to the node: the shortest, then the shortest through each edge
+    into it (another way may capture what a decide there tests)."""
+    shortest = _shortest(graph, graph.start_node_id, node_id)
+    if shortest is not None:
+        yield shortest
+    for edge in graph.edges:
+        if edge.target == node_id and edge.source != node_id:
+            before = _shortest(graph, graph.start_node_id, edge.source)
+            if before is not None and [*before, Move(edge=edge)] != shortest:
+                yield [*before, Move(edge=edge)]
+
+
+def _routes_through(
+    graph: FlowGraph, target: Edge | GlobalNode
+) -> Iterator[tuple[list[Move], int]]:
+    """Routes from the start through the edge (or firing the global from the first
+    question) on to an end, each with how many of its moves lead to and through the target."""
     if isinstance(target, GlobalNode):
         ask = _first_ask(graph)
         before = _shortest(graph, graph.start_node_id, ask) if ask else None
         if ask is None or before is None:
-            return None
-        fired = [*before, Move(jump=target, at=ask)]
-        if target.then != "return":
-            return fired
-        after = _shortest(graph, ask, None)
-        return None if after is None else [*fired, *after]
-    before = _shortest(graph, graph.start_node_id, target.source)
+            return
+        fired = [*before, Move(jump=target)]
+        after = _shortest(graph, ask, None) if target.then == "return" else []
+        if after is not None:
+            yield [*fired, *after], len(fired)
+        return
     after = _shortest(graph, target.target, None)
-    if before is None or after is None:
-        return None
-    return [*before, Move(edge=target), *after]
+    if after is None:
+        return
+    for before in _befores(graph, target.source):
+        yield [*before, Move(edge=target), *after], len(before) + 1
 
 
 def sentence(phrase: str) -> str:
@@ -389,42 +405,64 @@ def _givens(graph: FlowGraph, node: DecideNode, said: Said) -> Iterator[dict[str
             yield {name: value}
 
 
-def _realise(graph: FlowGraph, moves: Sequence[Move], said: Said, today: date) -> Said | None:
+#: The most moves a route may take (a flow that loops back on itself stays finite).
+ROUTE_MAX = 100
+
+
+def _then(said: Said, move: Move, lines: Sequence[str] = (), **variables: str) -> Said:
+    """`said` after the move: its lines added, its captures over the variables."""
+    return Said(
+        [*said.lines, *lines], {**said.variables, **variables}, said.pinned, [*said.moves, move]
+    )
+
+
+def _rerouted(graph: FlowGraph, node: DecideNode, said: Said) -> list[Move] | None:
+    """Past the route's target, where a decide goes another way than the route planned: its
+    own way, then the shortest way on to an end."""
+    chosen = _decided(graph, node, said.variables)
+    edge = next((e for e in graph.edges if e.id == chosen), None)
+    after = _shortest(graph, edge.target, None) if edge is not None else None
+    return None if edge is None or after is None else [Move(edge=edge), *after]
+
+
+def _realise(
+    graph: FlowGraph, moves: Sequence[Move], said: Said, today: date, fixed: int
+) -> Said | None:
     """The route said: the callee's lines (and the call's variables) for which the runner
-    takes each of its moves; None when no lines tried do."""
-    if not moves:
-        return said
+    takes each of its moves; None when no lines tried do. The first `fixed` moves lead to
+    and through the route's target; past them, a decide may take its own way."""
+    if not moves or len(said.moves) >= ROUTE_MAX:
+        return said if not moves else None
     move, rest = moves[0], moves[1:]
     if move.jump is not None:
         intent = move.jump.intent
         line = next((x for x in GLOBAL_LINES[intent] if global_intent(x) == intent), None)
         if line is None:
             return None
-        return _realise(graph, rest, Said([*said.lines, line], said.variables, said.pinned), today)
+        return _realise(graph, rest, _then(said, move, [line]), today, fixed - 1)
     edge = move.edge
     assert edge is not None
     node = graph.node(edge.source)
     if isinstance(node, AskNode):
         for lines in _ask_lines(graph, node, edge):
-            variables = dict(said.variables)
+            captured: dict[str, str] = {}
             for line in lines:
-                variables.update(capture(node.capture, line, today))
-            found = _realise(
-                graph, rest, Said([*said.lines, *lines], variables, said.pinned), today
-            )
+                captured.update(capture(node.capture, line, today))
+            found = _realise(graph, rest, _then(said, move, lines, **captured), today, fixed - 1)
             if found is not None:
                 return found
         return None
     if isinstance(node, DecideNode):
         for given in _givens(graph, node, said):
-            variables = {**said.variables, **given}
-            if _decided(graph, node, variables) == edge.id:
-                pinned = said.pinned | set(given)
-                found = _realise(graph, rest, Said(said.lines, variables, pinned), today)
+            if _decided(graph, node, {**said.variables, **given}) == edge.id:
+                steered = _then(said, move, **given)
+                steered.pinned = said.pinned | set(given)
+                found = _realise(graph, rest, steered, today, fixed - 1)
                 if found is not None:
                     return found
-        return None
-    return _realise(graph, rest, said, today)
+        other = _rerouted(graph, node, said) if fixed <= 0 else None
+        return None if other is None else _realise(graph, other, said, today, 0)
+    return _realise(graph, rest, _then(said, move), today, fixed - 1)
 
 
 def path_of(moves: Sequence[Move]) -> list[str]:
@@ -471,7 +509,7 @@ def _name(graph: FlowGraph, number: int, moves: Sequence[Move]) -> str:
     return f"Branch {number}: " + " > ".join(names)[: 120 - len(f"Branch {number}: ")]
 
 
-def _scenario(graph: FlowGraph, number: int, moves: Sequence[Move], said: Said) -> Scenario:
+def _scenario(graph: FlowGraph, number: int, said: Said) -> Scenario:
     lines = list(said.lines)
     if lines and classify(lines[0]) is Intent.VOICEMAIL:
         # Heard before anyone said hello, it would be taken for a voicemail greeting.
@@ -482,9 +520,9 @@ def _scenario(graph: FlowGraph, number: int, moves: Sequence[Move], said: Said) 
         if k in said.pinned or k not in _captured_anywhere(graph)
     }
     return Scenario(
-        name=_name(graph, number, moves),
+        name=_name(graph, number, said.moves),
         callee=Callee(kind="person", label="follows one branch of the flow", lines=lines),
-        expect=_ending(graph, moves),
+        expect=_ending(graph, said.moves),
         variables={k: v for k, v in given.items() if v},
     )
 
@@ -515,11 +553,26 @@ def flow_suite(
         key = ("node" if isinstance(target, GlobalNode) else "edge", target.id)
         if key in covered:
             continue
-        moves = _route_through(graph, target)
-        said = _realise(graph, moves, start, day) if moves is not None else None
-        if moves is None or said is None:
+        said = next(
+            (
+                found
+                for moves, fixed in _routes_through(graph, target)
+                if (found := _realise(graph, moves, start, day, fixed)) is not None
+            ),
+            None,
+        )
+        if said is None:
             continue
-        covered |= {("edge", m.edge.id) for m in moves if m.edge}
-        covered |= {("node", m.jump.id) for m in moves if m.jump}
-        scenarios.append(_scenario(graph, len(scenarios) + 1, moves, said))
+        covered |= {("edge", m.edge.id) for m in said.moves if m.edge}
+        covered |= {("node", m.jump.id) for m in said.moves if m.jump}
+        scenarios.append(_scenario(graph, len(scenarios) + 1, said))
     return scenarios
+
+
+def starter_suite(
+    agent: Agent, graph: FlowGraph | None = None, variables: Mapping[str, str] | None = None
+) -> list[Scenario]:
+    """An agent's starter suite: its eight callees, then, when it follows the flow `graph`,
+    one scenario per branch of it (`variables`: the call's values for the flow's)."""
+    branches = flow_suite(graph, variables) if graph is not None else []
+    return agent_suite(agent, graph) + branches
