@@ -11,7 +11,14 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.lab.contract import RecordAction, RecordLine
+from callwright.lab.contract import (
+    Expectations,
+    RecordAction,
+    RecordLine,
+    SaysWithin,
+    ToolExpected,
+)
+from callwright.lab.evaluate import judge
 from callwright.lab.record import CallNotFound, call_record
 from callwright.models import CallEvent, TranscriptEntry, TurnLatency
 from tests.factories import finished_call
@@ -114,6 +121,27 @@ async def test_a_finished_call_as_the_judge_reads_it(app: FastAPI, session: Asyn
         "people": "4",
     }
     assert record.transferred_to == "+15005550011"
+    checks = judge(
+        Expectations(
+            outcome="transferred",
+            values={"new_time": "2026-11-27t14:00"},
+            says=[SaysWithin(phrase="I'm an AI assistant", within_seconds=1)],
+            tools=[ToolExpected(name="check_calendar", arguments={"day": "friday"})],
+            transferred=True,
+            path=["greeting", "new_time"],
+            max_reply_seconds=1.2,
+        ),
+        record,
+    )
+    assert [(c.expectation, c.passed) for c in checks] == [
+        ("outcome", True),
+        ("values.new_time", True),
+        ("says[0]", False),  # said at 1.5 s
+        ("tools[0]", True),
+        ("transferred", True),
+        ("path", True),
+        ("max_reply_seconds", False),  # 1.45 s
+    ]
 
 
 async def test_a_transfer_that_failed_is_not_transferred(
