@@ -8,7 +8,8 @@ compliance/disclosure.py) and the outcome that callee should lead to.
 
 From a flow graph: one scenario per branch, so that every edge the callee's words or the
 call's variables can steer is on some scenario's expected `path`. A route is found on the
-graph (the shortest way to the edge, then the shortest way on to an end), then said: an answer
+graph (the shortest way to the edge, or through another edge into it; then the shortest way on
+to an end, where a decide past the edge may take its own way), then said: an answer
 edge by one of its example phrases (or a line of its built-in intent), a fallback by a line
 that fits no edge (said as often as the question allows tries), a global by its intent's
 phrase, and a decide edge by the values captured on the way (or the call's variables) that
@@ -407,12 +408,27 @@ def _givens(graph: FlowGraph, node: DecideNode, said: Said) -> Iterator[dict[str
 
 #: The most moves a route may take (a flow that loops back on itself stays finite).
 ROUTE_MAX = 100
+#: The most partial routes tried for one target (lines at questions that capture what a
+#: decide tests multiply): past it, the target is left uncovered rather than searched long.
+TRIES_MAX = 20_000
 
 
-def _then(said: Said, move: Move, lines: Sequence[str] = (), **variables: str) -> Said:
+@dataclass
+class Budget:
+    """How many more partial routes the search may try."""
+
+    left: int = TRIES_MAX
+
+
+def _then(
+    said: Said, move: Move, lines: Sequence[str] = (), variables: Mapping[str, str] | None = None
+) -> Said:
     """`said` after the move: its lines added, its captures over the variables."""
     return Said(
-        [*said.lines, *lines], {**said.variables, **variables}, said.pinned, [*said.moves, move]
+        [*said.lines, *lines],
+        {**said.variables, **(variables or {})},
+        said.pinned,
+        [*said.moves, move],
     )
 
 
@@ -426,20 +442,23 @@ def _rerouted(graph: FlowGraph, node: DecideNode, said: Said) -> list[Move] | No
 
 
 def _realise(
-    graph: FlowGraph, moves: Sequence[Move], said: Said, today: date, fixed: int
+    graph: FlowGraph, moves: Sequence[Move], said: Said, today: date, fixed: int, budget: Budget
 ) -> Said | None:
     """The route said: the callee's lines (and the call's variables) for which the runner
     takes each of its moves; None when no lines tried do. The first `fixed` moves lead to
     and through the route's target; past them, a decide may take its own way."""
-    if not moves or len(said.moves) >= ROUTE_MAX:
-        return said if not moves else None
+    if not moves:
+        return said
+    budget.left -= 1
+    if budget.left < 0 or len(said.moves) >= ROUTE_MAX:
+        return None
     move, rest = moves[0], moves[1:]
     if move.jump is not None:
         intent = move.jump.intent
         line = next((x for x in GLOBAL_LINES[intent] if global_intent(x) == intent), None)
         if line is None:
             return None
-        return _realise(graph, rest, _then(said, move, [line]), today, fixed - 1)
+        return _realise(graph, rest, _then(said, move, [line]), today, fixed - 1, budget)
     edge = move.edge
     assert edge is not None
     node = graph.node(edge.source)
@@ -448,21 +467,23 @@ def _realise(
             captured: dict[str, str] = {}
             for line in lines:
                 captured.update(capture(node.capture, line, today))
-            found = _realise(graph, rest, _then(said, move, lines, **captured), today, fixed - 1)
+            found = _realise(
+                graph, rest, _then(said, move, lines, captured), today, fixed - 1, budget
+            )
             if found is not None:
                 return found
         return None
     if isinstance(node, DecideNode):
         for given in _givens(graph, node, said):
             if _decided(graph, node, {**said.variables, **given}) == edge.id:
-                steered = _then(said, move, **given)
+                steered = _then(said, move, variables=given)
                 steered.pinned = said.pinned | set(given)
-                found = _realise(graph, rest, steered, today, fixed - 1)
+                found = _realise(graph, rest, steered, today, fixed - 1, budget)
                 if found is not None:
                     return found
         other = _rerouted(graph, node, said) if fixed <= 0 else None
-        return None if other is None else _realise(graph, other, said, today, 0)
-    return _realise(graph, rest, _then(said, move), today, fixed - 1)
+        return None if other is None else _realise(graph, other, said, today, 0, budget)
+    return _realise(graph, rest, _then(said, move), today, fixed - 1, budget)
 
 
 def path_of(moves: Sequence[Move]) -> list[str]:
@@ -557,7 +578,7 @@ def flow_suite(
             (
                 found
                 for moves, fixed in _routes_through(graph, target)
-                if (found := _realise(graph, moves, start, day, fixed)) is not None
+                if (found := _realise(graph, moves, start, day, fixed, Budget())) is not None
             ),
             None,
         )
