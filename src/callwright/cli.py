@@ -152,6 +152,33 @@ def call(
     raise typer.Exit(place_call(options))
 
 
+@app.command("test-agent")
+def agent_tests(
+    agent: Annotated[str, typer.Argument(help="the agent's id (its page's address has it)")],
+    junit: Annotated[Path, typer.Option(help="write the run as JUnit XML to this file")],
+    url: Annotated[
+        str, typer.Option(envvar="CALLWRIGHT_URL", help="the Callwright server")
+    ] = "http://127.0.0.1:8000",
+    api_key: Annotated[
+        str, typer.Option(envvar="CALLWRIGHT_API_KEY", help="an API key of the agent's owner")
+    ] = "",
+    timeout: Annotated[int, typer.Option(min=10, max=7200, help="seconds to wait")] = 1800,
+) -> None:
+    """Run an agent's test suite (the agent lab) and exit non-zero when a scenario fails."""
+    from callwright.lab.cli import LabClientError, run_and_report
+
+    if not api_key:
+        raise typer.BadParameter(
+            "an API key is needed (or CALLWRIGHT_API_KEY)", param_hint="--api-key"
+        )
+    try:
+        code = run_and_report(url, api_key, agent, junit, within=timeout, say=typer.echo)
+    except (LabClientError, TimeoutError, OSError) as exc:
+        typer.echo(f"test-agent: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    raise typer.Exit(code)
+
+
 @app.command()
 def voices() -> None:
     """List the voices this machine can speak."""

@@ -30,6 +30,7 @@ from callwright.developers.outbox import Outbox
 from callwright.kit.db import Database
 from callwright.kit.jobs import JobQueue
 from callwright.kit.schedule import JobScheduler, start_scheduler
+from callwright.lab.runner import LabRunner
 from callwright.mail.service import Mailer
 from callwright.public_api.webhooks import CallWebhooks
 from callwright.realtime.server import Publisher, redis_publisher
@@ -134,6 +135,9 @@ class Core:
         PostCallAnalysis(settings, db, outbox, jobs).subscribe(calls.life)
         dialler = Dialler(settings, db, calls.service, campaign_events)
         jobs.register(TICK_JOB, dialler.tick)
+        LabRunner(db, calls.service, calls.flows, concurrency=settings.lab_concurrency).register(
+            jobs
+        )
         mailer = Mailer(settings, db, jobs)
         deliverer = Deliverer(settings, db, jobs, mailer)
         webhook_tasks.register(jobs, deliverer)

@@ -22,6 +22,8 @@ from callwright.content.endpoints import router as content_router
 from callwright.developers.endpoints import router as developers_router
 from callwright.flows.endpoints import router as flows_router
 from callwright.kit.errors import NotFound
+from callwright.lab.endpoints import router as lab_router
+from callwright.lab.public import router as lab_public_router
 from callwright.public_api.analyze import router as analyze_router
 from callwright.public_api.batch_analysis import router as batch_analysis_router
 from callwright.public_api.batches import router as batches_router
@@ -53,6 +55,7 @@ HOT_FIRST_ROUTERS = (
     billing_router,
     agent_tools_router,
     flows_router,
+    lab_router,
 )
 #: The Bland-compatible call API at the root (Bland's SDK joins its base URL and "v1/calls").
 PUBLIC_ROUTERS = (
@@ -61,6 +64,7 @@ PUBLIC_ROUTERS = (
     analyze_router,  # POST /v1/calls/{call_id}/analyze
     batch_analysis_router,  # POST /v1/batches/{batch_id}/analyze, GET .../analysis
     pathways_router,  # /v1/pathway (flows in Bland's shape)
+    lab_public_router,  # /v1/agents/{agent_id}/tests (the agent lab for CI)
 )
 
 

@@ -11,6 +11,7 @@ from callwright.models.developer import ApiKey, WebhookAttempt, WebhookDelivery,
 from callwright.models.email_message import EmailMessage
 from callwright.models.flow import Flow
 from callwright.models.flow_version import FlowVersion
+from callwright.models.lab import LabResult, LabRun, LabScenario
 from callwright.models.ledger import CallReport, LedgerEntry
 from callwright.models.password_reset import PasswordResetToken
 from callwright.models.payment import BillingProfile, TopUp
@@ -35,6 +36,9 @@ __all__ = [
     "Flow",
     "FlowVersion",
     "FormSubmission",
+    "LabResult",
+    "LabRun",
+    "LabScenario",
     "LedgerEntry",
     "PasswordResetToken",
     "Post",

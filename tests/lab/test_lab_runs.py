@@ -1,0 +1,113 @@
+"""A suite run as real sandbox calls (docs/lab.md): two scenarios placed at once as lab calls
+with their callees as data, judged from the finished calls, passing; then the agent's
+disclosure loses its recording notice, and a run through `callwright test-agent` (over `/v1`
+with an API key) fails exactly the expectation that checks it, writes JUnit XML that junitparser
+reads, and exits 1; the comparison of the two runs names that check and the setting."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from junitparser import JUnitXml
+
+from callwright.lab.cli import run_and_report
+from callwright.voice_agent.policy import OPT_OUT_REPLY
+from tests.factories import ApiClient, add_api_key, signed_in
+from tests.live import Live
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PROMPT = (
+    "You are Sarah from Bright Dental. You are calling to confirm a cleaning appointment "
+    "tomorrow at 3 pm. Ask if the time still works for them."
+)
+AGENT = {
+    "name": "Confirmations",
+    "prompt": PROMPT,
+    "voice": "joe",
+    "max_duration": 2,
+}
+CONFIRMS: dict[str, Any] = {
+    "name": "Confirms",
+    "callee": {"kind": "person", "lines": ["Yes, that works for me.", "Thanks, bye."]},
+    "expect": {
+        "outcome": "completed",
+        "says": [{"phrase": "this call is recorded", "within_seconds": 20}],
+        "never_says": ["guaranteed"],
+        "transferred": False,
+        "max_call_seconds": 120,
+    },
+}
+OPTS_OUT: dict[str, Any] = {
+    "name": "Opts out",
+    "callee": {
+        "kind": "opts-out",
+        "lines": ["Please stop calling me and take me off your list.", "Bye."],
+    },
+    "expect": {"says": [{"phrase": OPT_OUT_REPLY.split(".")[0]}]},
+}
+
+
+async def _finished(client: ApiClient, run_id: str, within: float = 240) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    while loop.time() < deadline:
+        run: dict[str, Any] = (await client.api("GET", f"lab/runs/{run_id}")).json()["data"]
+        if run["status"] != "running":
+            return run
+        await asyncio.sleep(0.5)
+    raise AssertionError(f"the run {run_id} did not end within {within} s")
+
+
+async def test_a_suite_runs_and_a_changed_version_fails_exactly_its_check(
+    live: Live, tmp_path: Path
+) -> None:
+    client, user = await signed_in(live.app, "lab-runs@example.com")
+    async with client:
+        made = await client.api("POST", "agents", json=AGENT)
+        agent = made.json()["data"]
+        ids = []
+        for scenario in (CONFIRMS, OPTS_OUT):
+            added = await client.api("POST", f"agents/{agent['id']}/lab/scenarios", json=scenario)
+            ids.append(added.json()["data"]["id"])
+        started = await client.api("POST", f"agents/{agent['id']}/lab/runs", json={})
+        assert started.status_code == 201, started.text
+        first = await _finished(client, started.json()["data"]["id"])
+        told = "\n".join(
+            f"{r['scenario']['name']}: {r['status']} {r['checks']}" for r in first["results"]
+        )
+        assert first["status"] == "passed", told
+        assert [r["status"] for r in first["results"]] == ["passed", "passed"], told
+        confirms = first["results"][0]
+        assert [c["expectation"] for c in confirms["checks"]] == [
+            "outcome", "says[0]", "never_says[0]", "transferred", "max_call_seconds"
+        ]  # fmt: skip
+        said = confirms["checks"][1]["evidence"]
+        assert said["kind"] == "line"
+        assert "this call is recorded" in said["text"]
+
+        # A new version: the disclosure without the recording notice.
+        body = AGENT | {"disclosure": "I'm an AI assistant."}
+        assert (await client.api("PUT", f"agents/{agent['id']}", json=body)).status_code == 200
+    key = await add_api_key(live.app, user)
+    junit = tmp_path / "lab.xml"
+    lines: list[str] = []
+    code = await asyncio.to_thread(
+        run_and_report, live.url, key, agent["id"], junit, within=240, say=lines.append
+    )
+    assert code == 1, lines
+    xml = JUnitXml.fromfile(str(junit))
+    cases = [case for suite in xml for case in suite]
+    failed = [case for case in cases if not case.is_passed]
+    assert [case.name for case in failed] == ["Confirms"], lines
+    assert "says[0]" in failed[0].result[0].message
+    async with client:
+        runs = (await client.api("GET", f"agents/{agent['id']}/lab/runs")).json()["data"]
+        assert [r["source"] for r in runs] == ["api", "app"]
+        compared = await client.api("GET", f"lab/runs/{runs[1]['id']}/compare/{runs[0]['id']}")
+    data = compared.json()["data"]
+    assert [(c["scenario"], c["expectation"]) for c in data["changed"]] == [("Confirms", "says[0]")]
+    assert data["settings_changed"]["disclosure"][1] == "I'm an AI assistant."
