@@ -114,6 +114,7 @@ def _places_calls(item: pytest.Item) -> bool:
 
 def _pass_keeps() -> Callable[[pytest.Item], bool]:
     """Which tests this pass runs (see pytest_collection_modifyitems)."""
+    pass_keeps: Callable[[pytest.Item], bool]
     if os.environ.get("CALLWRIGHT_TEST_DATABASE_URL"):
         pass_keeps = _postgresql_keeps
     elif os.environ.get("CALLWRIGHT_TEST_SIDE_BY_SIDE"):

@@ -18,7 +18,7 @@ from callwright.auth.deps import admin_user, current_user
 from callwright.developers.keys import api_key_caller
 from callwright.flows.service import BLANK
 from callwright.kit.time import utcnow
-from callwright.models import ApiKey, Campaign, Flow, FlowVersion
+from callwright.models import Agent, ApiKey, Campaign, Flow, FlowVersion, LabRun
 from tests.conftest import make_client
 from tests.factories import add_api_key, add_user, queued_call
 
@@ -272,9 +272,11 @@ async def test_walk_routes_as_anonymous_user_and_admin(app: FastAPI) -> None:
 KEY_ROUTES = [(m, p) for (m, p), level in ROUTES.items() if level == "key"]
 
 
-def _key_url(path: str, call_id: str, batch_id: str, flow_id: str) -> str:
-    """A key route's path with the owner's objects' ids (version 1 of the flow)."""
+def _key_url(path: str, call_id: str, batch_id: str, flow_id: str, lab: tuple[str, str]) -> str:
+    """A key route's path with the owner's objects' ids (version 1 of the flow; `lab`: an
+    agent and a lab run of it)."""
     url = path.replace("{batch_id}", batch_id).replace("{voice_id}", "joe")
+    url = url.replace("{agent_id}", lab[0]).replace("{run_id}", lab[1])
     url = url.replace("{pathway_id}", flow_id).replace("{version_id}", "1")
     return _concrete(url).replace("/1", f"/{call_id}") if "{call_id}" in url else url
 
@@ -289,8 +291,11 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
     async with app.state.db.sessionmaker() as session:
         batch = Campaign(user_id=owner.id, name="A batch", call_settings={"prompt": "x" * 20})
         flow = Flow(user_id=owner.id, name="A flow", draft=BLANK.model_dump(mode="json"))
-        session.add_all([batch, flow])
+        agent = Agent(user_id=owner.id, name="An agent", prompt="x" * 20, voice="joe")
+        session.add_all([batch, flow, agent])
         await session.flush()
+        run = LabRun(user_id=owner.id, agent_id=agent.id, agent_settings={}, status="passed")
+        session.add(run)
         session.add(FlowVersion(flow_id=flow.id, version=1, graph=flow.draft))
         flow.published_version = 1
         await session.commit()
@@ -306,7 +311,7 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
             # Two refusals a route count against this address's limit on requests without a
             # valid key (30 a minute, tests/public_api/test_v1_edges.py): a fresh minute each.
             await app.state.limiter.reset()
-            url = _key_url(path, call.id, batch.id, flow.id)
+            url = _key_url(path, call.id, batch.id, flow.id, (agent.id, run.id))
             for client in (anon, admin):
                 headers = {"Authorization": f"Bearer {client.token}"} if client.token else {}
                 response = await client.request(method, url, json={}, headers=headers)
@@ -316,7 +321,9 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
             assert as_owner.status_code not in (401, 403, 404) or path.endswith(
                 ("/recording", "/recordings/{call_id}")
             ), (method, path, as_owner.text)
-            if "{call_id}" in path or "{batch_id}" in path or "{pathway_id}" in path:
+            if any(
+                f"{{{name}}}" in path for name in ("call_id", "batch_id", "pathway_id", "agent_id")
+            ):
                 as_other = await theirs.request(method, url, json={})
                 assert as_other.status_code == 404, (method, path)
                 assert as_other.json()["status"] == "error"
@@ -329,7 +336,7 @@ async def test_key_routes_take_only_a_live_key_of_the_calls_owner(app: FastAPI) 
         # than the address's limit.
         await app.state.limiter.reset()
         for method, path in KEY_ROUTES:
-            url = _key_url(path, call.id, batch.id, flow.id)
+            url = _key_url(path, call.id, batch.id, flow.id, (agent.id, run.id))
             assert (await mine.request(method, url, json={})).status_code == 401, (method, path)
 
 

@@ -14,7 +14,7 @@ from callwright.lab.contract import Check, Evidence, Scenario
 from callwright.lab.endpoints import compare, run_out
 from callwright.models import LabResult, LabRun
 from tests.agents.test_agents_api import agent_body
-from tests.factories import ApiClient, signed_in
+from tests.factories import ApiClient, make_client, signed_in
 
 pytestmark = pytest.mark.asyncio
 
@@ -161,7 +161,9 @@ async def test_two_runs_compared_show_the_changed_setting_and_check(app: FastAPI
     assert change.after is not None
     assert not change.after.passed
     assert change.after.evidence is not None
-    async with client:
-        read = await client.api("GET", f"lab/runs/{runs[0].id}/compare/{runs[1].id}")
+    again = make_client(app)
+    again.token = client.token
+    async with again:
+        read = await again.api("GET", f"lab/runs/{runs[0].id}/compare/{runs[1].id}")
     assert read.status_code == 200, read.text
     assert read.json()["data"]["changed"][0]["expectation"] == "says[0]"

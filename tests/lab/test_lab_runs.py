@@ -1,8 +1,8 @@
 """A suite run as real sandbox calls (docs/lab.md): two scenarios placed at once as lab calls
-with their callees as data, judged from the finished calls, passing; then the agent's
-disclosure loses its recording notice, and a run through `callwright test-agent` (over `/v1`
-with an API key) fails exactly the expectation that checks it, writes JUnit XML that junitparser
-reads, and exits 1; the comparison of the two runs names that check and the setting."""
+with their callees as data, judged from the finished calls, passing; then the agent's prompt
+names another business, and a run through `callwright test-agent` (over `/v1` with an API key)
+fails exactly the expectation that checks the name, writes JUnit XML that junitparser reads,
+and exits 1; the comparison of the two runs names that check and the setting."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from junitparser import JUnitXml
 
 from callwright.lab.cli import run_and_report
 from callwright.voice_agent.policy import OPT_OUT_REPLY
-from tests.factories import ApiClient, add_api_key, signed_in
+from tests.factories import ApiClient, add_api_key, make_client, signed_in
 from tests.live import Live
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -35,7 +35,7 @@ CONFIRMS: dict[str, Any] = {
     "callee": {"kind": "person", "lines": ["Yes, that works for me.", "Thanks, bye."]},
     "expect": {
         "outcome": "completed",
-        "says": [{"phrase": "this call is recorded", "within_seconds": 20}],
+        "says": [{"phrase": "Bright Dental", "within_seconds": 20}],
         "never_says": ["guaranteed"],
         "transferred": False,
         "max_call_seconds": 120,
@@ -87,10 +87,10 @@ async def test_a_suite_runs_and_a_changed_version_fails_exactly_its_check(
         ]  # fmt: skip
         said = confirms["checks"][1]["evidence"]
         assert said["kind"] == "line"
-        assert "this call is recorded" in said["text"]
+        assert "Bright Dental" in said["text"]
 
-        # A new version: the disclosure without the recording notice.
-        body = AGENT | {"disclosure": "I'm an AI assistant."}
+        # A new version: the business's name changed in the prompt.
+        body = AGENT | {"prompt": PROMPT.replace("Bright Dental", "Sunny Dental")}
         assert (await client.api("PUT", f"agents/{agent['id']}", json=body)).status_code == 200
     key = await add_api_key(live.app, user)
     junit = tmp_path / "lab.xml"
@@ -104,10 +104,12 @@ async def test_a_suite_runs_and_a_changed_version_fails_exactly_its_check(
     failed = [case for case in cases if not case.is_passed]
     assert [case.name for case in failed] == ["Confirms"], lines
     assert "says[0]" in failed[0].result[0].message
-    async with client:
-        runs = (await client.api("GET", f"agents/{agent['id']}/lab/runs")).json()["data"]
+    again = make_client(live.app)
+    again.token = client.token
+    async with again:
+        runs = (await again.api("GET", f"agents/{agent['id']}/lab/runs")).json()["data"]
         assert [r["source"] for r in runs] == ["api", "app"]
-        compared = await client.api("GET", f"lab/runs/{runs[1]['id']}/compare/{runs[0]['id']}")
+        compared = await again.api("GET", f"lab/runs/{runs[1]['id']}/compare/{runs[0]['id']}")
     data = compared.json()["data"]
     assert [(c["scenario"], c["expectation"]) for c in data["changed"]] == [("Confirms", "says[0]")]
-    assert data["settings_changed"]["disclosure"][1] == "I'm an AI assistant."
+    assert data["settings_changed"]["prompt"] == [PROMPT, body["prompt"]]

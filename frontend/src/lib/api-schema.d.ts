@@ -596,6 +596,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_id}/lab/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Runs
+         * @description The agent's runs, the newest first.
+         */
+        get: operations["list_runs_api_v1_agents__agent_id__lab_runs_get"];
+        put?: never;
+        /**
+         * Create Run
+         * @description Runs the suite: each scenario a sandbox call, several at once; follow it by reading the
+         *     run.
+         */
+        post: operations["create_run_api_v1_agents__agent_id__lab_runs_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/lab/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Scenarios
+         * @description The agent's suite, in the order the scenarios were added.
+         */
+        get: operations["list_scenarios_api_v1_agents__agent_id__lab_scenarios_get"];
+        put?: never;
+        /** Create Scenario */
+        post: operations["create_scenario_api_v1_agents__agent_id__lab_scenarios_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/lab/starter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Starter Suite
+         * @description Adds the starter suite made from the agent (and its flow): the scenarios whose names the
+         *     suite does not have yet.
+         */
+        post: operations["add_starter_suite_api_v1_agents__agent_id__lab_starter_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{agent_id}/tools": {
         parameters: {
             query?: never;
@@ -1608,6 +1675,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lab/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Run */
+        get: operations["get_run_api_v1_lab_runs__run_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lab/runs/{run_id}/compare/{other_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare Runs
+         * @description `other_id` (the later run) against `run_id`: the settings that changed, and each
+         *     expectation whose result changed, with both checks and their evidence.
+         */
+        get: operations["compare_runs_api_v1_lab_runs__run_id__compare__other_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lab/scenarios/{scenario_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update Scenario */
+        put: operations["update_scenario_api_v1_lab_scenarios__scenario_id__put"];
+        post?: never;
+        /** Delete Scenario */
+        delete: operations["delete_scenario_api_v1_lab_scenarios__scenario_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/languages": {
         parameters: {
             query?: never;
@@ -2168,6 +2291,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agent_id}/tests/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run Tests
+         * @description Runs the agent's suite (or the scenarios named): poll `GET .../tests/runs/{run_id}` until
+         *     its status is no longer `running`.
+         */
+        post: operations["run_tests_v1_agents__agent_id__tests_run_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/tests/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read Test Run */
+        get: operations["read_test_run_v1_agents__agent_id__tests_runs__run_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/batches": {
         parameters: {
             query?: never;
@@ -2617,7 +2778,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "dashboard" | "api" | "batch" | "campaign" | "test" | "cli";
+            kind: "dashboard" | "api" | "batch" | "campaign" | "test" | "cli" | "lab";
             outcome: components["schemas"]["CallOutcome"] | null;
             /** Record Url */
             record_url: string | null;
@@ -3540,7 +3701,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "dashboard" | "api" | "batch" | "campaign" | "test" | "cli";
+            kind: "dashboard" | "api" | "batch" | "campaign" | "test" | "cli" | "lab";
             /** Latencies */
             latencies: components["schemas"]["TurnLatencyOut"][];
             /** Max Duration */
@@ -3739,6 +3900,57 @@ export interface components {
             id: number;
             /** Name */
             name: string;
+        };
+        /**
+         * Callee
+         * @description A simulated callee as data: what it says at each of the agent's turns, in order, and how
+         *     it behaves. The same fields as the sandbox's personas (docs/sandbox.md).
+         */
+        Callee: {
+            /**
+             * Hello
+             * @default Hello?
+             */
+            hello?: string;
+            /**
+             * Interruption
+             * @default
+             */
+            interruption?: string;
+            /** Joined */
+            joined?: string[];
+            /**
+             * Kind
+             * @default person
+             * @enum {string}
+             */
+            kind?: "person" | "no-answer" | "busy" | "voicemail" | "hangs-up" | "interrupts" | "silent" | "opts-out" | "wants-a-person" | "presses-keys";
+            /**
+             * Label
+             * @default
+             */
+            label?: string;
+            /** Lines */
+            lines?: string[];
+            /**
+             * Pauses
+             * @default 0
+             */
+            pauses?: number;
+            /** Resumed */
+            resumed?: string[];
+            /**
+             * Ring Seconds
+             * @default 2
+             */
+            ring_seconds?: number;
+            /**
+             * Thinking
+             * @default 0.3
+             */
+            thinking?: number;
+            /** Voice */
+            voice?: string | null;
         };
         /** CallsPage */
         CallsPage: {
@@ -3950,6 +4162,34 @@ export interface components {
             success?: boolean;
         };
         /**
+         * Check
+         * @description One expectation judged: `expectation` names it as the scenario does ("outcome",
+         *     "says[0]", "never_says[1]", "tools[0]", "values.new_time", "path", ...).
+         */
+        Check: {
+            evidence?: components["schemas"]["Evidence"] | null;
+            /** Expectation */
+            expectation: string;
+            /** Expected */
+            expected: string;
+            /** Found */
+            found: string;
+            /** Passed */
+            passed: boolean;
+        };
+        /**
+         * CheckChange
+         * @description An expectation whose result differs between two runs, with the lines that decided it.
+         */
+        CheckChange: {
+            after: components["schemas"]["Check"] | null;
+            before: components["schemas"]["Check"] | null;
+            /** Expectation */
+            expectation: string;
+            /** Scenario */
+            scenario: string;
+        };
+        /**
          * ClientConfig
          * @description What the web app needs before anyone signs in.
          */
@@ -3959,6 +4199,15 @@ export interface components {
             sign_in: components["schemas"]["SignInProviders"];
             /** Test Call Max Minutes */
             test_call_max_minutes: number;
+        };
+        /** ComparisonResponse */
+        ComparisonResponse: {
+            data: components["schemas"]["RunComparison"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /** ComponentOut */
         ComponentOut: {
@@ -4445,6 +4694,51 @@ export interface components {
              * @default
              */
             website?: string;
+        };
+        /**
+         * Evidence
+         * @description What decided a check: a transcript line, an event, a flow step or a reply's latency,
+         *     where it is in the call (`index` in its list, `at`: seconds after the answer) and its text.
+         */
+        Evidence: {
+            /** At */
+            at?: number | null;
+            /** Index */
+            index?: number | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "line" | "event" | "step" | "latency" | "call";
+            /** Text */
+            text: string;
+        };
+        /**
+         * Expectations
+         * @description What must hold of the call. Each field left out is not checked; every one given is one
+         *     check (a list: one check per item).
+         */
+        Expectations: {
+            /** Max Call Seconds */
+            max_call_seconds?: number | null;
+            /** Max Reply Seconds */
+            max_reply_seconds?: number | null;
+            /** Never Says */
+            never_says?: string[];
+            /** Outcome */
+            outcome?: ("completed" | "voicemail" | "transferred" | "no-answer" | "busy" | "failed" | "callee-hung-up" | "time-limit") | null;
+            /** Path */
+            path?: string[] | null;
+            /** Says */
+            says?: components["schemas"]["SaysWithin"][];
+            /** Tools */
+            tools?: components["schemas"]["ToolExpected"][];
+            /** Transferred */
+            transferred?: boolean | null;
+            /** Values */
+            values?: {
+                [key: string]: string;
+            };
         };
         /** ExtractedFieldOut */
         ExtractedFieldOut: {
@@ -5584,12 +5878,155 @@ export interface components {
             /** Token */
             token: string;
         };
+        /** ResultOut */
+        ResultOut: {
+            /** Call Id */
+            call_id: string | null;
+            /** Checks */
+            checks: components["schemas"]["Check"][];
+            /** Error */
+            error: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /** Position */
+            position: number;
+            scenario: components["schemas"]["Scenario"];
+            /** Scenario Id */
+            scenario_id: string | null;
+            /** Started At */
+            started_at: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "calling" | "passed" | "failed" | "error";
+        };
         /** RetryIn */
         RetryIn: {
             /** Attempts */
             attempts: number;
             /** Wait Minutes */
             wait_minutes: number;
+        };
+        /** RunComparison */
+        RunComparison: {
+            after: components["schemas"]["RunSummary"];
+            before: components["schemas"]["RunSummary"];
+            /** Changed */
+            changed: components["schemas"]["CheckChange"][];
+            /** Settings Changed */
+            settings_changed: {
+                [key: string]: unknown[];
+            };
+        };
+        /**
+         * RunIn
+         * @description Which scenarios to run (none given: the whole suite).
+         */
+        RunIn: {
+            /** Scenario Ids */
+            scenario_ids?: string[] | null;
+        };
+        /** RunOut */
+        RunOut: {
+            /** Agent Id */
+            agent_id: string;
+            /** Agent Settings */
+            agent_settings: {
+                [key: string]: unknown;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Failed Count */
+            failed_count: number;
+            /** Finished At */
+            finished_at: string | null;
+            /** Flow Id */
+            flow_id: string | null;
+            /** Flow Version */
+            flow_version: number | null;
+            /** Id */
+            id: string;
+            /** Passed Count */
+            passed_count: number;
+            /** Results */
+            results: components["schemas"]["ResultOut"][];
+            /** Scenario Count */
+            scenario_count: number;
+            /** Source */
+            source: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "running" | "passed" | "failed" | "error";
+        };
+        /** RunResponse */
+        RunResponse: {
+            data: components["schemas"]["RunOut"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** RunStarted */
+        RunStarted: {
+            data: components["schemas"]["RunOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** RunSummary */
+        RunSummary: {
+            /** Agent Id */
+            agent_id: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Failed Count */
+            failed_count: number;
+            /** Finished At */
+            finished_at: string | null;
+            /** Flow Id */
+            flow_id: string | null;
+            /** Flow Version */
+            flow_version: number | null;
+            /** Id */
+            id: string;
+            /** Passed Count */
+            passed_count: number;
+            /** Scenario Count */
+            scenario_count: number;
+            /** Source */
+            source: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "running" | "passed" | "failed" | "error";
+        };
+        /** RunsPage */
+        RunsPage: {
+            /** Data */
+            data: components["schemas"]["RunSummary"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /** SandboxNumber */
         SandboxNumber: {
@@ -5644,6 +6081,89 @@ export interface components {
              * @default
              */
             text?: string;
+        };
+        /**
+         * SaysWithin
+         * @description A phrase the agent must say (case and punctuation aside), within `within_seconds` of
+         *     the answer when given (the AI disclosure within 10 s).
+         */
+        SaysWithin: {
+            /** Phrase */
+            phrase: string;
+            /** Within Seconds */
+            within_seconds?: number | null;
+        };
+        /**
+         * Scenario
+         * @description A simulated callee and what must hold of the call to it.
+         */
+        Scenario: {
+            callee: components["schemas"]["Callee"];
+            expect?: components["schemas"]["Expectations"];
+            /** Name */
+            name: string;
+            /** Variables */
+            variables?: {
+                [key: string]: string;
+            };
+        };
+        /** ScenarioDeleted */
+        ScenarioDeleted: {
+            /** Data */
+            data: string;
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** ScenarioList */
+        ScenarioList: {
+            /** Data */
+            data: components["schemas"]["ScenarioOut"][];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /** ScenarioOut */
+        ScenarioOut: {
+            /** Agent Id */
+            agent_id: string;
+            callee: components["schemas"]["Callee"];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            expect?: components["schemas"]["Expectations"];
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Variables */
+            variables?: {
+                [key: string]: string;
+            };
+        };
+        /** ScenarioSaved */
+        ScenarioSaved: {
+            data: components["schemas"]["ScenarioOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
         };
         /**
          * SendCallIn
@@ -5749,6 +6269,21 @@ export interface components {
         SigningSecretOut: {
             /** Secret */
             secret: string;
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
+        /**
+         * StarterAdded
+         * @description The scenarios the starter suite added (those whose name the suite had already are not).
+         */
+        StarterAdded: {
+            /** Data */
+            data: components["schemas"]["ScenarioOut"][];
+            /** Message */
+            message: string;
             /**
              * Success
              * @default true
@@ -5998,6 +6533,19 @@ export interface components {
              * @default true
              */
             success?: boolean;
+        };
+        /**
+         * ToolExpected
+         * @description A tool the agent must call: its name, and the arguments it must have passed (a subset:
+         *     each given key with this value).
+         */
+        ToolExpected: {
+            /** Arguments */
+            arguments?: {
+                [key: string]: string | number | boolean;
+            };
+            /** Name */
+            name: string;
         };
         /** ToolHeaderIn */
         ToolHeaderIn: {
@@ -7626,6 +8174,7 @@ export type SchemaCallStatus = components['schemas']['CallStatus'];
 export type SchemaCallTimes = components['schemas']['CallTimes'];
 export type SchemaCallTransferOut = components['schemas']['CallTransferOut'];
 export type SchemaCallUser = components['schemas']['CallUser'];
+export type SchemaCallee = components['schemas']['Callee'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
 export type SchemaCampaignIn = components['schemas']['CampaignIn'];
 export type SchemaCampaignOut = components['schemas']['CampaignOut'];
@@ -7638,7 +8187,10 @@ export type SchemaCardSetupIn = components['schemas']['CardSetupIn'];
 export type SchemaCardSetupOut = components['schemas']['CardSetupOut'];
 export type SchemaCharts = components['schemas']['Charts'];
 export type SchemaChartsOut = components['schemas']['ChartsOut'];
+export type SchemaCheck = components['schemas']['Check'];
+export type SchemaCheckChange = components['schemas']['CheckChange'];
 export type SchemaClientConfig = components['schemas']['ClientConfig'];
+export type SchemaComparisonResponse = components['schemas']['ComparisonResponse'];
 export type SchemaComponentOut = components['schemas']['ComponentOut'];
 export type SchemaCondition = components['schemas']['Condition'];
 export type SchemaContactIn = components['schemas']['ContactIn'];
@@ -7668,6 +8220,8 @@ export type SchemaEndpointOutResponse = components['schemas']['EndpointOutRespon
 export type SchemaEndpointUpdate = components['schemas']['EndpointUpdate'];
 export type SchemaEndpointsPage = components['schemas']['EndpointsPage'];
 export type SchemaEnterpriseIn = components['schemas']['EnterpriseIn'];
+export type SchemaEvidence = components['schemas']['Evidence'];
+export type SchemaExpectations = components['schemas']['Expectations'];
 export type SchemaExtractedFieldOut = components['schemas']['ExtractedFieldOut'];
 export type SchemaFlowCreate = components['schemas']['FlowCreate'];
 export type SchemaFlowDeleted = components['schemas']['FlowDeleted'];
@@ -7752,15 +8306,30 @@ export type SchemaReportIn = components['schemas']['ReportIn'];
 export type SchemaReportOut = components['schemas']['ReportOut'];
 export type SchemaReportsPage = components['schemas']['ReportsPage'];
 export type SchemaResetPasswordIn = components['schemas']['ResetPasswordIn'];
+export type SchemaResultOut = components['schemas']['ResultOut'];
 export type SchemaRetryIn = components['schemas']['RetryIn'];
+export type SchemaRunComparison = components['schemas']['RunComparison'];
+export type SchemaRunIn = components['schemas']['RunIn'];
+export type SchemaRunOut = components['schemas']['RunOut'];
+export type SchemaRunResponse = components['schemas']['RunResponse'];
+export type SchemaRunStarted = components['schemas']['RunStarted'];
+export type SchemaRunSummary = components['schemas']['RunSummary'];
+export type SchemaRunsPage = components['schemas']['RunsPage'];
 export type SchemaSandboxNumber = components['schemas']['SandboxNumber'];
 export type SchemaSandboxPlan = components['schemas']['SandboxPlan'];
 export type SchemaSandboxPlanOut = components['schemas']['SandboxPlanOut'];
 export type SchemaSayNode = components['schemas']['SayNode'];
+export type SchemaSaysWithin = components['schemas']['SaysWithin'];
+export type SchemaScenario = components['schemas']['Scenario'];
+export type SchemaScenarioDeleted = components['schemas']['ScenarioDeleted'];
+export type SchemaScenarioList = components['schemas']['ScenarioList'];
+export type SchemaScenarioOut = components['schemas']['ScenarioOut'];
+export type SchemaScenarioSaved = components['schemas']['ScenarioSaved'];
 export type SchemaSendCallIn = components['schemas']['SendCallIn'];
 export type SchemaSendCallOut = components['schemas']['SendCallOut'];
 export type SchemaSignInProviders = components['schemas']['SignInProviders'];
 export type SchemaSigningSecretOut = components['schemas']['SigningSecretOut'];
+export type SchemaStarterAdded = components['schemas']['StarterAdded'];
 export type SchemaStatsData = components['schemas']['StatsData'];
 export type SchemaStatsOut = components['schemas']['StatsOut'];
 export type SchemaStatusCount = components['schemas']['StatusCount'];
@@ -7781,6 +8350,7 @@ export type SchemaTodayCount = components['schemas']['TodayCount'];
 export type SchemaTodayOut = components['schemas']['TodayOut'];
 export type SchemaToolAction = components['schemas']['ToolAction'];
 export type SchemaToolDeleted = components['schemas']['ToolDeleted'];
+export type SchemaToolExpected = components['schemas']['ToolExpected'];
 export type SchemaToolHeaderIn = components['schemas']['ToolHeaderIn'];
 export type SchemaToolHeaderOut = components['schemas']['ToolHeaderOut'];
 export type SchemaToolIn = components['schemas']['ToolIn'];
@@ -9031,6 +9601,174 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlowSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_runs_api_v1_agents__agent_id__lab_runs_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_run_api_v1_agents__agent_id__lab_runs_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStarted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_scenarios_api_v1_agents__agent_id__lab_scenarios_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioList"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_scenario_api_v1_agents__agent_id__lab_scenarios_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Scenario"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_starter_suite_api_v1_agents__agent_id__lab_starter_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StarterAdded"];
                 };
             };
             /** @description Validation Error */
@@ -10884,6 +11622,135 @@ export interface operations {
             };
         };
     };
+    get_run_api_v1_lab_runs__run_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    compare_runs_api_v1_lab_runs__run_id__compare__other_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+                other_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_scenario_api_v1_lab_scenarios__scenario_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Scenario"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_scenario_api_v1_lab_scenarios__scenario_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioDeleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     list_languages_api_v1_languages_get: {
         parameters: {
             query?: never;
@@ -11828,6 +12695,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    run_tests_v1_agents__agent_id__tests_run_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStarted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    read_test_run_v1_agents__agent_id__tests_runs__run_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"];
                 };
             };
             /** @description Validation Error */

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from callwright.lab.junit import write_junit
-from callwright.lab.schemas import RunOut
+from callwright.lab.junit import ScenarioResult, SuiteResult, write_junit
+from callwright.lab.schemas import ResultOut, RunOut
 
 #: Seconds between two reads of a running run.
 POLL_SECONDS = 2.0
@@ -32,6 +32,26 @@ def _message(response: httpx.Response) -> str:
     return str(body.get("message") or f"HTTP {response.status_code}") + (
         f" ({details})" if details else ""
     )
+
+
+def suite_result(run: RunOut) -> SuiteResult:
+    """The run as the JUnit writer takes it: the agent's suite, a result per scenario."""
+
+    def scenario(result: ResultOut) -> ScenarioResult:
+        seconds = None
+        if result.started_at is not None and result.finished_at is not None:
+            seconds = (result.finished_at - result.started_at).total_seconds()
+        unjudged = None if result.checks else "the scenario was not judged"
+        return ScenarioResult(
+            name=result.scenario.name,
+            checks=result.checks,
+            call_id=result.call_id,
+            seconds=seconds,
+            error=result.error or (unjudged if result.status not in ("passed",) else None),
+        )
+
+    name = str(run.agent_settings.get("name") or run.agent_id)
+    return SuiteResult(name=name, scenarios=[scenario(r) for r in run.results])
 
 
 def run_suite(
@@ -84,6 +104,6 @@ def run_and_report(
         base_url=base_url, headers=headers, timeout=30, transport=transport
     ) as client:
         run = run_suite(client, agent_id, within=within, say=say, sleep=sleep)
-    write_junit(run, junit)
+    write_junit([suite_result(run)], junit)
     say(f"{run.passed_count} passed, {run.failed_count} failed: {run.status}; wrote {junit}")
     return 0 if run.status == "passed" else 1

@@ -32,6 +32,13 @@ CalleeKind = Literal[
 #: A line the callee says; "[press 1]" presses a key instead (sandbox.numbers.press_line).
 Line = Annotated[str, Field(min_length=1, max_length=500)]
 Phrase = Annotated[str, Field(min_length=1, max_length=300)]
+#: A tool argument's expected value.
+ArgumentValue = (
+    Annotated[str, Field(max_length=300)]
+    | Annotated[int, Field(ge=-(10**12), le=10**12)]
+    | Annotated[float, Field(ge=-1e12, le=1e12)]
+    | bool
+)
 
 LINES_MAX = 30
 
@@ -83,7 +90,9 @@ class ToolExpected(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=64)
-    arguments: dict[str, str | int | float | bool] = Field(default_factory=dict, max_length=20)
+    arguments: dict[Annotated[str, Field(max_length=64)], ArgumentValue] = Field(
+        default_factory=dict, max_length=20
+    )
 
 
 #: How a call ends (telephony.state.CallOutcome: the call's `end_reason`).

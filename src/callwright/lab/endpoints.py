@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents import service as agents
@@ -19,7 +18,7 @@ from callwright.kit.db import SessionDep, on_commit
 from callwright.kit.deps import JobsDep, SettingsDep
 from callwright.kit.errors import NotFound, ValidationFailed
 from callwright.kit.jobs import JobQueue
-from callwright.lab import runner, starter
+from callwright.lab import repository, runner, starter
 from callwright.lab.contract import Check, Scenario
 from callwright.lab.schemas import (
     CheckChange,
@@ -63,16 +62,6 @@ def scenario_out(row: LabScenario) -> ScenarioOut:
     )
 
 
-async def _scenarios(session: AsyncSession, agent_id: str) -> list[LabScenario]:
-    return list(
-        await session.scalars(
-            select(LabScenario)
-            .where(LabScenario.agent_id == agent_id)
-            .order_by(LabScenario.created_at, LabScenario.id)
-        )
-    )
-
-
 async def _scenario(session: AsyncSession, user_id: int, scenario_id: str) -> LabScenario:
     row = await session.get(LabScenario, scenario_id)
     if row is None or row.user_id != user_id:
@@ -92,10 +81,7 @@ def _add(agent: Agent, scenario: Scenario) -> LabScenario:
 
 
 async def _room_for(session: AsyncSession, agent_id: str, more: int) -> None:
-    count = await session.scalar(
-        select(func.count(LabScenario.id)).where(LabScenario.agent_id == agent_id)
-    )
-    if int(count or 0) + more > SUITE_MAX:
+    if await repository.scenario_count(session, agent_id) + more > SUITE_MAX:
         raise ValidationFailed({"name": [f"A suite holds at most {SUITE_MAX} scenarios."]})
 
 
@@ -103,7 +89,9 @@ async def _room_for(session: AsyncSession, agent_id: str, more: int) -> None:
 async def list_scenarios(agent_id: IdParam, user: CurrentUser, session: SessionDep) -> ScenarioList:
     """The agent's suite, in the order the scenarios were added."""
     agent = await agents.owned(session, user.id, agent_id)
-    return ScenarioList(data=[scenario_out(s) for s in await _scenarios(session, agent.id)])
+    return ScenarioList(
+        data=[scenario_out(s) for s in await repository.scenarios(session, agent.id)]
+    )
 
 
 @router.post("/agents/{agent_id}/lab/scenarios", status_code=201)
@@ -148,9 +136,9 @@ async def add_starter_suite(
     """Adds the starter suite made from the agent (and its flow): the scenarios whose names the
     suite does not have yet."""
     agent = await agents.owned(session, user.id, agent_id)
-    have = {s.name for s in await _scenarios(session, agent.id)}
+    have = {s.name for s in await repository.scenarios(session, agent.id)}
     graph = await _flow_graph(session, agent)
-    made = [s for s in starter.suite_for(agent, graph) if s.name not in have]
+    made = [s for s in starter.starter_suite(agent, graph) if s.name not in have]
     await _room_for(session, agent.id, len(made))
     rows = [_add(agent, s) for s in made]
     session.add_all(rows)
@@ -172,7 +160,7 @@ async def start_run(
 ) -> LabRun:
     """A run of the agent's suite (or the scenarios named), stored; RUN_JOB goes after the
     commit."""
-    rows = await _scenarios(session, agent.id)
+    rows = await repository.scenarios(session, agent.id)
     if body.scenario_ids is not None:
         wanted = set(body.scenario_ids)
         rows = [r for r in rows if r.id in wanted]
@@ -233,16 +221,11 @@ async def list_runs(
 ) -> RunsPage:
     """The agent's runs, the newest first."""
     agent = await agents.owned(session, user.id, agent_id)
-    total = await session.scalar(select(func.count(LabRun.id)).where(LabRun.agent_id == agent.id))
-    runs = await session.scalars(
-        select(LabRun)
-        .where(LabRun.agent_id == agent.id)
-        .order_by(LabRun.created_at.desc(), LabRun.id)
-        .offset((paging.page - 1) * paging.per_page)
-        .limit(paging.per_page)
+    runs, total = await repository.runs_page(
+        session, agent.id, page=paging.page, per_page=paging.per_page
     )
-    data = [run_summary(r, await _results(session, r.id)) for r in runs]
-    return RunsPage(data=data, pagination=paging.pagination(int(total or 0)))
+    data = [run_summary(r, await repository.results(session, r.id)) for r in runs]
+    return RunsPage(data=data, pagination=paging.pagination(total))
 
 
 async def owned_run(session: AsyncSession, user_id: int, run_id: str) -> LabRun:
@@ -291,19 +274,11 @@ def compare(before: RunOut, after: RunOut) -> RunComparison:
     )
 
 
-async def _results(session: AsyncSession, run_id: str) -> list[LabResult]:
-    return list(
-        await session.scalars(
-            select(LabResult).where(LabResult.run_id == run_id).order_by(LabResult.position)
-        )
-    )
-
-
 def run_summary(run: LabRun, results: list[LabResult]) -> RunSummary:
     return RunSummary(
         id=run.id,
         agent_id=run.agent_id,
-        status=run.status,  # type: ignore[arg-type]
+        status=run.status,
         source=run.source,
         flow_id=run.flow_id,
         flow_version=run.flow_version,
@@ -316,7 +291,7 @@ def run_summary(run: LabRun, results: list[LabResult]) -> RunSummary:
 
 
 async def run_out(session: AsyncSession, run: LabRun) -> RunOut:
-    results = await _results(session, run.id)
+    results = await repository.results(session, run.id)
     return RunOut(
         **run_summary(run, results).model_dump(),
         agent_settings=run.agent_settings,
@@ -326,7 +301,7 @@ async def run_out(session: AsyncSession, run: LabRun) -> RunOut:
                 position=r.position,
                 scenario_id=r.scenario_id,
                 scenario=Scenario.model_validate(r.scenario),
-                status=r.status,  # type: ignore[arg-type]
+                status=r.status,
                 call_id=r.call_id,
                 checks=[Check.model_validate(c) for c in r.checks or []],
                 error=r.error,

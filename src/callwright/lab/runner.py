@@ -10,20 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from callwright.calls.builder import CallRequest, FlowChoice, OrderRefused, build_order
+from callwright.calls.builder import CallRequest, FlowChoice, build_order
 from callwright.calls.flows import CallFlows
 from callwright.calls.service import CallService
 from callwright.kit.db import Database
 from callwright.kit.errors import ValidationFailed
 from callwright.kit.jobs import JobQueue
 from callwright.kit.time import utcnow
+from callwright.lab import repository
 from callwright.lab.contract import Scenario
 from callwright.lab.evaluate import judge
 from callwright.lab.record import call_record
@@ -58,19 +59,13 @@ def agent_settings(agent: Agent) -> dict[str, Any]:
 
 async def calls_today(session: AsyncSession, user_id: int) -> int:
     """The lab calls the user's runs placed in the last 24 hours."""
-    since = utcnow() - timedelta(days=1)
-    count = await session.scalar(
-        select(func.count(LabResult.id))
-        .join(LabRun, LabRun.id == LabResult.run_id)
-        .where(LabRun.user_id == user_id, LabRun.created_at >= since)
-    )
-    return int(count or 0)
+    return await repository.calls_since(session, user_id, utcnow() - timedelta(days=1))
 
 
 async def start(
     session: AsyncSession,
     agent: Agent,
-    scenarios: list[tuple[str | None, Scenario]],
+    scenarios: Sequence[tuple[str | None, Scenario]],
     *,
     quota: int,
     source: str,
@@ -131,14 +126,7 @@ class LabRunner:
             if found is None or found.status != "running":
                 return
             run = found
-            results = list(
-                await session.scalars(
-                    select(LabResult)
-                    .where(LabResult.run_id == run_id, LabResult.status == "queued")
-                    .order_by(LabResult.position)
-                )
-            )
-            ids = [r.id for r in results]
+            ids = [r.id for r in await repository.results(session, run_id, "queued")]
         gate = asyncio.Semaphore(self.concurrency)
         await asyncio.gather(*(self._scenario(run, result_id, gate) for result_id in ids))
         await self._finish(run_id)
@@ -176,24 +164,16 @@ class LabRunner:
         lab call to the scenario's callee."""
         flow = FlowChoice(run.flow_id, run.flow_version) if run.flow_id else None
         request = CallRequest(
-            kind="dashboard",
+            kind="lab",
             to_number=LAB_NUMBER,
             user_id=run.user_id,
             agent_id=run.agent_id,
             variables=scenario.variables or None,
             flow=flow,
-        )
-        try:
-            order = await build_order(session, request)
-        except OrderRefused as refused:
-            raise ValidationFailed(refused.errors) from refused
-        lab = replace(
-            order,
-            kind="lab",
-            user_id=None,
             lab_callee=scenario.callee.model_dump(mode="json"),
-            max_duration=min(order.max_duration, LAB_MAX_MINUTES),
         )
+        order = await build_order(session, request)
+        lab = replace(order, max_duration=min(order.max_duration, LAB_MAX_MINUTES))
         call = await self.service.place(session, lab)
         return call.id
 
@@ -219,9 +199,7 @@ class LabRunner:
     async def _finish(self, run_id: str) -> None:
         async for session in self.db.session():
             run = await session.get(LabRun, run_id)
-            statuses = list(
-                await session.scalars(select(LabResult.status).where(LabResult.run_id == run_id))
-            )
+            statuses = [r.status for r in await repository.results(session, run_id)]
             if run is None:
                 return
             if "error" in statuses:

@@ -11,6 +11,7 @@ const KIND_LABELS: Record<CallKind, string> = {
   campaign: 'a campaign',
   test: 'the free test call',
   cli: 'the command line',
+  lab: 'the agent lab',
 }
 
 /** "placed from Send Call", "placed from a campaign", ... */
