@@ -76,6 +76,7 @@ SHARED_TO_POSTGRESQL = (
     "tests/campaigns/test_campaign_calls.py",
     "tests/calls/test_tool_calls.py",
     "tests/calls/test_keypad_llm.py",
+    "tests/calls/test_transfers_live.py",
 )
 
 

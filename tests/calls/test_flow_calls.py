@@ -23,7 +23,7 @@ from callwright.models import Call
 from callwright.speech import tts
 from callwright.voice_agent.policy import OPT_OUT_REPLY
 from tests.calls.fake_openai import FakeOpenAI, scripted_brain
-from tests.factories import wipe
+from tests.factories import add_user, wipe
 from tests.live import TEST_SPEED, Live
 from tests.voice_agent.flow_fixtures import flow_json
 
@@ -159,8 +159,10 @@ PATHS = {
 
 @pytest.mark.parametrize("to", list(PATHS))
 async def test_the_offline_brain_takes_each_callees_path(live: Live, to: str) -> None:
+    # A user's call: an opt-out lists the number on the user's list, not on everyone's.
+    user = await add_user(live.app, email=f"flows-{to[1:]}@example.com", balance_cents=10_000)
     extra = {"transfer_number": FRONT_DESK} if to == WANTS_A_PERSON else {}
-    call_id = await live.place(to, **(flow_order(to) | extra))
+    call_id = await live.place(to, **(flow_order(to, user_id=user.id) | extra))
     call = await live.wait_finalized(call_id)
     await PATHS[to](live.app, call)
     live_steps = [e["step"]["node_id"] for e in live.events_for(call.id) if e["category"] == "flow"]
@@ -191,15 +193,16 @@ async def test_the_scripted_model_chooses_the_edges(migrated: Settings) -> None:
     found: dict[str, Call] = {}
     asked: dict[str, list[dict[str, Any]]] = {}
     async with serving(model.app(), llm_port), serving(app.state.realtime.wrap(app), app_port):
-        # From an empty database, as every test: the offline test's opt-out listed OPTS_OUT.
+        # From an empty database, as every test (the live app's calls share this one).
         await wipe(app.state.db)
+        user = await add_user(app, email="flows-scripted@example.com", balance_cents=100_000)
         await asyncio.to_thread(app.state.voice_engines.transcriber.load)
         for to, choices in scripts.items():
             model.flow_choices = list(choices)
             before = len(model.requests)
             extra = {"transfer_number": FRONT_DESK} if to == WANTS_A_PERSON else {}
             async for session in app.state.db.session():
-                order = CallOrder(**(flow_order(to) | extra))
+                order = CallOrder(**(flow_order(to, user_id=user.id) | extra))
                 call_id = (await app.state.calls.service.place(session, order)).id
             found[to] = await app.state.calls.flows.wait_finalized(call_id, within=120, poll=0.2)
             asked[to] = [r for r in model.requests[before:] if r.get("tools")]

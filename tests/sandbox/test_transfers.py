@@ -292,6 +292,8 @@ async def test_a_warm_transfer_moves_the_callee_to_the_person(world: World) -> N
     assert not _contains(fork.payloads("outbound"), (await speech(NETWORK_VOICE, WHISPER))[5:30])
 
     # The action: DialCallStatus completed with the child's sid and seconds; Hangup ends it.
+    # (Posted as the call ends: on a busy machine a moment after the end is signalled.)
+    await _until(lambda: len(world.fake.posted("action")) == 1)
     (action,) = world.fake.posted("action")
     assert action["CallSid"] == sid
     assert (action["DialCallStatus"], action["DialCallSid"]) == ("completed", leg.sid)
@@ -410,6 +412,7 @@ async def test_hanging_up_during_a_cold_transfer_ends_the_dial_and_the_call(worl
     (leg,) = call.legs
     assert world.fake.posted("whisper") == [], "a cold transfer: no whisper"
     assert leg.whisper == []
+    await _until(lambda: len(world.fake.posted("action")) == 1)
     (action,) = world.fake.posted("action")
     assert (action["CallStatus"], action["DialCallStatus"], action["DialBridged"]) == (
         "completed",
