@@ -18,6 +18,10 @@ KEYS = ("123A", "456B", "789C", "*0#D")
 HOLD_FRAMES = 2
 #: The two tones must carry this much of the frame's power (speech spreads it wide).
 PURITY = 0.6
+#: And be about as loud as each other: the weaker at least this share of the stronger (6 dB, a
+#: detector's "twist"). A voiced sound can put most of a frame's power on one row frequency
+#: with a trace on a column one ("Of course. I'll call you back" in voice joe read as a 3).
+TWIST = 0.25
 #: A key's tones as the network plays them (`<Play digits>`), the silence after each, and a
 #: `w`'s wait (seconds).
 TONE_SECONDS, GAP_SECONDS, WAIT_SECONDS = 0.1, 0.1, 0.5
@@ -46,6 +50,8 @@ def key_in(frame: PCM, rate: int = PHONE_RATE) -> str | None:
     row, col = int(np.argmax(rows)), int(np.argmax(cols))
     # A sine of mean square P shows as P / 2: two tones that make the whole frame give total/2.
     if 2 * (rows[row] + cols[col]) < PURITY * total:
+        return None
+    if min(rows[row], cols[col]) < TWIST * max(rows[row], cols[col]):
         return None
     return KEYS[row][col]
 
