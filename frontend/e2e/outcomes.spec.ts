@@ -33,8 +33,20 @@ async function analysisSummary(page: Page, callId: string): Promise<string | nul
   }, callId)
 }
 
-/** Send a one-minute call to `number` from Send Call. */
+/** How many of the user's recent calls are not over yet (each holds its maximum cost). */
+async function liveCalls(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const userId = localStorage.getItem('userId')
+    const response = await fetch(`/api/v1/user/${userId}/calls?per_page=20`, { headers: { Authorization: `Bearer ${localStorage.getItem('api_token')}` } })
+    const calls = ((await response.json()) as { data: CallRecord[] }).data
+    return calls.filter((c) => ['queued', 'ringing', 'in-progress'].includes(c.status)).length
+  })
+}
+
+/** Send a one-minute call to `number` from Send Call, once the user's earlier calls are over:
+ * the specs share the demo user, and a call another spec left going holds the balance. */
 async function sendCall(page: Page, number: string): Promise<void> {
+  await expect.poll(() => liveCalls(page), { timeout: 120_000 }).toBe(0)
   await page.goto('/dashboard/send-call')
   await page.getByLabel('What should the agent do?').fill(PROMPT)
   await page.getByLabel('Phone number').fill(number)
