@@ -33,8 +33,9 @@ AGENT = {
 CONFIRMS: dict[str, Any] = {
     "name": "Confirms",
     "callee": {"kind": "person", "lines": ["Yes, that works for me.", "Thanks, bye."]},
+    # (No outcome expected: whether the agent or this callee, out of lines, ends the call first
+    # varies from run to run; the checks below do not.)
     "expect": {
-        "outcome": "completed",
         "says": [{"phrase": "Bright Dental", "within_seconds": 20}],
         "never_says": ["guaranteed"],
         "transferred": False,
@@ -83,9 +84,9 @@ async def test_a_suite_runs_and_a_changed_version_fails_exactly_its_check(
         assert [r["status"] for r in first["results"]] == ["passed", "passed"], told
         confirms = first["results"][0]
         assert [c["expectation"] for c in confirms["checks"]] == [
-            "outcome", "says[0]", "never_says[0]", "transferred", "max_call_seconds"
+            "says[0]", "never_says[0]", "transferred", "max_call_seconds"
         ]  # fmt: skip
-        said = confirms["checks"][1]["evidence"]
+        said = confirms["checks"][0]["evidence"]
         assert said["kind"] == "line"
         assert "Bright Dental" in said["text"]
 
