@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { DEMO, openFromSidebar, signIn } from './helpers'
+import { DEMO, earlierCallsOver, openFromSidebar, signIn } from './helpers'
 
 const addEdge = async (page: Page, from: string, to: string, fields: { kind?: string; label?: string; intent?: string } = {}) => {
   const form = page.getByRole('form', { name: 'Add edge' })
@@ -89,6 +89,7 @@ test('a five-node flow is built from blank, its problem shown and fixed, publish
   await expect(transcript).toContainText('The call ends')
 
   // A call on it, to the sandbox's callee who confirms: the node change is marked live.
+  await earlierCallsOver(page)
   await openFromSidebar(page, 'Send Call')
   await expect(page.getByTestId('send-balance')).toBeVisible()
   await page.getByLabel('Conversation flow').selectOption({ label: 'E2E confirmation (version 1)' })

@@ -48,3 +48,17 @@ export async function api<T>(page: Page, method: string, path: string, body?: un
     { method, path, body },
   )
 }
+
+/** Waits until none of the signed-in user's recent calls is still going: the specs of a group
+ * share the demo user, and a call another spec left going holds its maximum cost from the
+ * balance (a call sent meanwhile can be refused: "Available: $0.00"). */
+export async function earlierCallsOver(page: Page): Promise<void> {
+  const live = () =>
+    page.evaluate(async () => {
+      const userId = localStorage.getItem('userId')
+      const response = await fetch(`/api/v1/user/${userId}/calls?per_page=20`, { headers: { Authorization: `Bearer ${localStorage.getItem('api_token')}` } })
+      const calls = ((await response.json()) as { data: { status: string }[] }).data
+      return calls.filter((c) => ['queued', 'ringing', 'in-progress'].includes(c.status)).length
+    })
+  await expect.poll(live, { timeout: 120_000 }).toBe(0)
+}

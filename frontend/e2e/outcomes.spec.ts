@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { DEMO, signIn } from './helpers'
+import { DEMO, earlierCallsOver, signIn } from './helpers'
 
 /** Truthful outcomes (issue 16, part 2): a busy line says busy, a voicemail says voicemail and is
  * billed like any answered call (docs/calls-and-billing.md), a stopped call says stopped. */
@@ -33,20 +33,10 @@ async function analysisSummary(page: Page, callId: string): Promise<string | nul
   }, callId)
 }
 
-/** How many of the user's recent calls are not over yet (each holds its maximum cost). */
-async function liveCalls(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const userId = localStorage.getItem('userId')
-    const response = await fetch(`/api/v1/user/${userId}/calls?per_page=20`, { headers: { Authorization: `Bearer ${localStorage.getItem('api_token')}` } })
-    const calls = ((await response.json()) as { data: CallRecord[] }).data
-    return calls.filter((c) => ['queued', 'ringing', 'in-progress'].includes(c.status)).length
-  })
-}
-
 /** Send a one-minute call to `number` from Send Call, once the user's earlier calls are over:
  * the specs share the demo user, and a call another spec left going holds the balance. */
 async function sendCall(page: Page, number: string): Promise<void> {
-  await expect.poll(() => liveCalls(page), { timeout: 120_000 }).toBe(0)
+  await earlierCallsOver(page)
   await page.goto('/dashboard/send-call')
   await page.getByLabel('What should the agent do?').fill(PROMPT)
   await page.getByLabel('Phone number').fill(number)
