@@ -4,7 +4,7 @@ starter suite), its runs (start, list, read, compare). A user reaches only their
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -69,15 +69,18 @@ async def _scenario(session: AsyncSession, user_id: int, scenario_id: str) -> La
     return row
 
 
+def _stored(scenario: Scenario) -> dict[str, Any]:
+    """A scenario's columns as `lab_scenarios` keeps them (an added one's and a changed one's)."""
+    return {
+        "name": scenario.name,
+        "callee": scenario.callee.model_dump(mode="json"),
+        "expect": scenario.expect.model_dump(mode="json", exclude_defaults=True),
+        "variables": scenario.variables,
+    }
+
+
 def _add(agent: Agent, scenario: Scenario) -> LabScenario:
-    return LabScenario(
-        user_id=agent.user_id,
-        agent_id=agent.id,
-        name=scenario.name,
-        callee=scenario.callee.model_dump(mode="json"),
-        expect=scenario.expect.model_dump(mode="json", exclude_defaults=True),
-        variables=scenario.variables,
-    )
+    return LabScenario(user_id=agent.user_id, agent_id=agent.id, **_stored(scenario))
 
 
 async def _room_for(session: AsyncSession, agent_id: str, more: int) -> None:
@@ -111,10 +114,8 @@ async def update_scenario(
     scenario_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep
 ) -> ScenarioSaved:
     row = await _scenario(session, user.id, scenario_id)
-    row.name = body.name
-    row.callee = body.callee.model_dump(mode="json")
-    row.expect = body.expect.model_dump(mode="json", exclude_defaults=True)
-    row.variables = body.variables
+    for column, value in _stored(body).items():
+        setattr(row, column, value)
     await session.flush()
     return ScenarioSaved(message="Scenario saved", data=scenario_out(row))
 
