@@ -43,6 +43,7 @@ export const routes: RouteObject[] = [
           { path: 'agents', lazy: async () => ({ Component: (await import('@/features/agents/AgentsPage')).AgentsPage }) },
           { path: 'agents/new', lazy: async () => ({ Component: (await import('@/features/agents/AgentEditorPage')).AgentEditorPage }) },
           { path: 'agents/:agentId', lazy: async () => ({ Component: (await import('@/features/agents/AgentEditorPage')).AgentEditorPage }) },
+          { path: 'agents/:agentId/tests', lazy: async () => ({ Component: (await import('@/features/agents/AgentTestsPage')).AgentTestsPage }) },
           { path: 'flows', lazy: async () => ({ Component: (await import('@/features/flows/FlowsPage')).FlowsPage }) },
           { path: 'flows/:flowId', lazy: async () => ({ Component: (await import('@/features/flows/FlowEditorPage')).FlowEditorPage }) },
           { path: 'campaigns', lazy: async () => ({ Component: (await import('@/features/campaigns/CampaignsPage')).CampaignsPage }) },

@@ -17,3 +17,8 @@ export const notify = {
   info: (message: string, title?: string) => show('info', message, title),
   warning: (message: string, title?: string) => show('warning', message, title),
 }
+
+/** A toast that offers one thing to do (a button in it), shown longer than the others: 10 s. */
+export function offer(message: string, label: string, onClick: () => void): void {
+  toast.info(message, { action: { label, onClick }, duration: TOAST_DURATION_MS * 2 })
+}

@@ -10,6 +10,8 @@ import { Link, useNavigate, useParams } from 'react-router'
 import { agentKeys, agentQuery, agentsApi, type Agent } from '@/components/agents/api'
 import { DEFAULT_LANGUAGE, languagesQuery, voicesQuery, type CallLanguage } from '@/components/calls/api'
 import { LanguageField } from '@/components/calls/LanguageField'
+import { offerSuiteRun } from '@/components/lab/offer'
+import { OwnerTabs } from '@/components/lab/OwnerTabs'
 import { voicesOf } from '@/components/calls/languages'
 import { PageHeader, Select, TextArea } from '@/components/kit'
 import { Button } from '@/components/ui/button'
@@ -57,7 +59,8 @@ export function AgentEditorPage() {
   if ((agentId && agent.isPending) || voices.isPending || languages.isPending)
     return (
       <div className="space-y-6" aria-busy>
-        <PageHeader title={title} action={back} />
+        <PageHeader title={title} subtitle="Write {{name}} in the texts for what changes per call: Send Call asks for each value." action={back} />
+        {agentId && <OwnerTabs owner={{ kind: 'agent', id: agentId }} current="settings" />}
         <Card className="space-y-4 p-5">
           <Skeleton className="h-10 w-full" />
           <Skeleton className="h-40 w-full" />
@@ -71,6 +74,7 @@ export function AgentEditorPage() {
   return (
     <div className="space-y-6">
       <PageHeader title={title} subtitle="Write {{name}} in the texts for what changes per call: Send Call asks for each value." action={back} />
+      {agentId && <OwnerTabs owner={{ kind: 'agent', id: agentId }} current="settings" />}
       <AgentEditor key={agentId ?? 'new'} agent={agentId ? (agent.data ?? null) : null} voices={allVoices} languages={offered} />
       <AgentToolsSection agentId={agentId} />
       <AgentDerivedFlow agentId={agentId} />
@@ -104,6 +108,7 @@ function AgentEditor({ agent, voices, languages }: { agent: Agent | null; voices
       notify.success(agent ? 'Agent saved' : 'Agent created')
       if (result.notice) notify.warning(result.notice, 'A private webhook address')
       navigate('/dashboard/agents')
+      if (agent) void offerSuiteRun(client, { kind: 'agent', id: agent.id }, navigate)
     },
     onError: (error) => {
       if (error instanceof ApiError) {
