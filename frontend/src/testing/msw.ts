@@ -31,6 +31,8 @@ export const defaultHandlers = [
   http.get(url('languages'), () => HttpResponse.json({ success: true, default: 'en-US', languages: [{ code: 'en-US', name: 'English', voices: ['joe', 'amy'] }] })),
   http.get(url('flows'), () => HttpResponse.json({ success: true, data: [], pagination: { current_page: 1, last_page: 1, per_page: 100, total: 0 } })),
   http.get(url('agents'), () => HttpResponse.json({ success: true, data: [], pagination: { current_page: 1, last_page: 1, per_page: 100, total: 0 } })),
+  // An agent with no lab scenarios (saving one reads its suite to offer a run).
+  http.get(url('agents/:id/lab/scenarios'), () => HttpResponse.json({ success: true, data: [] })),
   http.get(url('user/:id/calls'), () =>
     HttpResponse.json({ success: true, data: [], pagination: { current_page: 1, last_page: 1, per_page: 7, total: 0 } }),
   ),
