@@ -46,10 +46,8 @@ export const failedCheck: Check = {
 }
 export const passedCheck: Check = { expectation: 'outcome', passed: true, expected: 'completed', found: 'completed', evidence: { kind: 'call', at: 12, text: 'The call ended: completed' } }
 
-const summary = (run: RunOut) => {
-  const { agent_settings: _settings, results: _results, ...rest } = run
-  return rest
-}
+/** A run as the runs list gives it (no settings, no results). */
+const summary = (run: RunOut) => Object.fromEntries(Object.entries(run).filter(([key]) => key !== 'agent_settings' && key !== 'results'))
 
 /** Handlers over `store` (the agent a1's scenarios) and `runs` (newest first). */
 export function labHandlers(store: ScenarioOut[], runs: RunOut[] = []) {

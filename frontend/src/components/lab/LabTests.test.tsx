@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { agentHandlers, makeAgent } from '@/testing/agents'
-import { failedCheck, labHandlers, makeResult, makeRun, makeScenario, passedCheck } from '@/testing/lab'
+import { labHandlers, makeResult, makeRun, makeScenario } from '@/testing/lab'
 import { calls, server, url } from '@/testing/msw'
 import { renderApp } from '@/testing/render'
 

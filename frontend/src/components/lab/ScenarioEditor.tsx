@@ -3,7 +3,7 @@
  * changes it (PUT); the server's refusal shows at its fields (or in the JSON view). */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Tabs } from 'radix-ui'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { TextArea } from '@/components/kit'
 import { Modal } from '@/components/Modal'
 import { Button } from '@/components/ui/button'
@@ -65,6 +65,15 @@ export function ScenarioEditor({ owner, scenario, suite, onClose }: { owner: Lab
   const client = useQueryClient()
   const state = useEditorState(scenario, suite)
   const { draft, view, json, jsonProblems, jsonBroken, tried, setTried, server, setServer, own } = state
+  const body = useRef<HTMLDivElement>(null)
+  const [attempt, setAttempt] = useState(0)
+  // After a refused save, the first problem is brought into view (and its field focused).
+  useEffect(() => {
+    if (!attempt) return
+    const first = body.current?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"]')
+    first?.scrollIntoView?.({ block: 'center' })
+    if (first?.matches('input, select, textarea')) first.focus()
+  }, [attempt, server])
   const save = useMutation({
     mutationFn: (body: ScenarioJson) => (scenario ? labApi.update(scenario.id, body as Scenario) : labApi.create(owner, body as Scenario)),
     onSuccess: (result) => {
@@ -80,6 +89,7 @@ export function ScenarioEditor({ owner, scenario, suite, onClose }: { owner: Lab
   const submit = () => {
     setTried(true)
     setServer({})
+    setAttempt((n) => n + 1)
     if (jsonBroken || Object.keys(own.problems).length) return
     save.mutate(own.scenario)
   }
@@ -97,7 +107,7 @@ export function ScenarioEditor({ owner, scenario, suite, onClose }: { owner: Lab
   )
   return (
     <Modal open onOpenChange={(open) => !open && onClose()} title={scenario ? `Scenario: ${scenario.name}` : 'New scenario'} footer={footer} wide>
-      <Tabs.Root value={view} onValueChange={state.switchTo} className="space-y-4">
+      <Tabs.Root ref={body} value={view} onValueChange={state.switchTo} className="space-y-4">
         <Tabs.List aria-label="Scenario view" className="inline-flex gap-1 rounded-lg bg-slate-100 p-1">
           <Tabs.Trigger value="form" className={TAB} disabled={jsonBroken && view === 'json'}>
             Form
