@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
           { path: 'agents/:agentId/tests', lazy: async () => ({ Component: (await import('@/features/agents/AgentTestsPage')).AgentTestsPage }) },
           { path: 'flows', lazy: async () => ({ Component: (await import('@/features/flows/FlowsPage')).FlowsPage }) },
           { path: 'flows/:flowId', lazy: async () => ({ Component: (await import('@/features/flows/FlowEditorPage')).FlowEditorPage }) },
+          { path: 'flows/:flowId/tests', lazy: async () => ({ Component: (await import('@/features/flows/FlowTestsPage')).FlowTestsPage }) },
           { path: 'campaigns', lazy: async () => ({ Component: (await import('@/features/campaigns/CampaignsPage')).CampaignsPage }) },
           { path: 'campaigns/new', lazy: async () => ({ Component: (await import('@/features/campaigns/NewCampaignPage')).NewCampaignPage }) },
           { path: 'campaigns/:campaignId', lazy: async () => ({ Component: (await import('@/features/campaigns/CampaignPage')).CampaignPage }) },

@@ -13,7 +13,7 @@ type Check = components['schemas']['Check']
 const STAMP = '2026-11-20T10:00:00Z'
 
 export function makeScenario(fields: Partial<ScenarioOut> & Pick<ScenarioOut, 'id' | 'name'>): ScenarioOut {
-  return { agent_id: 'a1', callee: { kind: 'person', hello: 'Hello?', lines: ['Yes.', 'Bye.'] }, expect: {}, variables: {}, created_at: STAMP, updated_at: STAMP, ...fields }
+  return { agent_id: 'a1', flow_id: null, suite: 'main', callee: { kind: 'person', hello: 'Hello?', lines: ['Yes.', 'Bye.'] }, expect: {}, variables: {}, created_at: STAMP, updated_at: STAMP, ...fields }
 }
 
 export function makeResult(fields: Partial<ResultOut> & Pick<ResultOut, 'id' | 'status'>): ResultOut {
@@ -24,6 +24,7 @@ export function makeRun(fields: Partial<RunOut> & Pick<RunOut, 'id' | 'status' |
   const results = fields.results
   return {
     agent_id: 'a1',
+    agent_version: null,
     source: 'app',
     flow_id: null,
     flow_version: null,

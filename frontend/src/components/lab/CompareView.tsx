@@ -2,14 +2,15 @@
  * text as a before and an after block) and each expectation whose result changed, its check in
  * each run with the evidence that decided it. */
 import { useQuery } from '@tanstack/react-query'
-import { ArrowRight, X } from 'lucide-react'
+import { ArrowRight, ChevronDown, ChevronRight, X } from 'lucide-react'
+import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton } from '@/components/ui/card'
 import { messageOf } from '@/lib/api'
 import { formatDateTime } from '@/lib/format'
 import { compareQuery, type Check, type CheckChange, type RunComparison } from './api'
 import { shown } from './present'
-import { CheckItem } from './ResultDetail'
+import { CheckItem, ResultCallView } from './ResultDetail'
 
 const isLong = (before: string, after: string) => before.length + after.length > 80 || before.includes('\n') || after.includes('\n')
 
@@ -57,6 +58,8 @@ function Side({ label, check }: { label: string; check: Check | null }) {
 }
 
 function ChangedCheck({ change }: { change: CheckChange }) {
+  const [calls, setCalls] = useState(false)
+  const Chevron = calls ? ChevronDown : ChevronRight
   return (
     <li className="space-y-2 rounded-xl p-3 ring-1 ring-slate-200" data-testid="check-change">
       <p className="text-sm font-medium text-slate-900">
@@ -66,13 +69,24 @@ function ChangedCheck({ change }: { change: CheckChange }) {
         <Side label="Before" check={change.before} />
         <Side label="After" check={change.after} />
       </div>
+      <Button variant="ghost" size="sm" aria-expanded={calls} onClick={() => setCalls(!calls)}>
+        <Chevron className="h-4 w-4" aria-hidden /> {calls ? 'Hide both calls' : 'Show both calls'}
+      </Button>
+      {calls && (
+        <div className="grid gap-3 md:grid-cols-2">
+          {[change.before_result_id, change.after_result_id].map((id, i) => (
+            <div key={i} className="min-w-0" data-testid={i ? 'after-call' : 'before-call'}>
+              {id ? <ResultCallView resultId={id} checks={[i ? change.after : change.before].filter((c) => c !== null)} /> : <p className="text-sm text-slate-500">No call in this run.</p>}
+            </div>
+          ))}
+        </div>
+      )}
     </li>
   )
 }
 
 export function Comparison({ data }: { data: RunComparison }) {
   const settings = Object.entries(data.settings_changed)
-  const only = data as RunComparison & { only_before?: string[]; only_after?: string[] }
   return (
     <div className="space-y-5">
       <p className="text-sm text-slate-600">
@@ -105,8 +119,8 @@ export function Comparison({ data }: { data: RunComparison }) {
         ) : (
           <p className="text-sm text-slate-500">Every expectation has the same result in both runs.</p>
         )}
-        {Boolean(only.only_before?.length) && <p className="text-xs text-slate-500">Only in the earlier run: {only.only_before?.join(', ')}</p>}
-        {Boolean(only.only_after?.length) && <p className="text-xs text-slate-500">Only in the later run: {only.only_after?.join(', ')}</p>}
+        {data.only_before.length > 0 && <p className="text-xs text-slate-500">Only in the earlier run: {data.only_before.join(', ')}</p>}
+        {data.only_after.length > 0 && <p className="text-xs text-slate-500">Only in the later run: {data.only_after.join(', ')}</p>}
       </section>
     </div>
   )

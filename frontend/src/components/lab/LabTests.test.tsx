@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { saveSession } from '@/lib/session'
 import { agentHandlers, makeAgent } from '@/testing/agents'
+import { flowHandlers, makeFlow } from '@/testing/flows'
 import { labHandlers, makeResult, makeRun, makeScenario } from '@/testing/lab'
 import { calls, server, url } from '@/testing/msw'
 import { renderApp } from '@/testing/render'
@@ -132,5 +133,22 @@ describe('the Tests tab', () => {
     runs[0] = makeRun({ id: 'run1', status: 'failed', finished_at: '2026-11-20T10:02:00Z', results: results.map((r) => (r.status === 'calling' || r.status === 'queued' ? { ...r, status: 'passed' as const } : r)) })
     await waitFor(() => expect(screen.getByTestId('run-status')).toHaveTextContent('Failed'), { timeout: 5000 })
     expect(screen.getByTestId('run-progress-text')).toHaveTextContent('4 of 4 done')
+  })
+
+  it("serves a flow's own suite on the flow's Tests tab, from the flow's paths, and says why a flow never published cannot run", async () => {
+    server.use(
+      ...flowHandlers([makeFlow({ id: 'f1', name: 'Appointments' })]),
+      http.get(url('flows/f1/lab/scenarios'), () => HttpResponse.json({ success: true, data: [makeScenario({ id: 's1', name: 'Branch: confirms', agent_id: null, flow_id: 'f1', suite: 'branches' })] })),
+      http.get(url('flows/f1/lab/runs'), () => HttpResponse.json({ success: true, data: [], pagination: { current_page: 1, last_page: 1, per_page: 10, total: 0 } })),
+      http.post(url('flows/f1/lab/runs'), () => HttpResponse.json({ success: false, message: 'The given data was invalid.', errors: { flow_id: ['The flow has no published version to call: publish it first.'] } }, { status: 422 })),
+    )
+    const user = userEvent.setup()
+    renderApp('/dashboard/flows/f1/tests')
+    expect(await screen.findByRole('heading', { name: 'Appointments' })).toBeInTheDocument()
+    expect(within(screen.getByRole('navigation', { name: 'Flow' })).getByRole('link', { name: 'Editor' })).toHaveAttribute('href', '/dashboard/flows/f1')
+    expect(await screen.findByTestId('suite-branches')).toHaveTextContent('Branch: confirms')
+    await user.click(screen.getByRole('button', { name: 'Run suite branches' }))
+    expect(await screen.findByText('The flow has no published version to call: publish it first.', { selector: '[role=alert]' })).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'POST' && c.path === 'flows/f1/lab/runs')?.body).toEqual({ suite: 'branches' })
   })
 })

@@ -58,6 +58,8 @@ describe("a run's results", () => {
     const longBefore = 'You are Sarah from Bright Dental. Offer the Friday special before confirming the cleaning appointment.'
     server.use(
       ...labHandlers([], [after, before]),
+      http.get(url('lab/results/r2/call'), () => HttpResponse.json({ success: true, data: CALL })),
+      http.get(url('lab/results/r1/call'), () => HttpResponse.json({ success: true, data: { ...CALL, call_id: 'c0', lines: [...CALL.lines.slice(0, 2), { speaker: 'agent', text: 'Our Friday special is a free whitening.', at: 4 }] } })),
       http.get(url('lab/runs/run1/compare/run2'), () =>
         HttpResponse.json({
           success: true,
@@ -65,7 +67,9 @@ describe("a run's results", () => {
             before: { ...before, results: undefined },
             after: { ...after, results: undefined },
             settings_changed: { temperature: [0.7, 0.2], prompt: [longBefore, 'You are Sarah from Bright Dental. Confirm the cleaning appointment.'] },
-            changed: [{ scenario: 'Never hears the offer', expectation: 'says[0]', before: { ...failedCheck, passed: true, found: 'said at 4.0 s' }, after: failedCheck }],
+            changed: [{ scenario: 'Never hears the offer', expectation: 'says[0]', before: { ...failedCheck, passed: true, found: 'said at 4.0 s' }, after: failedCheck, before_result_id: 'r1', after_result_id: 'r2' }],
+            only_before: [],
+            only_after: ['Opt-out'],
           },
         }),
       ),
@@ -84,6 +88,12 @@ describe("a run's results", () => {
     expect(was).toHaveTextContent('Foundsaid at 4.0 s')
     expect(now).toHaveAttribute('data-passed', 'false')
     expect(within(now as HTMLElement).getByTestId('evidence')).toHaveTextContent('Thanks for your time, goodbye.')
+    expect(view).toHaveTextContent('Only in the later run: Opt-out')
+    // Both calls side by side, each with the line its check read marked.
+    await user.click(within(change).getByRole('button', { name: 'Show both calls' }))
+    const afterCall = await within(change).findByTestId('after-call')
+    expect((await within(afterCall).findByText('Thanks for your time, goodbye.')).closest('li')).toHaveAttribute('data-evidence', 'true')
+    expect(await within(within(change).getByTestId('before-call')).findByText('Our Friday special is a free whitening.')).toBeInTheDocument()
   })
 
   it('lists the runs, newest first, with their counts, source and versions, and opens one', async () => {

@@ -11,7 +11,7 @@ import { Spinner } from '@/components/ui/card'
 import { FormError } from '@/components/ui/field'
 import { ApiError, messageOf } from '@/lib/api'
 import { notify } from '@/lib/toast'
-import { labApi, labKeys, type LabOwner, type Scenario, type ScenarioOut } from './api'
+import { labApi, labKeys, type LabOwner, type ScenarioOut } from './api'
 import { draftOf, emptyDraft, jsonOf, readJson, toScenario, type Draft, type Problems, type ScenarioJson } from './draft'
 import { ScenarioForm } from './ScenarioForm'
 
@@ -34,7 +34,7 @@ export function ProblemList({ problems, testId }: { problems: Problems; testId: 
 
 /** The editor's state: the draft, the JSON text while the JSON view is open, and the problems. */
 function useEditorState(scenario: ScenarioOut | null, suite: string) {
-  const [draft, setDraft] = useState<Draft>(() => (scenario ? draftOf(scenario as ScenarioJson) : emptyDraft(suite)))
+  const [draft, setDraft] = useState<Draft>(() => (scenario ? draftOf(scenario) : emptyDraft(suite)))
   const [view, setView] = useState<'form' | 'json'>('form')
   const [json, setJson] = useState('')
   const [jsonProblems, setJsonProblems] = useState<Problems>({})
@@ -75,7 +75,7 @@ export function ScenarioEditor({ owner, scenario, suite, onClose }: { owner: Lab
     if (first?.matches('input, select, textarea')) first.focus()
   }, [attempt, server])
   const save = useMutation({
-    mutationFn: (body: ScenarioJson) => (scenario ? labApi.update(scenario.id, body as Scenario) : labApi.create(owner, body as Scenario)),
+    mutationFn: (body: ScenarioJson) => (scenario ? labApi.update(scenario.id, body) : labApi.create(owner, body)),
     onSuccess: (result) => {
       void client.invalidateQueries({ queryKey: labKeys.scenarios(owner) })
       notify.success(result.message)

@@ -18,6 +18,7 @@ export type RunComparison = components['schemas']['RunComparison']
 export type CheckChange = components['schemas']['CheckChange']
 export type RunIn = components['schemas']['RunIn']
 export type ResultStatus = ResultOut['status']
+export type ResultCall = components['schemas']['ResultCall']
 
 /** Whose suite: an agent's or a flow's. */
 export interface LabOwner {
@@ -38,18 +39,30 @@ export const labKeys = {
   call: (resultId: string) => ['lab', 'result-call', resultId] as const,
 }
 
-const agentPath = (owner: LabOwner) => ({ params: { path: { agent_id: owner.id } } })
+/** The owner's suite paths: an agent's or a flow's (the same bodies and answers). */
+const agentPath = (id: string) => ({ params: { path: { agent_id: id } } })
+const flowPath = (id: string) => ({ params: { path: { flow_id: id } } })
+
+const listScenarios = (owner: LabOwner) =>
+  owner.kind === 'agent' ? api.GET('/api/v1/agents/{agent_id}/lab/scenarios', agentPath(owner.id)) : api.GET('/api/v1/flows/{flow_id}/lab/scenarios', flowPath(owner.id))
+
+const listRuns = (owner: LabOwner, page: number) => {
+  const query = { page, per_page: RUNS_PAGE_SIZE }
+  return owner.kind === 'agent'
+    ? api.GET('/api/v1/agents/{agent_id}/lab/runs', { params: { path: { agent_id: owner.id }, query } })
+    : api.GET('/api/v1/flows/{flow_id}/lab/runs', { params: { path: { flow_id: owner.id }, query } })
+}
 
 export const scenariosQuery = (owner: LabOwner) =>
   queryOptions({
     queryKey: labKeys.scenarios(owner),
-    queryFn: async () => (await unwrap(api.GET('/api/v1/agents/{agent_id}/lab/scenarios', agentPath(owner)), 'Failed to load the scenarios')).data,
+    queryFn: async () => (await unwrap(listScenarios(owner), 'Failed to load the scenarios')).data,
   })
 
 export const runsQuery = (owner: LabOwner, page: number) =>
   queryOptions({
     queryKey: [...labKeys.runs(owner), page],
-    queryFn: () => unwrap(api.GET('/api/v1/agents/{agent_id}/lab/runs', { params: { path: { agent_id: owner.id }, query: { page, per_page: RUNS_PAGE_SIZE } } }), 'Failed to load the runs'),
+    queryFn: () => unwrap(listRuns(owner, page), 'Failed to load the runs'),
   })
 
 /** A run, read again every second while it is running. */
@@ -66,12 +79,22 @@ export const compareQuery = (before: string, after: string) =>
     queryFn: async () => (await unwrap(api.GET('/api/v1/lab/runs/{run_id}/compare/{other_id}', { params: { path: { run_id: before, other_id: after } } }), 'Failed to compare the runs')).data,
   })
 
+/** A result's call as the judge read it, with its recording's address (404 while it has none). */
+export const resultCallQuery = (resultId: string) =>
+  queryOptions({
+    queryKey: labKeys.call(resultId),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/lab/results/{result_id}/call', { params: { path: { result_id: resultId } } }), 'Failed to load the call')).data,
+    retry: false,
+  })
+
 export const labApi = {
-  create: (owner: LabOwner, body: Scenario) => unwrap(api.POST('/api/v1/agents/{agent_id}/lab/scenarios', { ...agentPath(owner), body }), 'Failed to save the scenario'),
+  create: (owner: LabOwner, body: Scenario) =>
+    unwrap(owner.kind === 'agent' ? api.POST('/api/v1/agents/{agent_id}/lab/scenarios', { ...agentPath(owner.id), body }) : api.POST('/api/v1/flows/{flow_id}/lab/scenarios', { ...flowPath(owner.id), body }), 'Failed to save the scenario'),
   update: (scenarioId: string, body: Scenario) => unwrap(api.PUT('/api/v1/lab/scenarios/{scenario_id}', { params: { path: { scenario_id: scenarioId } }, body }), 'Failed to save the scenario'),
   remove: (scenarioId: string) => unwrap(api.DELETE('/api/v1/lab/scenarios/{scenario_id}', { params: { path: { scenario_id: scenarioId } } }), 'Failed to delete the scenario'),
-  starter: (owner: LabOwner) => unwrap(api.POST('/api/v1/agents/{agent_id}/lab/starter', agentPath(owner)), 'Failed to add the starter suite'),
-  run: (owner: LabOwner, body: RunIn) => unwrap(api.POST('/api/v1/agents/{agent_id}/lab/runs', { ...agentPath(owner), body }), 'Failed to start the run'),
+  starter: (owner: LabOwner) => unwrap(owner.kind === 'agent' ? api.POST('/api/v1/agents/{agent_id}/lab/starter', agentPath(owner.id)) : api.POST('/api/v1/flows/{flow_id}/lab/starter', flowPath(owner.id)), 'Failed to add the starter suite'),
+  run: (owner: LabOwner, body: RunIn) =>
+    unwrap(owner.kind === 'agent' ? api.POST('/api/v1/agents/{agent_id}/lab/runs', { ...agentPath(owner.id), body }) : api.POST('/api/v1/flows/{flow_id}/lab/runs', { ...flowPath(owner.id), body }), 'Failed to start the run'),
 }
 
 /** Where an owner's Tests tab is (`?run=` opens a run on it). */
@@ -79,26 +102,3 @@ export function testsPath(owner: LabOwner, runId?: string): string {
   const base = `/dashboard/${owner.kind === 'agent' ? 'agents' : 'flows'}/${encodeURIComponent(owner.id)}/tests`
   return runId ? `${base}?run=${encodeURIComponent(runId)}` : base
 }
-
-/** A result's call as the judge read it, with its recording (`GET lab/results/{id}/call`). */
-export interface ResultCall {
-  call_id: string
-  outcome: string | null
-  duration_seconds: number | null
-  lines: { speaker: 'agent' | 'callee'; text: string; at: number }[]
-  actions: { kind: string; name: string; arguments: Record<string, unknown>; status: string; at: number | null }[]
-  steps: Record<string, unknown>[]
-  reply_seconds: number[]
-  values: Record<string, string>
-  recording_url: string | null
-}
-
-export const resultCallQuery = (resultId: string) =>
-  queryOptions({
-    queryKey: labKeys.call(resultId),
-    queryFn: async (): Promise<ResultCall> => {
-      const client = api as unknown as { GET: (path: string, init: object) => Promise<{ data?: { data: ResultCall }; error?: unknown; response: Response }> }
-      return (await unwrap(client.GET('/api/v1/lab/results/{result_id}/call', { params: { path: { result_id: resultId } } }), 'Failed to load the call')).data
-    },
-    retry: false,
-  })

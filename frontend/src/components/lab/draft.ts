@@ -54,8 +54,10 @@ export interface Draft {
   variables: Pair[]
 }
 
-/** The scenario's JSON, `suite` included (the server's default group when left out). */
-export type ScenarioJson = Scenario & { suite?: string }
+/** The scenario's JSON (`suite`: the server's default group when left out). */
+export type ScenarioJson = Scenario
+/** A suite's name: letters, digits, spaces, "-" and "_", starting with a letter or digit. */
+export const SUITE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _-]*$/
 export type Problems = Record<string, string>
 
 export function emptyDraft(suite: string = DEFAULT_SUITE): Draft {
@@ -222,6 +224,7 @@ export function toScenario(draft: Draft): { scenario: ScenarioJson; problems: Pr
   const problems: Problems = {}
   const name = words(problems, 'name', draft.name.trim(), 'The name', 120)
   const suite = words(problems, 'suite', draft.suite.trim(), 'The suite', 60)
+  if (suite && !problems.suite && !SUITE_PATTERN.test(suite)) problems.suite = 'A suite is named with letters, digits, spaces, "-" and "_", starting with a letter or digit.'
   const callee = calleeOf(draft, problems)
   const expect = expectationsOf(draft, problems)
   const variables = map(problems, 'variables', draft.variables, 'variables', VARIABLES_MAX)

@@ -12,7 +12,7 @@ export function expectationCount({ expect = {} }: Pick<ScenarioOut, 'expect'>): 
   return ones + Object.keys(expect.values ?? {}).length + (expect.says?.length ?? 0) + (expect.never_says?.length ?? 0) + (expect.tools?.length ?? 0)
 }
 
-export const suiteOf = (scenario: ScenarioOut) => (scenario as ScenarioOut & { suite?: string }).suite ?? DEFAULT_SUITE
+export const suiteOf = (scenario: ScenarioOut) => scenario.suite ?? DEFAULT_SUITE
 
 /** The scenarios by suite, the groups in the order their first scenario was added. */
 export function groups(scenarios: ScenarioOut[]): [string, ScenarioOut[]][] {
@@ -32,8 +32,7 @@ export function doneCount(run: Pick<RunOut, 'results'>): number {
 
 /** "v3" for the agent's version a run ran (none: a run from before versions were kept). */
 export const agentVersionOf = (run: RunSummary) => {
-  const version = (run as RunSummary & { agent_version?: number | null }).agent_version
-  return version === null || version === undefined ? '' : `v${version}`
+  return run.agent_version === null ? '' : `v${run.agent_version}`
 }
 
 export const runLabel = (run: RunSummary) => `${formatDateTime(run.created_at)} (${run.passed_count} passed, ${run.failed_count} failed)`

@@ -6,6 +6,7 @@ import { ArrowLeft } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { PageHeader } from '@/components/kit'
+import { OwnerTabs } from '@/components/lab/OwnerTabs'
 import { Button } from '@/components/ui/button'
 import { Card, Skeleton } from '@/components/ui/card'
 import { messageOf } from '@/lib/api'
@@ -46,8 +47,9 @@ export function FlowEditorPage() {
     )
   if (flow.isPending)
     return (
-      <div className="space-y-6" aria-busy>
-        <PageHeader title="Flow" action={back} />
+      <div className="space-y-4" aria-busy>
+        <PageHeader title="Flow" subtitle="Draw the call: nodes say, ask, decide and act; edges are the ways on." action={back} />
+        <OwnerTabs owner={{ kind: 'flow', id: flowId }} current="settings" />
         <Skeleton className="h-[60vh] w-full" />
       </div>
     )
@@ -78,6 +80,7 @@ function FlowEditor({ initial }: { initial: Flow }) {
   return (
     <div className="space-y-4">
       <PageHeader title={doc.name} subtitle={doc.description || 'Draw the call: nodes say, ask, decide and act; edges are the ways on.'} action={back} />
+      <OwnerTabs owner={{ kind: 'flow', id: flow.id }} current="settings" />
       <EditorActions flow={flow} editor={editor} />
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-4">
