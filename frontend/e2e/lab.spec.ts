@@ -48,7 +48,7 @@ test('a suite written in the Tests tab runs as sandbox calls, its progress shown
   await expect(page.getByTestId('scenario-row')).toHaveCount(2)
 
   // The run: both scenarios, followed to the end.
-  await page.getByRole('button', { name: 'Run suite' }).click()
+  await page.getByRole('button', { name: 'Run suite', exact: true }).click()
   await expect(page).toHaveURL(/\?run=/)
   const progress = page.getByRole('progressbar', { name: 'Run progress' })
   await expect(progress).toHaveAttribute('aria-valuemax', '2')

@@ -102,7 +102,7 @@ function ResultRow({ result }: { result: ResultOut }) {
         <span className="min-w-0 flex-1 truncate text-sm font-medium text-slate-800">{result.scenario.name}</span>
         {finished && result.checks.length > 0 && (
           <span className={cn('text-xs', failed ? 'font-semibold text-rose-700' : 'text-slate-500')}>
-            {failed ? `${failed} of ${result.checks.length} checks failed` : `${result.checks.length} checks passed`}
+            {failed ? `${failed} of ${result.checks.length} ${result.checks.length === 1 ? 'check' : 'checks'} failed` : `${result.checks.length} ${result.checks.length === 1 ? 'check' : 'checks'} passed`}
           </span>
         )}
         <LabStatus status={result.status} />

@@ -29,7 +29,7 @@ export function ScenarioForm({ draft, problems, onChange }: FormProps) {
     <div className="space-y-6">
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <TextField id="scenario-name" label="Name" value={draft.name} problem={problems.name} maxLength={120} placeholder="Reschedules to Friday" onChange={(name) => onChange({ name })} />
-        <TextField id="scenario-suite" label="Suite" value={draft.suite} problem={problems.suite} maxLength={60} hint="A group the suite runs together." onChange={(suite) => onChange({ suite })} />
+        <TextField id="scenario-suite" label="Suite" value={draft.suite} problem={problems.suite} maxLength={60} hint="The group it is in: a group also runs alone." onChange={(suite) => onChange({ suite })} />
       </div>
       <CalleeFields draft={draft} problems={problems} onChange={onChange} />
       <ExpectFields draft={draft} problems={problems} onChange={onChange} />
