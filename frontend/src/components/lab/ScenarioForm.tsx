@@ -9,6 +9,16 @@ import { Input } from '@/components/ui/input'
 import { CALLEE_KINDS, LINES_MAX, OUTCOMES, PHRASES_MAX, TOOLS_MAX, VARIABLES_MAX, type Draft, type Problems } from './draft'
 import { PairRows, Problem, Rows, TextList } from './fields'
 
+/** An input of a row (its name in aria-label), its problem under it. */
+function RowInput({ id, label, value, problem, onChange, maxLength, placeholder, className, inputMode }: { id: string; label: string; value: string; problem?: string; onChange: (value: string) => void; maxLength: number; placeholder: string; className?: string; inputMode?: 'decimal' }) {
+  return (
+    <div className="space-y-1">
+      <Input id={id} aria-label={label} className={className} inputMode={inputMode} value={value} maxLength={maxLength} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} {...fieldAria(id, problem)} />
+      <Problem id={id} message={problem} />
+    </div>
+  )
+}
+
 export interface FormProps {
   draft: Draft
   problems: Problems
@@ -116,14 +126,8 @@ function SaysRows({ draft: { says }, problems, onChange }: FormProps) {
     <Rows legend="Says" hint="Phrases the agent must say (case and punctuation aside)." addLabel="Add phrase said" onAdd={() => onChange({ says: [...says, { phrase: '', within: '' }] })} full={says.length >= PHRASES_MAX} problem={problems['expect.says']} problemId="expect-says">
       {says.map((row, i) => (
         <div key={i} className="grid gap-2 sm:grid-cols-[1fr_9rem_auto]">
-          <div className="space-y-1">
-            <Input id={`expect-says-${i}`} aria-label={`Phrase said ${i + 1}`} value={row.phrase} maxLength={300} placeholder="I'm an AI assistant" onChange={(e) => set(i, { phrase: e.target.value })} {...fieldAria(`expect-says-${i}`, problems[`expect.says.${i}.phrase`])} />
-            <Problem id={`expect-says-${i}`} message={problems[`expect.says.${i}.phrase`]} />
-          </div>
-          <div className="space-y-1">
-            <Input id={`expect-says-${i}-within`} aria-label={`Phrase said ${i + 1} within seconds`} inputMode="decimal" value={row.within} maxLength={8} placeholder="within s" onChange={(e) => set(i, { within: e.target.value })} {...fieldAria(`expect-says-${i}-within`, problems[`expect.says.${i}.within_seconds`])} />
-            <Problem id={`expect-says-${i}-within`} message={problems[`expect.says.${i}.within_seconds`]} />
-          </div>
+          <RowInput id={`expect-says-${i}`} label={`Phrase said ${i + 1}`} value={row.phrase} maxLength={300} placeholder="I'm an AI assistant" problem={problems[`expect.says.${i}.phrase`]} onChange={(phrase) => set(i, { phrase })} />
+          <RowInput id={`expect-says-${i}-within`} label={`Phrase said ${i + 1} within seconds`} inputMode="decimal" value={row.within} maxLength={8} placeholder="within s" problem={problems[`expect.says.${i}.within_seconds`]} onChange={(within) => set(i, { within })} />
           <Button type="button" variant="ghost" size="icon" aria-label={`Remove phrase said ${i + 1}`} onClick={() => onChange({ says: says.filter((_, j) => j !== i) })}>
             <Trash2 className="h-4 w-4 text-rose-600" aria-hidden />
           </Button>
@@ -140,14 +144,8 @@ function ToolRows({ draft: { tools }, problems, onChange }: FormProps) {
     <Rows legend="Tools" hint='A tool the agent must call, and arguments it must pass, like {"day": "Friday"}.' addLabel="Add tool" onAdd={() => onChange({ tools: [...tools, { name: '', arguments: '' }] })} full={tools.length >= TOOLS_MAX} problem={problems['expect.tools']} problemId="expect-tools">
       {tools.map((row, i) => (
         <div key={i} className="grid gap-2 sm:grid-cols-[10rem_1fr_auto]">
-          <div className="space-y-1">
-            <Input id={`expect-tool-${i}`} aria-label={`Tool ${i + 1} name`} value={row.name} maxLength={64} placeholder="book_slot" onChange={(e) => set(i, { name: e.target.value })} {...fieldAria(`expect-tool-${i}`, problems[`expect.tools.${i}.name`])} />
-            <Problem id={`expect-tool-${i}`} message={problems[`expect.tools.${i}.name`]} />
-          </div>
-          <div className="space-y-1">
-            <Input id={`expect-tool-${i}-args`} aria-label={`Tool ${i + 1} arguments (JSON)`} className="font-mono" value={row.arguments} maxLength={2000} placeholder='{"day": "Friday"}' onChange={(e) => set(i, { arguments: e.target.value })} {...fieldAria(`expect-tool-${i}-args`, problems[`expect.tools.${i}.arguments`])} />
-            <Problem id={`expect-tool-${i}-args`} message={problems[`expect.tools.${i}.arguments`]} />
-          </div>
+          <RowInput id={`expect-tool-${i}`} label={`Tool ${i + 1} name`} value={row.name} maxLength={64} placeholder="book_slot" problem={problems[`expect.tools.${i}.name`]} onChange={(name) => set(i, { name })} />
+          <RowInput id={`expect-tool-${i}-args`} label={`Tool ${i + 1} arguments (JSON)`} className="font-mono" value={row.arguments} maxLength={2000} placeholder='{"day": "Friday"}' problem={problems[`expect.tools.${i}.arguments`]} onChange={(args) => set(i, { arguments: args })} />
           <Button type="button" variant="ghost" size="icon" aria-label={`Remove tool ${i + 1}`} onClick={() => onChange({ tools: tools.filter((_, j) => j !== i) })}>
             <Trash2 className="h-4 w-4 text-rose-600" aria-hidden />
           </Button>
