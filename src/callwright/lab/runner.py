@@ -147,6 +147,9 @@ class LabRunner:
             call_id = await self._place(session, run, scenario)
             result.call_id, result.status, result.started_at = call_id, "calling", utcnow()
         call = await self.flows.wait_finalized(call_id, within=_longest(scenario), poll=0.5)
+        if _not_placed(call):
+            await self._update(result_id, status="error", error=(call.error or "")[:500])
+            return
         if scenario.expect.values:
             await self._analysed(call)
         async for session in self.db.session():
@@ -209,6 +212,12 @@ class LabRunner:
             else:
                 run.status = "failed"
             run.finished_at = utcnow()
+
+
+def _not_placed(call: Call) -> bool:
+    """Whether the carrier never took the call (it failed before it rang: the sandbox network
+    did not answer, or refused the callee), which leaves nothing to judge."""
+    return call.status == "failed" and call.ringing_at is None and call.answered_at is None
 
 
 def _longest(scenario: Scenario) -> float:
