@@ -23,7 +23,8 @@ from callwright.models import Call
 from callwright.sandbox.network import SandboxCall
 from callwright.speech import tts
 from callwright.telephony import signature
-from tests.factories import ApiClient, make_client, signed_in, wipe
+from tests.factories import make_client, signed_in, wipe
+from tests.lab.runs import finished_run
 from tests.live import TEST_SPEED, place_call
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -115,17 +116,6 @@ async def twilio_install(migrated: Settings) -> AsyncIterator[tuple[FastAPI, Fak
         yield app, fake
 
 
-async def _finished(client: ApiClient, run_id: str, within: float = 240) -> dict[str, Any]:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + within
-    while loop.time() < deadline:
-        run: dict[str, Any] = (await client.api("GET", f"lab/runs/{run_id}")).json()["data"]
-        if run["status"] != "running":
-            return run
-        await asyncio.sleep(0.5)
-    raise AssertionError(f"the run {run_id} did not end within {within} s")
-
-
 async def _run_one(app: FastAPI, email: str, within: float = 240) -> dict[str, Any]:
     """A run of SCENARIO for a new user's agent, once it ended."""
     client, _ = await signed_in(app, email)
@@ -135,7 +125,7 @@ async def _run_one(app: FastAPI, email: str, within: float = 240) -> dict[str, A
         assert added.status_code == 201, added.text
         started = await client.api("POST", f"agents/{agent['id']}/lab/runs", json={})
         assert started.status_code == 201, started.text
-        return await _finished(client, started.json()["data"]["id"], within)
+        return await finished_run(client, started.json()["data"]["id"], within)
 
 
 async def _get(app: FastAPI, call_id: str) -> Call:
