@@ -163,6 +163,9 @@ def agent_tests(
         str, typer.Option(envvar="CALLWRIGHT_API_KEY", help="an API key of the agent's owner")
     ] = "",
     timeout: Annotated[int, typer.Option(min=10, max=7200, help="seconds to wait")] = 1800,
+    suite: Annotated[
+        str | None, typer.Option(help="run only this suite's scenarios (e.g. starter)")
+    ] = None,
 ) -> None:
     """Run an agent's test suite (the agent lab) and exit non-zero when a scenario fails."""
     from callwright.lab.cli import LabClientError, run_and_report
@@ -172,7 +175,9 @@ def agent_tests(
             "an API key is needed (or CALLWRIGHT_API_KEY)", param_hint="--api-key"
         )
     try:
-        code = run_and_report(url, api_key, agent, junit, within=timeout, say=typer.echo)
+        code = run_and_report(
+            url, api_key, agent, junit, within=timeout, suite=suite, say=typer.echo
+        )
     except (LabClientError, TimeoutError, OSError) as exc:
         typer.echo(f"test-agent: {exc}", err=True)
         raise typer.Exit(2) from exc

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.agents import service as agents
+from callwright.agents.schemas import AgentIn
 from callwright.config import Settings
 from callwright.content.seed_posts import seed_posts
 from callwright.kit.security import hash_password, verify_password
@@ -19,6 +21,25 @@ from callwright.kit.validation import normalize_email
 from callwright.models import LedgerEntry, User
 from callwright.models.user import Role
 from callwright.users import repository as users
+
+#: The demo user's agent, made with the account (docs/lab.md: its starter suite is the lab's
+#: example): a short reminder call that says who calls, discloses the AI and hands over to a
+#: person when asked (on the sandbox network, to its transfer target who answers).
+DEMO_AGENT: dict[str, object] = {
+    "name": "Appointment reminder (demo)",
+    "prompt": (
+        "You are Sarah from Bright Dental. You are calling to confirm a cleaning appointment "
+        "tomorrow at 3 pm. Ask if the time still works for them."
+    ),
+    "first_sentence": "Hi, this is Sarah from Bright Dental.",
+    "voice": "joe",
+    "max_duration": 2,
+    "voicemail_action": "leave_message",
+    "voicemail_message": "Hi, this is Sarah from Bright Dental about your cleaning tomorrow at "
+    "3 pm. Please call us back if the time does not work.",
+}
+#: The demo agent's transfer number on the sandbox network (a transfer target who answers).
+DEMO_TRANSFER = "+15005550011"
 
 
 @dataclass(frozen=True)
@@ -98,6 +119,15 @@ async def ensure_account(
     return user, False
 
 
+async def demo_agent(session: AsyncSession, settings: Settings, user: User) -> None:
+    """The demo user's agent, made once with the account (a deleted one stays deleted). Its
+    transfer number is the sandbox's, so only on an install whose carrier is the sandbox."""
+    fields = dict(DEMO_AGENT)
+    if settings.carrier == "sandbox":
+        fields["transfer_number"] = DEMO_TRANSFER
+    await agents.create(session, user.id, AgentIn.model_validate(fields).model_dump())
+
+
 async def seed(session: AsyncSession, settings: Settings) -> list[SeededAccount]:
     generated = _load_generated(settings)
     out: list[SeededAccount] = []
@@ -117,9 +147,11 @@ async def seed(session: AsyncSession, settings: Settings) -> list[SeededAccount]
         password = env_password or generated.get(key) or generate_password()
         if not env_password:
             generated[key] = password
-        _user, created = await ensure_account(
+        user, created = await ensure_account(
             session, role=role, email=email, name=name, password=password, balance_cents=balance
         )
+        if created and role is Role.USER:
+            await demo_agent(session, settings, user)
         out.append(SeededAccount(role.value, email.lower(), password, created, source))
     _save_generated(settings, generated)
     await seed_posts(session)

@@ -108,6 +108,28 @@ def test_says_fails_when_never_said_and_ignores_the_callee() -> None:
     assert (callee_only.expectation, callee_only.passed) == ("says[1]", False), "the callee's"
 
 
+def test_a_phrase_due_by_a_time_and_never_said_shows_what_was_said_by_then() -> None:
+    lines = [
+        RecordLine("agent", "Hi, this is Sarah.", 1.0),
+        RecordLine("callee", "Hello?", 3.0),
+        RecordLine("agent", "I'm a virtual helper, and this call is recorded.", 5.0),
+        RecordLine("agent", "Does tomorrow still work?", 14.0),
+    ]
+    check = only(
+        Expectations(says=[SaysWithin(phrase=DISCLOSURE, within_seconds=10)]), record(lines=lines)
+    )
+    assert (check.passed, check.found) == (False, "never said; the agent said this instead")
+    assert check.evidence is not None
+    assert (check.evidence.index, check.evidence.at) == (2, 5.0)
+    assert check.evidence.text == "agent: I'm a virtual helper, and this call is recorded."
+    late = [RecordLine("agent", "Hello, it's Sarah, I'm an assistant.", 12.0)]
+    first = only(
+        Expectations(says=[SaysWithin(phrase=DISCLOSURE, within_seconds=10)]), record(lines=late)
+    )
+    assert first.evidence is not None
+    assert first.evidence.index == 0, "none by then: the agent's first line"
+
+
 def test_says_a_phrase_split_over_two_agent_lines_from_where_it_begins() -> None:
     lines = [
         RecordLine("agent", "Hi there, I'm an AI", 2.0),

@@ -723,6 +723,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Versions
+         * @description The agent's versions, the newest first: every save that changed its settings is one
+         *     (docs/lab.md, "Versions").
+         */
+        get: operations["list_versions_api_v1_agents__agent_id__versions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analyze-call/{call_id}": {
         parameters: {
             query?: never;
@@ -1561,6 +1582,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/flows/{flow_id}/lab/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Flow Runs
+         * @description The flow's own suite's runs, the newest first.
+         */
+        get: operations["list_flow_runs_api_v1_flows__flow_id__lab_runs_get"];
+        put?: never;
+        /**
+         * Create Flow Run
+         * @description Runs the flow's own suite, each call the flow's published version alone.
+         */
+        post: operations["create_flow_run_api_v1_flows__flow_id__lab_runs_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/{flow_id}/lab/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Flow Scenarios
+         * @description The flow's own suite (called with the flow alone), in the order added.
+         */
+        get: operations["list_flow_scenarios_api_v1_flows__flow_id__lab_scenarios_get"];
+        put?: never;
+        /** Create Flow Scenario */
+        post: operations["create_flow_scenario_api_v1_flows__flow_id__lab_scenarios_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flows/{flow_id}/lab/starter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Flow Starter Suite
+         * @description Adds a scenario per branch of the flow's published version (those the suite lacks).
+         */
+        post: operations["add_flow_starter_suite_api_v1_flows__flow_id__lab_starter_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/flows/{flow_id}/publish": {
         parameters: {
             query?: never;
@@ -1667,6 +1753,47 @@ export interface paths {
         };
         /** Health */
         get: operations["health_api_v1_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lab/results/{result_id}/call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Result Call
+         * @description The scenario's call as the judge read it: the transcript (the checks' evidence points
+         *     into it), actions, flow steps, reply latencies and values; and its recording.
+         */
+        get: operations["result_call_api_v1_lab_results__result_id__call_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lab/results/{result_id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Result Recording
+         * @description The scenario's call recording, inline (Range requests answered, so a player seeks).
+         */
+        get: operations["result_recording_api_v1_lab_results__result_id__recording_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3062,6 +3189,34 @@ export interface components {
             /** Voice */
             voice: string;
         };
+        /**
+         * AgentVersionOut
+         * @description A saved state of the agent: its number (from 1), when it was saved and its settings.
+         */
+        AgentVersionOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Settings */
+            settings: {
+                [key: string]: unknown;
+            };
+            /** Version */
+            version: number;
+        };
+        /** AgentVersionsPage */
+        AgentVersionsPage: {
+            /** Data */
+            data: components["schemas"]["AgentVersionOut"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** AgentsPage */
         AgentsPage: {
             /** Data */
@@ -3804,7 +3959,7 @@ export interface components {
              * Source
              * @enum {string}
              */
-            source: "dashboard" | "api" | "campaign" | "test";
+            source: "dashboard" | "api" | "campaign" | "test" | "lab";
             /** Start At */
             start_at: string | null;
             /** Summary Prompt */
@@ -4183,7 +4338,11 @@ export interface components {
          */
         CheckChange: {
             after: components["schemas"]["Check"] | null;
+            /** After Result Id */
+            after_result_id: string;
             before: components["schemas"]["Check"] | null;
+            /** Before Result Id */
+            before_result_id: string;
             /** Expectation */
             expectation: string;
             /** Scenario */
@@ -5761,6 +5920,33 @@ export interface components {
             /** Name */
             name: string;
         };
+        /** RecordActionOut */
+        RecordActionOut: {
+            /** Arguments */
+            arguments: {
+                [key: string]: unknown;
+            };
+            /** At */
+            at: number | null;
+            /** Kind */
+            kind: string;
+            /** Name */
+            name: string;
+            /** Status */
+            status: string;
+        };
+        /** RecordLineOut */
+        RecordLineOut: {
+            /** At */
+            at: number;
+            /**
+             * Speaker
+             * @enum {string}
+             */
+            speaker: "agent" | "callee";
+            /** Text */
+            text: string;
+        };
         /** Recording */
         Recording: {
             /** Not Recorded */
@@ -5878,6 +6064,46 @@ export interface components {
             /** Token */
             token: string;
         };
+        /**
+         * ResultCall
+         * @description A result's call as the judge read it (the evidence's `index` points into `lines`,
+         *     `actions`, `steps` and `reply_seconds`), with its recording when it has one.
+         */
+        ResultCall: {
+            /** Actions */
+            actions: components["schemas"]["RecordActionOut"][];
+            /** Call Id */
+            call_id: string;
+            /** Duration Seconds */
+            duration_seconds: number | null;
+            /** Lines */
+            lines: components["schemas"]["RecordLineOut"][];
+            /** Outcome */
+            outcome: string | null;
+            /** Recording Url */
+            recording_url: string | null;
+            /** Reply Seconds */
+            reply_seconds: number[];
+            /** Steps */
+            steps: {
+                [key: string]: unknown;
+            }[];
+            /** Transferred To */
+            transferred_to: string | null;
+            /** Values */
+            values: {
+                [key: string]: string;
+            };
+        };
+        /** ResultCallResponse */
+        ResultCallResponse: {
+            data: components["schemas"]["ResultCall"];
+            /**
+             * Success
+             * @default true
+             */
+            success?: boolean;
+        };
         /** ResultOut */
         ResultOut: {
             /** Call Id */
@@ -5916,6 +6142,10 @@ export interface components {
             before: components["schemas"]["RunSummary"];
             /** Changed */
             changed: components["schemas"]["CheckChange"][];
+            /** Only After */
+            only_after: string[];
+            /** Only Before */
+            only_before: string[];
             /** Settings Changed */
             settings_changed: {
                 [key: string]: unknown[];
@@ -5923,20 +6153,24 @@ export interface components {
         };
         /**
          * RunIn
-         * @description Which scenarios to run (none given: the whole suite).
+         * @description Which scenarios to run: those named, and/or those of one suite (neither: all).
          */
         RunIn: {
             /** Scenario Ids */
             scenario_ids?: string[] | null;
+            /** Suite */
+            suite?: string | null;
         };
         /** RunOut */
         RunOut: {
             /** Agent Id */
-            agent_id: string;
+            agent_id: string | null;
             /** Agent Settings */
             agent_settings: {
                 [key: string]: unknown;
             };
+            /** Agent Version */
+            agent_version: number | null;
             /**
              * Created At
              * Format: date-time
@@ -5989,7 +6223,9 @@ export interface components {
         /** RunSummary */
         RunSummary: {
             /** Agent Id */
-            agent_id: string;
+            agent_id: string | null;
+            /** Agent Version */
+            agent_version: number | null;
             /**
              * Created At
              * Format: date-time
@@ -6102,6 +6338,11 @@ export interface components {
             expect?: components["schemas"]["Expectations"];
             /** Name */
             name: string;
+            /**
+             * Suite
+             * @default main
+             */
+            suite?: string;
             /** Variables */
             variables?: {
                 [key: string]: string;
@@ -6132,7 +6373,7 @@ export interface components {
         /** ScenarioOut */
         ScenarioOut: {
             /** Agent Id */
-            agent_id: string;
+            agent_id: string | null;
             callee: components["schemas"]["Callee"];
             /**
              * Created At
@@ -6140,10 +6381,17 @@ export interface components {
              */
             created_at: string;
             expect?: components["schemas"]["Expectations"];
+            /** Flow Id */
+            flow_id: string | null;
             /** Id */
             id: string;
             /** Name */
             name: string;
+            /**
+             * Suite
+             * @default main
+             */
+            suite?: string;
             /**
              * Updated At
              * Format: date-time
@@ -8126,6 +8374,8 @@ export type SchemaAgentOut = components['schemas']['AgentOut'];
 export type SchemaAgentResponse = components['schemas']['AgentResponse'];
 export type SchemaAgentSaved = components['schemas']['AgentSaved'];
 export type SchemaAgentSummary = components['schemas']['AgentSummary'];
+export type SchemaAgentVersionOut = components['schemas']['AgentVersionOut'];
+export type SchemaAgentVersionsPage = components['schemas']['AgentVersionsPage'];
 export type SchemaAgentsPage = components['schemas']['AgentsPage'];
 export type SchemaAnalysisByDayOut = components['schemas']['AnalysisByDayOut'];
 export type SchemaAnalysisField = components['schemas']['AnalysisField'];
@@ -8295,6 +8545,8 @@ export type SchemaProblem = components['schemas']['Problem'];
 export type SchemaProfileOut = components['schemas']['ProfileOut'];
 export type SchemaProfileResponse = components['schemas']['ProfileResponse'];
 export type SchemaProfileUpdate = components['schemas']['ProfileUpdate'];
+export type SchemaRecordActionOut = components['schemas']['RecordActionOut'];
+export type SchemaRecordLineOut = components['schemas']['RecordLineOut'];
 export type SchemaRecording = components['schemas']['Recording'];
 export type SchemaRefundOut = components['schemas']['RefundOut'];
 export type SchemaRefusedRow = components['schemas']['RefusedRow'];
@@ -8306,6 +8558,8 @@ export type SchemaReportIn = components['schemas']['ReportIn'];
 export type SchemaReportOut = components['schemas']['ReportOut'];
 export type SchemaReportsPage = components['schemas']['ReportsPage'];
 export type SchemaResetPasswordIn = components['schemas']['ResetPasswordIn'];
+export type SchemaResultCall = components['schemas']['ResultCall'];
+export type SchemaResultCallResponse = components['schemas']['ResultCallResponse'];
 export type SchemaResultOut = components['schemas']['ResultOut'];
 export type SchemaRetryIn = components['schemas']['RetryIn'];
 export type SchemaRunComparison = components['schemas']['RunComparison'];
@@ -9952,6 +10206,42 @@ export interface operations {
             };
         };
     };
+    list_versions_api_v1_agents__agent_id__versions_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentVersionsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     analyze_call_api_v1_analyze_call__call_id__post: {
         parameters: {
             query?: never;
@@ -11431,6 +11721,174 @@ export interface operations {
             };
         };
     };
+    list_flow_runs_api_v1_flows__flow_id__lab_runs_get: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Rows per page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunsPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_flow_run_api_v1_flows__flow_id__lab_runs_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStarted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_flow_scenarios_api_v1_flows__flow_id__lab_scenarios_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioList"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_flow_scenario_api_v1_flows__flow_id__lab_scenarios_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Scenario"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioSaved"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_flow_starter_suite_api_v1_flows__flow_id__lab_starter_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StarterAdded"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     publish_flow_api_v1_flows__flow_id__publish_post: {
         parameters: {
             query?: never;
@@ -11618,6 +12076,66 @@ export interface operations {
                     "application/json": {
                         [key: string]: string;
                     };
+                };
+            };
+        };
+    };
+    result_call_api_v1_lab_results__result_id__call_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultCallResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    result_recording_api_v1_lab_results__result_id__recording_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

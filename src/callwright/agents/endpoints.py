@@ -17,6 +17,8 @@ from callwright.agents.schemas import (
     AgentSaved,
     AgentsPage,
     AgentSummary,
+    AgentVersionOut,
+    AgentVersionsPage,
     DerivedFlow,
     DerivedFlowResponse,
 )
@@ -102,6 +104,29 @@ async def update_agent(
     notice = await _webhook_notice(body, settings)
     agent = await service.update(session, agent, body.model_dump())
     return AgentSaved(message="Agent updated successfully", data=agent_out(agent), notice=notice)
+
+
+@router.get("/agents/{agent_id}/versions")
+async def list_versions(
+    agent_id: AgentId,
+    user: CurrentUser,
+    session: SessionDep,
+    paging: Annotated[PageRequest, page_params(20)],
+) -> AgentVersionsPage:
+    """The agent's versions, the newest first: every save that changed its settings is one
+    (docs/lab.md, "Versions")."""
+    agent = await service.owned(session, user.id, agent_id)
+    await service.current_version(session, agent)  # an agent saved before versions were kept
+    rows, total = await agents.versions_page(
+        session, agent.id, page=paging.page, per_page=paging.per_page
+    )
+    return AgentVersionsPage(
+        data=[
+            AgentVersionOut(version=v.version, created_at=v.created_at, settings=v.settings)
+            for v in rows
+        ],
+        pagination=paging.pagination(total),
+    )
 
 
 @router.delete("/agents/{agent_id}")

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.pagination import paged
-from callwright.models import Agent, AgentTool
+from callwright.models import Agent, AgentTool, AgentVersion
 
 
 async def page_for_user(
@@ -69,3 +69,25 @@ async def add_tool(session: AsyncSession, tool: AgentTool) -> AgentTool:
 async def delete_tool(session: AsyncSession, tool: AgentTool) -> None:
     await session.delete(tool)
     await session.flush()
+
+
+async def latest_version(session: AsyncSession, agent_id: str) -> AgentVersion | None:
+    """The agent's newest version (None: none kept yet)."""
+    return await session.scalar(
+        select(AgentVersion)
+        .where(AgentVersion.agent_id == agent_id)
+        .order_by(AgentVersion.version.desc())
+        .limit(1)
+    )
+
+
+async def versions_page(
+    session: AsyncSession, agent_id: str, *, page: int, per_page: int
+) -> tuple[Sequence[AgentVersion], int]:
+    """The agent's versions, the newest first."""
+    query = (
+        select(AgentVersion)
+        .where(AgentVersion.agent_id == agent_id)
+        .order_by(AgentVersion.version.desc())
+    )
+    return await paged(session, query, page=page, per_page=per_page)

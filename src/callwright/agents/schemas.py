@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
@@ -246,6 +246,18 @@ class AgentSaved(Ok[AgentOut]):
 
 class AgentDeleted(Envelope):
     message: str
+
+
+class AgentVersionOut(BaseModel):
+    """A saved state of the agent: its number (from 1), when it was saved and its settings."""
+
+    version: int
+    created_at: datetime
+    settings: dict[str, Any]
+
+
+class AgentVersionsPage(Paged[AgentVersionOut]):
+    pass
 
 
 class DerivedFlow(BaseModel):

@@ -12,7 +12,7 @@ from callwright.agents import repository as agents
 from callwright.compliance import disclosure
 from callwright.flows.schemas import NAME_MAX
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
-from callwright.models import Agent
+from callwright.models import Agent, AgentVersion
 from callwright.voice_agent.derived_flow import TooManyQuestions, derived_flow
 from callwright.voice_agent.flow_graph import FlowGraph
 from callwright.voice_agent.policy import OfflinePolicy
@@ -39,17 +39,50 @@ async def owned(session: AsyncSession, user_id: int, agent_id: str) -> Agent:
     return agent
 
 
+#: An agent's columns that are not its settings (what a version keeps is the rest).
+_NOT_SETTINGS = frozenset({"id", "user_id", "created_at", "updated_at"})
+
+
+def settings_of(agent: Agent) -> dict[str, Any]:
+    """The agent's settings as a version keeps them: every column but its id, owner and times
+    (its custom tools are rows of their own, not in a version)."""
+    return {
+        column.key: getattr(agent, column.key)
+        for column in Agent.__table__.columns
+        if column.key not in _NOT_SETTINGS
+    }
+
+
+async def current_version(session: AsyncSession, agent: Agent) -> AgentVersion:
+    """The agent's version for its settings now: the newest kept when they are the same, else
+    a new one numbered after it (an agent saved before versions were kept gets its first)."""
+    settings = settings_of(agent)
+    latest = await agents.latest_version(session, agent.id)
+    if latest is not None and latest.settings == settings:
+        return latest
+    version = AgentVersion(
+        agent_id=agent.id, version=(latest.version + 1) if latest else 1, settings=settings
+    )
+    session.add(version)
+    await session.flush()
+    return version
+
+
 async def create(session: AsyncSession, user_id: int, fields: Mapping[str, Any]) -> Agent:
     if await agents.count_for_user(session, user_id) >= AGENTS_MAX:
         raise TooManyAgents()
-    return await agents.add(session, Agent(user_id=user_id, **fields))
+    agent = await agents.add(session, Agent(user_id=user_id, **fields))
+    await current_version(session, agent)
+    return agent
 
 
 async def update(session: AsyncSession, agent: Agent, fields: Mapping[str, Any]) -> Agent:
+    """Saves the changed settings; a change is the agent's next version."""
     for name, value in fields.items():
         setattr(agent, name, value)
     await session.flush()
     await session.refresh(agent)
+    await current_version(session, agent)
     return agent
 
 

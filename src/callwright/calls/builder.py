@@ -191,14 +191,17 @@ _COPIED = tuple(
 )
 
 
-async def build_order(session: AsyncSession, request: CallRequest) -> CallOrder:
-    """The order `request` asks for: its agent found (NotFound when it is not the user's),
-    then `order_from`."""
-    agent = None
+async def build_order(
+    session: AsyncSession, request: CallRequest, pinned: Agent | None = None
+) -> CallOrder:
+    """The order `request` asks for: its agent found (NotFound when it is not the user's), or
+    `pinned`, a version of it as it was saved (a lab run's; not a row), then `order_from`."""
+    agent = pinned
     agent_tools: list[dict[str, Any]] = []
-    if request.agent_id:
+    if agent is None and request.agent_id:
         assert request.user_id is not None, "an agent is always a user's"
         agent = await agents.owned(session, request.user_id, request.agent_id)
+    if agent is not None:
         agent_tools = [tools.stored(t) for t in await agents_repository.tools(session, agent.id)]
     choice = request.flow
     if choice is None and not request.no_flow and agent is not None and agent.flow_id:

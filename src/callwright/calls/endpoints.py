@@ -414,7 +414,9 @@ async def user_analysis(
     return AnalysisByDayOut(data=out)
 
 
-async def _recording_file(call: Call, request: Request, store: Store, disposition: str) -> Response:
+async def recording_response(
+    call: Call, request: Request, store: Store, disposition: str
+) -> Response:
     """The call's MP3 from the recordings' store, a folder or an S3 bucket (404 when there is
     none). Range requests are answered with 206 and the bytes asked for, so players can seek."""
     try:
@@ -442,7 +444,7 @@ async def _recording_file(call: Call, request: Request, store: Store, dispositio
 async def download_recording(
     call_id: str, user: CurrentUser, session: SessionDep, request: Request, domain: CallsDep
 ) -> Response:
-    return await _recording_file(
+    return await recording_response(
         await _owned(session, user, call_id), request, domain.media.store, "attachment"
     )
 
@@ -452,7 +454,7 @@ async def play_recording(
     call_id: str, user: CurrentUser, session: SessionDep, request: Request, domain: CallsDep
 ) -> Response:
     """Inline audio; honours Range requests so the player can seek."""
-    return await _recording_file(
+    return await recording_response(
         await _owned(session, user, call_id), request, domain.media.store, "inline"
     )
 

@@ -60,12 +60,14 @@ def run_suite(
     *,
     within: float,
     scenario_ids: list[str] | None = None,
+    suite: str | None = None,
     say: Callable[[str], None] = print,
     sleep: Callable[[float], None] = time.sleep,
 ) -> RunOut:
-    """Starts the run and reads it until it ends (LabClientError on a refusal, TimeoutError
-    after `within` seconds)."""
-    started = client.post(f"/v1/agents/{agent_id}/tests/run", json={"scenario_ids": scenario_ids})
+    """Starts the run (of the scenarios named, or of one suite, else of all) and reads it until
+    it ends (LabClientError on a refusal, TimeoutError after `within` seconds)."""
+    body = {"scenario_ids": scenario_ids, "suite": suite}
+    started = client.post(f"/v1/agents/{agent_id}/tests/run", json=body)
     if started.status_code != 201:
         raise LabClientError(_message(started))
     run = RunOut.model_validate(started.json()["data"])
@@ -94,16 +96,18 @@ def run_and_report(
     junit: Path,
     *,
     within: float = 1800,
+    suite: str | None = None,
     say: Callable[[str], None] = print,
     transport: httpx.BaseTransport | None = None,
     sleep: Callable[[float], None] = time.sleep,
 ) -> int:
-    """The command: 0 when every scenario passed, 1 when one failed or could not run."""
+    """The command: 0 when every scenario passed, 1 when one failed or could not run (`suite`:
+    only that suite's scenarios)."""
     headers = {"Authorization": api_key}
     with httpx.Client(
         base_url=base_url, headers=headers, timeout=30, transport=transport
     ) as client:
-        run = run_suite(client, agent_id, within=within, say=say, sleep=sleep)
+        run = run_suite(client, agent_id, within=within, suite=suite, say=say, sleep=sleep)
     write_junit([suite_result(run)], junit)
     say(f"{run.passed_count} passed, {run.failed_count} failed: {run.status}; wrote {junit}")
     return 0 if run.status == "passed" else 1

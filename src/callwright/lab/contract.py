@@ -41,6 +41,10 @@ ArgumentValue = (
 )
 
 LINES_MAX = 30
+#: The suite a scenario is in unless it says another.
+DEFAULT_SUITE = "main"
+#: A suite's name: letters, digits, spaces, "-" and "_", starting with a letter or digit.
+SUITE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9 _-]*$"
 
 
 class Callee(BaseModel):
@@ -139,6 +143,9 @@ class Scenario(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=120)
+    #: The group it is in (`callwright test-agent --suite NAME` runs one): the starter suite's
+    #: are "starter" (the agent's callees) and "branches" (a flow's branches).
+    suite: str = Field(DEFAULT_SUITE, min_length=1, max_length=60, pattern=SUITE_PATTERN)
     callee: Callee
     expect: Expectations = Field(default_factory=Expectations)
     #: Values for the call's `{{variables}}`.

@@ -1,43 +1,50 @@
-"""The agent lab's web API (docs/lab.md): an agent's scenarios (list, add, change, delete, the
-starter suite), its runs (start, list, read, compare). A user reaches only their own agents'
-(another user's id answers 404)."""
+"""The agent lab's web API (docs/lab.md): a suite's scenarios (list, add, change, delete, the
+starter suite), its runs (start, list, read, compare) and each result's call (its transcript,
+events and recording). A suite is an agent's or a flow's on its own. A user reaches only their
+own (another user's id answers 404)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request, Response
+from fastapi.responses import FileResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents import service as agents
 from callwright.auth.deps import CurrentUser
+from callwright.calls.deps import CallsDep
+from callwright.calls.endpoints import recording_response
 from callwright.config import Settings
 from callwright.flows import repository as flows
+from callwright.flows import service as flows_service
 from callwright.kit.bounds import PageRequest, page_params
 from callwright.kit.db import SessionDep, on_commit
 from callwright.kit.deps import JobsDep, SettingsDep
 from callwright.kit.errors import NotFound, ValidationFailed
 from callwright.kit.jobs import JobQueue
 from callwright.lab import repository, runner, starter
-from callwright.lab.contract import Check, Scenario
+from callwright.lab.contract import Scenario
+from callwright.lab.record import call_record
 from callwright.lab.schemas import (
-    CheckChange,
     ComparisonResponse,
-    ResultOut,
-    RunComparison,
+    RecordActionOut,
+    RecordLineOut,
+    ResultCall,
+    ResultCallResponse,
     RunIn,
-    RunOut,
     RunResponse,
     RunsPage,
     RunStarted,
-    RunSummary,
     ScenarioDeleted,
     ScenarioList,
     ScenarioOut,
     ScenarioSaved,
     StarterAdded,
 )
-from callwright.models import Agent, LabResult, LabRun, LabScenario
+from callwright.lab.views import compare, run_out, run_summary
+from callwright.models import Agent, Call, Flow, LabResult, LabRun, LabScenario
 from callwright.voice_agent.flow_graph import FlowGraph
 
 router = APIRouter(tags=["lab"])
@@ -45,15 +52,52 @@ router = APIRouter(tags=["lab"])
 IdParam = Annotated[str, Path(max_length=36)]
 SCENARIO_NOT_FOUND = "The scenario was not found."
 RUN_NOT_FOUND = "The run was not found."
-#: The most scenarios an agent's suite holds.
+RESULT_NOT_FOUND = "The result was not found."
+#: The most scenarios a suite holds.
 SUITE_MAX = 50
+NOT_PUBLISHED = "Publish the flow first: the lab calls its published version."
+
+
+@dataclass(frozen=True)
+class Suite:
+    """Whose suite: an agent's (its flow's branches among its scenarios), or a flow's on its
+    own (called with the flow alone, its published version)."""
+
+    user_id: int
+    agent: Agent | None = None
+    flow: Flow | None = None
+
+    @property
+    def agent_id(self) -> str | None:
+        return self.agent.id if self.agent is not None else None
+
+    @property
+    def flow_id(self) -> str | None:
+        if self.agent is not None:
+            return self.agent.flow_id
+        return self.flow.id if self.flow is not None else None
+
+    @property
+    def keys(self) -> tuple[str | None, str | None]:
+        """The repository's key: the agent's id, or None and the flow's."""
+        return (self.agent_id, None) if self.agent is not None else (None, self.flow_id)
+
+
+async def agent_suite(session: AsyncSession, user_id: int, agent_id: str) -> Suite:
+    return Suite(user_id, agent=await agents.owned(session, user_id, agent_id))
+
+
+async def flow_suite(session: AsyncSession, user_id: int, flow_id: str) -> Suite:
+    return Suite(user_id, flow=await flows_service.owned(session, user_id, flow_id))
 
 
 def scenario_out(row: LabScenario) -> ScenarioOut:
     return ScenarioOut(
         id=row.id,
         agent_id=row.agent_id,
+        flow_id=row.flow_id,
         name=row.name,
+        suite=row.suite,
         callee=row.callee,
         expect=row.expect,
         variables=row.variables or {},
@@ -73,40 +117,92 @@ def _stored(scenario: Scenario) -> dict[str, Any]:
     """A scenario's columns as `lab_scenarios` keeps them (an added one's and a changed one's)."""
     return {
         "name": scenario.name,
+        "suite": scenario.suite,
         "callee": scenario.callee.model_dump(mode="json"),
         "expect": scenario.expect.model_dump(mode="json", exclude_defaults=True),
         "variables": scenario.variables,
     }
 
 
-def _add(agent: Agent, scenario: Scenario) -> LabScenario:
-    return LabScenario(user_id=agent.user_id, agent_id=agent.id, **_stored(scenario))
+def _add(suite: Suite, scenario: Scenario) -> LabScenario:
+    agent_id, flow_id = suite.keys
+    return LabScenario(
+        user_id=suite.user_id, agent_id=agent_id, flow_id=flow_id, **_stored(scenario)
+    )
 
 
-async def _room_for(session: AsyncSession, agent_id: str, more: int) -> None:
-    if await repository.scenario_count(session, agent_id) + more > SUITE_MAX:
+async def _room_for(session: AsyncSession, suite: Suite, more: int) -> None:
+    if await repository.scenario_count(session, *suite.keys) + more > SUITE_MAX:
         raise ValidationFailed({"name": [f"A suite holds at most {SUITE_MAX} scenarios."]})
+
+
+async def _list(session: AsyncSession, suite: Suite) -> ScenarioList:
+    rows = await repository.scenarios(session, *suite.keys)
+    return ScenarioList(data=[scenario_out(s) for s in rows])
+
+
+async def _create(session: AsyncSession, suite: Suite, body: Scenario) -> ScenarioSaved:
+    await _room_for(session, suite, 1)
+    row = _add(suite, body)
+    session.add(row)
+    await session.flush()
+    return ScenarioSaved(message="Scenario added", data=scenario_out(row))
+
+
+async def _starter(session: AsyncSession, suite: Suite) -> StarterAdded:
+    """Adds the starter suite's scenarios whose names the suite does not have yet: an agent's
+    callees (and its flow's branches), or a flow's branches."""
+    have = {s.name for s in await repository.scenarios(session, *suite.keys)}
+    graph = await _published_graph(session, suite.flow_id)
+    if suite.agent is not None:
+        made = starter.starter_suite(suite.agent, graph)
+    elif graph is None:
+        raise ValidationFailed({"flow_id": [NOT_PUBLISHED]})
+    else:
+        made = starter.flow_suite(graph)
+    made = [s for s in made if s.name not in have]
+    await _room_for(session, suite, len(made))
+    rows = [_add(suite, s) for s in made]
+    session.add_all(rows)
+    await session.flush()
+    message = f"{len(rows)} scenarios added" if rows else "The suite has every starter scenario"
+    return StarterAdded(message=message, data=[scenario_out(r) for r in rows])
+
+
+async def _published_graph(session: AsyncSession, flow_id: str | None) -> FlowGraph | None:
+    """The flow's published graph (None: no flow, or none published)."""
+    if not flow_id:
+        return None
+    found = await flows.version(session, flow_id, None)
+    return FlowGraph.model_validate(found.graph) if found is not None else None
 
 
 @router.get("/agents/{agent_id}/lab/scenarios")
 async def list_scenarios(agent_id: IdParam, user: CurrentUser, session: SessionDep) -> ScenarioList:
     """The agent's suite, in the order the scenarios were added."""
-    agent = await agents.owned(session, user.id, agent_id)
-    return ScenarioList(
-        data=[scenario_out(s) for s in await repository.scenarios(session, agent.id)]
-    )
+    return await _list(session, await agent_suite(session, user.id, agent_id))
+
+
+@router.get("/flows/{flow_id}/lab/scenarios")
+async def list_flow_scenarios(
+    flow_id: IdParam, user: CurrentUser, session: SessionDep
+) -> ScenarioList:
+    """The flow's own suite (called with the flow alone), in the order added."""
+    return await _list(session, await flow_suite(session, user.id, flow_id))
 
 
 @router.post("/agents/{agent_id}/lab/scenarios", status_code=201)
 async def create_scenario(
     agent_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep
 ) -> ScenarioSaved:
-    agent = await agents.owned(session, user.id, agent_id)
-    await _room_for(session, agent.id, 1)
-    row = _add(agent, body)
-    session.add(row)
-    await session.flush()
-    return ScenarioSaved(message="Scenario added", data=scenario_out(row))
+    return await _create(session, await agent_suite(session, user.id, agent_id), body)
+
+
+@router.post("/flows/{flow_id}/lab/scenarios", status_code=201)
+async def create_flow_scenario(
+    flow_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep
+) -> ScenarioSaved:
+    return await _create(session, await flow_suite(session, user.id, flow_id), body)
 
 
 @router.put("/lab/scenarios/{scenario_id}")
@@ -136,46 +232,63 @@ async def add_starter_suite(
 ) -> StarterAdded:
     """Adds the starter suite made from the agent (and its flow): the scenarios whose names the
     suite does not have yet."""
-    agent = await agents.owned(session, user.id, agent_id)
-    have = {s.name for s in await repository.scenarios(session, agent.id)}
-    graph = await _flow_graph(session, agent)
-    made = [s for s in starter.starter_suite(agent, graph) if s.name not in have]
-    await _room_for(session, agent.id, len(made))
-    rows = [_add(agent, s) for s in made]
-    session.add_all(rows)
-    await session.flush()
-    message = f"{len(rows)} scenarios added" if rows else "The suite has every starter scenario"
-    return StarterAdded(message=message, data=[scenario_out(r) for r in rows])
+    return await _starter(session, await agent_suite(session, user.id, agent_id))
 
 
-async def _flow_graph(session: AsyncSession, agent: Agent) -> FlowGraph | None:
-    """The agent's flow's published graph (None: no flow, or none published)."""
-    if not agent.flow_id:
-        return None
-    found = await flows.version(session, agent.flow_id, None)
-    return FlowGraph.model_validate(found.graph) if found is not None else None
+@router.post("/flows/{flow_id}/lab/starter", status_code=201)
+async def add_flow_starter_suite(
+    flow_id: IdParam, user: CurrentUser, session: SessionDep
+) -> StarterAdded:
+    """Adds a scenario per branch of the flow's published version (those the suite lacks)."""
+    return await _starter(session, await flow_suite(session, user.id, flow_id))
+
+
+async def _pin(session: AsyncSession, suite: Suite) -> runner.Pin:
+    """What a run of the suite is pinned to: the agent's version now, its flow's published
+    version (a flow's own suite: that version, which it needs)."""
+    agent_version, settings = None, {}
+    if suite.agent is not None:
+        version = await agents.current_version(session, suite.agent)
+        agent_version, settings = version.version, dict(version.settings)
+    flow_version = None
+    if suite.flow_id:
+        found = await flows.version(session, suite.flow_id, None)
+        flow_version = int(found.version) if found is not None else None
+    if suite.agent is None and flow_version is None:
+        raise ValidationFailed({"flow_id": [NOT_PUBLISHED]})
+    return runner.Pin(
+        user_id=suite.user_id,
+        agent_id=suite.agent_id,
+        agent_version=agent_version,
+        agent_settings=settings,
+        flow_id=suite.flow_id,
+        flow_version=flow_version,
+    )
 
 
 async def start_run(
-    session: AsyncSession, agent: Agent, body: RunIn, *, quota: int, source: str
+    session: AsyncSession, suite: Suite, body: RunIn, *, quota: int, source: str
 ) -> LabRun:
-    """A run of the agent's suite (or the scenarios named), stored; RUN_JOB goes after the
-    commit."""
-    rows = await repository.scenarios(session, agent.id)
+    """A run of the suite's scenarios (those named, or of the suite named), stored; RUN_JOB
+    goes after the commit."""
+    rows = await repository.scenarios(session, *suite.keys)
     if body.scenario_ids is not None:
         wanted = set(body.scenario_ids)
         rows = [r for r in rows if r.id in wanted]
+    if body.suite is not None:
+        rows = [r for r in rows if r.suite == body.suite]
     scenarios = [
-        (r.id, Scenario(name=r.name, callee=r.callee, expect=r.expect, variables=r.variables))
+        (
+            r.id,
+            Scenario(
+                name=r.name, suite=r.suite, callee=r.callee, expect=r.expect,
+                variables=r.variables,
+            ),
+        )
         for r in rows
-    ]
-    version = None
-    if agent.flow_id:
-        found = await flows.version(session, agent.flow_id, None)
-        version = int(found.version) if found is not None else None
-    return await runner.start(
-        session, agent, scenarios, quota=quota, source=source, flow_version=version
-    )
+    ]  # fmt: skip
+    pin = await _pin(session, suite)
+    return await runner.start(session, pin, scenarios, quota=quota, source=source)
 
 
 @router.post("/agents/{agent_id}/lab/runs", status_code=201)
@@ -189,13 +302,27 @@ async def create_run(
 ) -> RunStarted:
     """Runs the suite: each scenario a sandbox call, several at once; follow it by reading the
     run."""
-    agent = await agents.owned(session, user.id, agent_id)
-    return await begin(session, agent, body, settings=settings, jobs=jobs, source="app")
+    suite = await agent_suite(session, user.id, agent_id)
+    return await begin(session, suite, body, settings=settings, jobs=jobs, source="app")
+
+
+@router.post("/flows/{flow_id}/lab/runs", status_code=201)
+async def create_flow_run(
+    flow_id: IdParam,
+    body: RunIn,
+    user: CurrentUser,
+    session: SessionDep,
+    settings: SettingsDep,
+    jobs: JobsDep,
+) -> RunStarted:
+    """Runs the flow's own suite, each call the flow's published version alone."""
+    suite = await flow_suite(session, user.id, flow_id)
+    return await begin(session, suite, body, settings=settings, jobs=jobs, source="app")
 
 
 async def begin(
     session: AsyncSession,
-    agent: Agent,
+    suite: Suite,
     body: RunIn,
     *,
     settings: Settings,
@@ -203,7 +330,7 @@ async def begin(
     source: str,
 ) -> RunStarted:
     """Starts a run (`start_run`) and sends its job once the request commits."""
-    run = await start_run(session, agent, body, quota=settings.lab_calls_per_day, source=source)
+    run = await start_run(session, suite, body, quota=settings.lab_calls_per_day, source=source)
     run_id = run.id
 
     async def send() -> None:
@@ -211,6 +338,14 @@ async def begin(
 
     on_commit(session, send)
     return RunStarted(message="The run has started", data=await run_out(session, run))
+
+
+async def _runs(session: AsyncSession, suite: Suite, paging: PageRequest) -> RunsPage:
+    runs, total = await repository.runs_page(
+        session, *suite.keys, page=paging.page, per_page=paging.per_page
+    )
+    data = [run_summary(r, await repository.results(session, r.id)) for r in runs]
+    return RunsPage(data=data, pagination=paging.pagination(total))
 
 
 @router.get("/agents/{agent_id}/lab/runs")
@@ -221,12 +356,18 @@ async def list_runs(
     paging: Annotated[PageRequest, page_params(20)],
 ) -> RunsPage:
     """The agent's runs, the newest first."""
-    agent = await agents.owned(session, user.id, agent_id)
-    runs, total = await repository.runs_page(
-        session, agent.id, page=paging.page, per_page=paging.per_page
-    )
-    data = [run_summary(r, await repository.results(session, r.id)) for r in runs]
-    return RunsPage(data=data, pagination=paging.pagination(total))
+    return await _runs(session, await agent_suite(session, user.id, agent_id), paging)
+
+
+@router.get("/flows/{flow_id}/lab/runs")
+async def list_flow_runs(
+    flow_id: IdParam,
+    user: CurrentUser,
+    session: SessionDep,
+    paging: Annotated[PageRequest, page_params(20)],
+) -> RunsPage:
+    """The flow's own suite's runs, the newest first."""
+    return await _runs(session, await flow_suite(session, user.id, flow_id), paging)
 
 
 async def owned_run(session: AsyncSession, user_id: int, run_id: str) -> LabRun:
@@ -241,6 +382,52 @@ async def get_run(run_id: IdParam, user: CurrentUser, session: SessionDep) -> Ru
     return RunResponse(data=await run_out(session, await owned_run(session, user.id, run_id)))
 
 
+async def _result(session: AsyncSession, user_id: int, result_id: str) -> tuple[LabResult, Call]:
+    """The user's result and its call (404: another user's, or no call placed yet)."""
+    result = await session.get(LabResult, result_id)
+    run = await session.get(LabRun, result.run_id) if result is not None else None
+    if result is None or run is None or run.user_id != user_id:
+        raise NotFound(RESULT_NOT_FOUND)
+    call = await session.get(Call, result.call_id) if result.call_id else None
+    if call is None:
+        raise NotFound("This scenario has no call yet.")
+    return result, call
+
+
+@router.get("/lab/results/{result_id}/call")
+async def result_call(
+    result_id: IdParam, user: CurrentUser, session: SessionDep
+) -> ResultCallResponse:
+    """The scenario's call as the judge read it: the transcript (the checks' evidence points
+    into it), actions, flow steps, reply latencies and values; and its recording."""
+    result, call = await _result(session, user.id, result_id)
+    record = await call_record(session, call.id)
+    recording = f"/api/v1/lab/results/{result.id}/recording" if call.recording_path else None
+    return ResultCallResponse(
+        data=ResultCall(
+            call_id=call.id,
+            outcome=record.outcome,
+            duration_seconds=record.duration_seconds,
+            lines=[RecordLineOut(**asdict(line)) for line in record.lines],
+            actions=[RecordActionOut(**asdict(action)) for action in record.actions],
+            steps=record.steps,
+            reply_seconds=record.reply_seconds,
+            values=record.values,
+            transferred_to=record.transferred_to,
+            recording_url=recording,
+        )
+    )
+
+
+@router.get("/lab/results/{result_id}/recording", response_class=FileResponse)
+async def result_recording(
+    result_id: IdParam, user: CurrentUser, session: SessionDep, request: Request, domain: CallsDep
+) -> Response:
+    """The scenario's call recording, inline (Range requests answered, so a player seeks)."""
+    _result_row, call = await _result(session, user.id, result_id)
+    return await recording_response(call, request, domain.media.store, "inline")
+
+
 @router.get("/lab/runs/{run_id}/compare/{other_id}")
 async def compare_runs(
     run_id: IdParam, other_id: IdParam, user: CurrentUser, session: SessionDep
@@ -250,65 +437,3 @@ async def compare_runs(
     before = await run_out(session, await owned_run(session, user.id, run_id))
     after = await run_out(session, await owned_run(session, user.id, other_id))
     return ComparisonResponse(data=compare(before, after))
-
-
-def compare(before: RunOut, after: RunOut) -> RunComparison:
-    def checks(run: RunOut) -> dict[tuple[str, str], Check]:
-        return {(r.scenario.name, c.expectation): c for r in run.results for c in r.checks}
-
-    old, new = checks(before), checks(after)
-    changed = [
-        CheckChange(scenario=key[0], expectation=key[1], before=old.get(key), after=new.get(key))
-        for key in sorted(old.keys() | new.keys())
-        if (old[key].passed if key in old else None) != (new[key].passed if key in new else None)
-    ]
-    settings = {
-        name: [before.agent_settings.get(name), after.agent_settings.get(name)]
-        for name in sorted(before.agent_settings.keys() | after.agent_settings.keys())
-        if before.agent_settings.get(name) != after.agent_settings.get(name)
-    }
-    return RunComparison(
-        before=RunSummary.model_validate(before.model_dump(exclude={"agent_settings", "results"})),
-        after=RunSummary.model_validate(after.model_dump(exclude={"agent_settings", "results"})),
-        settings_changed=settings,
-        changed=changed,
-    )
-
-
-def run_summary(run: LabRun, results: list[LabResult]) -> RunSummary:
-    return RunSummary(
-        id=run.id,
-        agent_id=run.agent_id,
-        status=run.status,
-        source=run.source,
-        flow_id=run.flow_id,
-        flow_version=run.flow_version,
-        scenario_count=len(results),
-        passed_count=sum(r.status == "passed" for r in results),
-        failed_count=sum(r.status in ("failed", "error") for r in results),
-        created_at=run.created_at,
-        finished_at=run.finished_at,
-    )
-
-
-async def run_out(session: AsyncSession, run: LabRun) -> RunOut:
-    results = await repository.results(session, run.id)
-    return RunOut(
-        **run_summary(run, results).model_dump(),
-        agent_settings=run.agent_settings,
-        results=[
-            ResultOut(
-                id=r.id,
-                position=r.position,
-                scenario_id=r.scenario_id,
-                scenario=Scenario.model_validate(r.scenario),
-                status=r.status,
-                call_id=r.call_id,
-                checks=[Check.model_validate(c) for c in r.checks or []],
-                error=r.error,
-                started_at=r.started_at,
-                finished_at=r.finished_at,
-            )
-            for r in results
-        ],
-    )

@@ -75,13 +75,35 @@ def _said(phrase: str, lines: Sequence[RecordLine]) -> tuple[int, RecordLine] | 
     return None
 
 
+def _said_instead(
+    lines: Sequence[RecordLine], limit: float | None
+) -> tuple[int, RecordLine] | None:
+    """For a phrase due within `limit` seconds and never said: the agent's last line by then
+    (its first, when none came so soon), where the phrase was due. None: no limit, or the
+    agent said nothing."""
+    if limit is None:
+        return None
+    agent = [(i, line) for i, line in enumerate(lines) if line.speaker == "agent"]
+    due = [pair for pair in agent if pair[1].at <= limit]
+    if due:
+        return due[-1]
+    return agent[0] if agent else None
+
+
 def check_says(name: str, expect: SaysWithin, record: CallRecord) -> Check:
     """The agent said the phrase, within `within_seconds` of the answer when given."""
     limit = expect.within_seconds
     wanted = f'says "{expect.phrase}"' + ("" if limit is None else f" within {limit:g} s")
     hit = _said(expect.phrase, record.lines)
     if hit is None:
-        return Check(expectation=name, passed=False, expected=wanted, found="never said")
+        instead = _said_instead(record.lines, limit)
+        return Check(
+            expectation=name,
+            passed=False,
+            expected=wanted,
+            found="never said" + ("" if instead is None else "; the agent said this instead"),
+            evidence=None if instead is None else _line_evidence(*instead),
+        )
     index, line = hit
     passed = limit is None or line.at <= limit
     found = f"said{_at(line.at)}" + ("" if passed else f", {line.at - (limit or 0):.1f} s late")

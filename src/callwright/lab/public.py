@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from callwright.agents import service as agents
 from callwright.developers.keys import ApiKeyCaller
 from callwright.kit.db import SessionDep
 from callwright.kit.deps import JobsDep, SettingsDep
 from callwright.kit.errors import NotFound
-from callwright.lab.endpoints import IdParam, begin, owned_run, run_out
+from callwright.lab.endpoints import IdParam, agent_suite, begin, owned_run
 from callwright.lab.schemas import RunIn, RunResponse, RunStarted
+from callwright.lab.views import run_out
 
 router = APIRouter(prefix="/v1", tags=["Call API (v1)"])
 
@@ -27,8 +27,8 @@ async def run_tests(
 ) -> RunStarted:
     """Runs the agent's suite (or the scenarios named): poll `GET .../tests/runs/{run_id}` until
     its status is no longer `running`."""
-    agent = await agents.owned(session, caller.user.id, agent_id)
-    return await begin(session, agent, body, settings=settings, jobs=jobs, source="api")
+    suite = await agent_suite(session, caller.user.id, agent_id)
+    return await begin(session, suite, body, settings=settings, jobs=jobs, source="api")
 
 
 @router.get("/agents/{agent_id}/tests/runs/{run_id}")

@@ -1,42 +1,61 @@
-"""The agent lab's queries (docs/lab.md): an agent's scenarios, its runs and their results."""
+"""The agent lab's queries (docs/lab.md): a suite's scenarios (an agent's, or a flow's on its
+own: `agent_id` None and `flow_id` given), its runs and their results."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.pagination import paged
 from callwright.models import LabResult, LabRun, LabScenario
 
 
-async def scenarios(session: AsyncSession, agent_id: str) -> list[LabScenario]:
-    """The agent's suite, in the order the scenarios were added."""
+def _suite(
+    model: type[LabScenario] | type[LabRun], agent_id: str | None, flow_id: str | None
+) -> ColumnElement[bool]:
+    """An agent's rows, or (no agent) the flow's own suite's."""
+    if agent_id is not None:
+        return model.agent_id == agent_id
+    return and_(model.agent_id.is_(None), model.flow_id == flow_id)
+
+
+async def scenarios(
+    session: AsyncSession, agent_id: str | None, flow_id: str | None = None
+) -> list[LabScenario]:
+    """The suite's scenarios, in the order they were added."""
     return list(
         await session.scalars(
             select(LabScenario)
-            .where(LabScenario.agent_id == agent_id)
+            .where(_suite(LabScenario, agent_id, flow_id))
             .order_by(LabScenario.created_at, LabScenario.id)
         )
     )
 
 
-async def scenario_count(session: AsyncSession, agent_id: str) -> int:
+async def scenario_count(
+    session: AsyncSession, agent_id: str | None, flow_id: str | None = None
+) -> int:
     count = await session.scalar(
-        select(func.count(LabScenario.id)).where(LabScenario.agent_id == agent_id)
+        select(func.count(LabScenario.id)).where(_suite(LabScenario, agent_id, flow_id))
     )
     return int(count or 0)
 
 
 async def runs_page(
-    session: AsyncSession, agent_id: str, *, page: int, per_page: int
+    session: AsyncSession,
+    agent_id: str | None,
+    flow_id: str | None = None,
+    *,
+    page: int,
+    per_page: int,
 ) -> tuple[Sequence[LabRun], int]:
-    """The agent's runs, the newest first."""
+    """The suite's runs, the newest first."""
     query = (
         select(LabRun)
-        .where(LabRun.agent_id == agent_id)
+        .where(_suite(LabRun, agent_id, flow_id))
         .order_by(LabRun.created_at.desc(), LabRun.id)
     )
     return await paged(session, query, page=page, per_page=per_page)

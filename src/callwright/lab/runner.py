@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import asdict, dataclass, replace
 from datetime import timedelta
 from typing import Any
 
@@ -39,6 +39,11 @@ LAB_NUMBER = "+15005550199"
 #: The longest a lab call may last, in minutes (the agent's max duration when shorter): a
 #: silent callee or a loop ends there, and a run stays minutes long.
 LAB_MAX_MINUTES = 3
+#: Seconds between the starts of a run's first calls: they are the same agent's, so their first
+#: turns are the same sentences, which the first call's synthesis puts in the speech cache for
+#: the next (eight started together would synthesise them eight times at once, and answer
+#: eight callees at once). The calls still overlap: each lasts far longer than the stagger.
+STAGGER_S = 1.5
 #: Seconds to wait for a finished call's analysis when an expectation reads it.
 ANALYSIS_WAIT_S = 60.0
 
@@ -47,14 +52,17 @@ class LabQuotaExceeded(ValidationFailed):
     """More lab calls than the user's daily quota (`settings.lab_calls_per_day`)."""
 
 
-def agent_settings(agent: Agent) -> dict[str, Any]:
-    """The agent's settings a run is pinned to (shown when two runs are compared)."""
-    names = (
-        "name", "prompt", "first_sentence", "voice", "language", "temperature",
-        "interruption_threshold", "background_audio", "max_duration", "wait_for_greeting",
-        "voicemail_action", "voicemail_message", "disclosure", "transfer_number", "flow_id",
-    )  # fmt: skip
-    return {name: getattr(agent, name, None) for name in names}
+@dataclass(frozen=True)
+class Pin:
+    """What a run is pinned to: the agent's version (its number and settings; None and {} for a
+    flow's own suite) and the flow's published version (None: no flow)."""
+
+    user_id: int
+    agent_id: str | None
+    agent_version: int | None
+    agent_settings: dict[str, Any]
+    flow_id: str | None
+    flow_version: int | None
 
 
 async def calls_today(session: AsyncSession, user_id: int) -> int:
@@ -64,33 +72,24 @@ async def calls_today(session: AsyncSession, user_id: int) -> int:
 
 async def start(
     session: AsyncSession,
-    agent: Agent,
+    pin: Pin,
     scenarios: Sequence[tuple[str | None, Scenario]],
     *,
     quota: int,
     source: str,
-    flow_version: int | None,
 ) -> LabRun:
-    """A run of `scenarios` (each with its stored id, or None) for `agent`, stored running with
-    its results queued; LabQuotaExceeded past the user's quota. The caller sends RUN_JOB after
-    the commit."""
+    """A run of `scenarios` (each with its stored id, or None) pinned to `pin`, stored running
+    with its results queued; LabQuotaExceeded past the user's quota. The caller sends RUN_JOB
+    after the commit."""
     if not scenarios:
         raise ValidationFailed({"scenarios": ["The suite has no scenario to run."]})
-    used = await calls_today(session, agent.user_id)
+    used = await calls_today(session, pin.user_id)
     if used + len(scenarios) > quota:
         left = max(0, quota - used)
         raise LabQuotaExceeded(
             {"scenarios": [f"The lab places at most {quota} calls a day: {left} left today."]}
         )
-    run = LabRun(
-        user_id=agent.user_id,
-        agent_id=agent.id,
-        agent_settings=agent_settings(agent),
-        flow_id=agent.flow_id,
-        flow_version=flow_version,
-        status="running",
-        source=source,
-    )
+    run = LabRun(**asdict(pin), status="running", source=source)
     session.add(run)
     await session.flush()
     for position, (scenario_id, scenario) in enumerate(scenarios):
@@ -128,10 +127,18 @@ class LabRunner:
             run = found
             ids = [r.id for r in await repository.results(session, run_id, "queued")]
         gate = asyncio.Semaphore(self.concurrency)
-        await asyncio.gather(*(self._scenario(run, result_id, gate) for result_id in ids))
+        await asyncio.gather(
+            *(
+                self._scenario(run, result_id, gate, min(i, self.concurrency) * STAGGER_S)
+                for i, result_id in enumerate(ids)
+            )
+        )
         await self._finish(run_id)
 
-    async def _scenario(self, run: LabRun, result_id: str, gate: asyncio.Semaphore) -> None:
+    async def _scenario(
+        self, run: LabRun, result_id: str, gate: asyncio.Semaphore, after: float
+    ) -> None:
+        await asyncio.sleep(after)
         async with gate:
             try:
                 await self._call_and_judge(run, result_id)
@@ -163,8 +170,8 @@ class LabRunner:
         )
 
     async def _place(self, session: AsyncSession, run: LabRun, scenario: Scenario) -> str:
-        """The scenario's call: the agent's order (its flow at the run's version), placed as a
-        lab call to the scenario's callee."""
+        """The scenario's call: the agent's order (its flow at the run's version), or the flow's
+        alone for a flow's own suite, placed as a lab call to the scenario's callee."""
         flow = FlowChoice(run.flow_id, run.flow_version) if run.flow_id else None
         request = CallRequest(
             kind="lab",
@@ -175,7 +182,11 @@ class LabRunner:
             flow=flow,
             lab_callee=scenario.callee.model_dump(mode="json"),
         )
-        order = await build_order(session, request)
+        pinned = None
+        if run.agent_id is not None:
+            # The agent as the run's version saved it, not as it is now.
+            pinned = Agent(id=run.agent_id, user_id=run.user_id, **run.agent_settings)
+        order = await build_order(session, request, pinned)
         lab = replace(order, max_duration=min(order.max_duration, LAB_MAX_MINUTES))
         call = await self.service.place(session, lab)
         return call.id

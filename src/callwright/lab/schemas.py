@@ -4,12 +4,12 @@ their results and checks."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from callwright.kit.envelope import Ok, Paged
-from callwright.lab.contract import Check, Scenario
+from callwright.lab.contract import SUITE_PATTERN, Check, Scenario
 
 RunStatus = Literal["running", "passed", "failed", "error"]
 ResultStatus = Literal["queued", "calling", "passed", "failed", "error"]
@@ -17,7 +17,9 @@ ResultStatus = Literal["queued", "calling", "passed", "failed", "error"]
 
 class ScenarioOut(Scenario):
     id: str
-    agent_id: str
+    #: Whose suite: an agent's, or (no agent) a flow's on its own.
+    agent_id: str | None
+    flow_id: str | None
     created_at: datetime
     updated_at: datetime
 
@@ -41,9 +43,10 @@ class StarterAdded(Ok[list[ScenarioOut]]):
 
 
 class RunIn(BaseModel):
-    """Which scenarios to run (none given: the whole suite)."""
+    """Which scenarios to run: those named, and/or those of one suite (neither: all)."""
 
-    scenario_ids: list[str] | None = Field(None, max_length=100)
+    scenario_ids: list[Annotated[str, Field(max_length=36)]] | None = Field(None, max_length=100)
+    suite: str | None = Field(None, min_length=1, max_length=60, pattern=SUITE_PATTERN)
 
 
 class ResultOut(BaseModel):
@@ -61,7 +64,10 @@ class ResultOut(BaseModel):
 
 class RunSummary(BaseModel):
     id: str
-    agent_id: str
+    #: None: a flow's own suite's run.
+    agent_id: str | None
+    #: The agent's version it ran (`GET /agents/{id}/versions`).
+    agent_version: int | None
     status: RunStatus
     source: str
     flow_id: str | None
@@ -98,6 +104,9 @@ class CheckChange(BaseModel):
     expectation: str
     before: Check | None
     after: Check | None
+    #: The scenario's result in each run (`GET /lab/results/{id}/call`: its transcript).
+    before_result_id: str
+    after_result_id: str
 
 
 class RunComparison(BaseModel):
@@ -106,7 +115,46 @@ class RunComparison(BaseModel):
     #: The agent's settings that differ: name -> [before, after].
     settings_changed: dict[str, list[Any]]
     changed: list[CheckChange]
+    #: The scenarios only one of the two runs ran (not compared).
+    only_before: list[str]
+    only_after: list[str]
 
 
 class ComparisonResponse(Ok[RunComparison]):
+    pass
+
+
+class RecordLineOut(BaseModel):
+    speaker: Literal["agent", "callee"]
+    text: str
+    #: Seconds after the answer.
+    at: float
+
+
+class RecordActionOut(BaseModel):
+    kind: str
+    name: str
+    arguments: dict[str, Any]
+    status: str
+    at: float | None
+
+
+class ResultCall(BaseModel):
+    """A result's call as the judge read it (the evidence's `index` points into `lines`,
+    `actions`, `steps` and `reply_seconds`), with its recording when it has one."""
+
+    call_id: str
+    outcome: str | None
+    duration_seconds: float | None
+    lines: list[RecordLineOut]
+    actions: list[RecordActionOut]
+    steps: list[dict[str, Any]]
+    reply_seconds: list[float]
+    values: dict[str, str]
+    transferred_to: str | None
+    #: The recording (MP3, Range requests answered), or None.
+    recording_url: str | None
+
+
+class ResultCallResponse(Ok[ResultCall]):
     pass

@@ -45,6 +45,9 @@ from callwright.voice_agent.policy import OPT_OUT_REPLY, Intent, classify
 
 #: Seconds after the answer by which the AI disclosure must have been said.
 DISCLOSURE_SECONDS = 10.0
+#: The suites the starter scenarios are in: the agent's callees, and a flow's branches.
+AGENT_SUITE = "starter"
+BRANCH_SUITE = "branches"
 PHRASE_MAX = 300
 VOICEMAIL_GREETING = (
     "Hi, you have reached Alex. I can't take your call right now. "
@@ -186,7 +189,12 @@ def agent_suite(agent: Agent, graph: FlowGraph | None = None) -> list[Scenario]:
     expect = agent_expectations(agent, graph)
     can_transfer = bool(agent.transfer_number or agent.transfer_list)
     return [
-        Scenario(name=name, callee=callee.model_copy(deep=True), expect=expect[name])
+        Scenario(
+            name=name,
+            suite=AGENT_SUITE,
+            callee=callee.model_copy(deep=True),
+            expect=expect[name],
+        )
         for name, callee in CALLEES.items()
         if can_transfer or name != "Asks for a person"
     ]
@@ -542,6 +550,7 @@ def _scenario(graph: FlowGraph, number: int, said: Said) -> Scenario:
     }
     return Scenario(
         name=_name(graph, number, said.moves),
+        suite=BRANCH_SUITE,
         callee=Callee(kind="person", label="follows one branch of the flow", lines=lines),
         expect=_ending(graph, said.moves),
         variables={k: v for k, v in given.items() if v},

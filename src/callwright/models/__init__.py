@@ -2,6 +2,7 @@
 
 from callwright.models.agent import Agent
 from callwright.models.agent_tool import AgentTool
+from callwright.models.agent_version import AgentVersion
 from callwright.models.api_token import ApiToken
 from callwright.models.call import Call, CallEvent, TranscriptEntry, TurnLatency
 from callwright.models.campaign import BatchAnalysis, Campaign, CampaignContact
@@ -21,6 +22,7 @@ from callwright.models.user import User
 __all__ = [
     "Agent",
     "AgentTool",
+    "AgentVersion",
     "ApiKey",
     "ApiToken",
     "BatchAnalysis",

@@ -16,16 +16,27 @@ def new_lab_id() -> str:
 
 
 class LabScenario(Base):
-    """A scenario of an agent's suite in the agent lab (docs/lab.md): a simulated callee as
-    data and what must hold of the call to it (`lab.contract.Scenario`, kept as its parts)."""
+    """A scenario of a suite in the agent lab (docs/lab.md): a simulated callee as data and
+    what must hold of the call to it (`lab.contract.Scenario`, kept as its parts). A suite is
+    an agent's (`agent_id`) or a flow's on its own (`flow_id`, no agent)."""
 
     __tablename__ = "lab_scenarios"
-    __table_args__ = (Index("ix_lab_scenarios_agent", "agent_id", "created_at"),)
+    __table_args__ = (
+        Index("ix_lab_scenarios_agent", "agent_id", "created_at"),
+        Index("ix_lab_scenarios_flow", "flow_id", "created_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_lab_id)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
+    agent_id: Mapped[str | None] = mapped_column(
+        ForeignKey("agents.id", ondelete="CASCADE"), default=None
+    )
+    flow_id: Mapped[str | None] = mapped_column(
+        ForeignKey("flows.id", ondelete="CASCADE"), default=None
+    )
     name: Mapped[str] = mapped_column(String(120))
+    #: The group it is in (`lab.contract.Scenario.suite`).
+    suite: Mapped[str] = mapped_column(String(60), default="main", server_default="main")
     #: `lab.contract.Callee` as JSON.
     callee: Mapped[dict[str, Any]] = mapped_column(JSON)
     #: `lab.contract.Expectations` as JSON.
@@ -36,19 +47,26 @@ class LabScenario(Base):
 
 
 class LabRun(Base):
-    """A run of an agent's suite: every scenario placed as a sandbox call, then judged. It is
-    pinned to what it ran: the agent's settings and its flow's version as they were."""
+    """A run of a suite (an agent's, or a flow's on its own): every scenario placed as a
+    sandbox call, then judged. It is pinned to what it ran: the agent's version (its number
+    and its settings as they were) and its flow's published version."""
 
     __tablename__ = "lab_runs"
     __table_args__ = (
         Index("ix_lab_runs_agent", "agent_id", "created_at"),
+        Index("ix_lab_runs_flow", "flow_id", "created_at"),
         Index("ix_lab_runs_user", "user_id", "created_at"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_lab_id)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.id", ondelete="CASCADE"))
-    #: The agent's settings when the run started (the version it ran).
+    #: The agent whose suite ran (None: a flow's suite).
+    agent_id: Mapped[str | None] = mapped_column(
+        ForeignKey("agents.id", ondelete="CASCADE"), default=None
+    )
+    #: The agent's version the run ran (`agent_versions.version`; None: a flow's suite).
+    agent_version: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: The agent's settings when the run started (that version's; {} for a flow's suite).
     agent_settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     flow_id: Mapped[str | None] = mapped_column(String(36), default=None)
     flow_version: Mapped[int | None] = mapped_column(Integer, default=None)
