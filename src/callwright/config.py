@@ -145,6 +145,9 @@ class Settings(BaseSettings):
     media_url: str = ""
     #: Base URL of the sandbox network's Twilio-style REST API; empty: `app_url`.
     sandbox_url: str = ""
+    #: On a Twilio install, the base URL the sandbox network opens a lab call's media stream
+    #: to; empty: the app itself while it hosts calls, else `media_url`.
+    lab_media_url: str = ""
     twilio_account_sid: str = ""
     #: Twilio's REST API (another address only for a Twilio-compatible network: the tests
     #: point it at the sandbox's Twilio dialect).
@@ -393,6 +396,16 @@ class Settings(BaseSettings):
     def media_base_url(self) -> str:
         """Where carriers send calls' media: `media_url`, else the app itself."""
         return (self.media_url or self.app_url).rstrip("/")
+
+    @property
+    def lab_media_base_url(self) -> str:
+        """Where the sandbox network sends a lab call's media on a Twilio install (on the
+        sandbox install every call's media goes to `media_base_url`): `lab_media_url`, else
+        the app's own media endpoint while it hosts calls (`media_url` is then Twilio's way
+        in, which may not lead back here), else the voice processes at `media_url`."""
+        if self.lab_media_url:
+            return self.lab_media_url.rstrip("/")
+        return self.app_url.rstrip("/") if self.host_calls else self.media_base_url
 
     @property
     def sandbox_base_url(self) -> str:

@@ -38,6 +38,7 @@ from callwright.sandbox.network import sandbox_credentials
 from callwright.sandbox.numbers import own_numbers_on
 from callwright.telephony.base import Carrier
 from callwright.telephony.carriers.twilio import TwilioCarrier
+from callwright.telephony.registry import SANDBOX, Carriers
 
 log = logging.getLogger(__name__)
 
@@ -53,29 +54,52 @@ def build_carrier(
             auth_token=settings.twilio_auth_token,
             base_url=settings.twilio_api_url,
         )
+    return build_sandbox_carrier(settings, transport=sandbox_transport)
+
+
+def build_sandbox_carrier(
+    settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None
+) -> Carrier:
+    """The sandbox network as a carrier: `TwilioCarrier` at `sandbox_base_url`."""
     sid, token = sandbox_credentials(settings.secret_key)
     return TwilioCarrier(
         account_sid=sid,
         auth_token=token,
         base_url=f"{settings.sandbox_base_url}/sandbox/twilio",
         name="sandbox",
-        transport=sandbox_transport,
+        transport=transport,
     )
 
 
+def build_carriers(settings: Settings) -> Carriers:
+    """The install's carriers: the one the settings name and, when that is a real network, the
+    sandbox beside it, which the agent lab's calls always go on (docs/lab.md)."""
+    default = build_carrier(settings)
+    if default.name == SANDBOX:
+        return Carriers(default)
+    return Carriers(default, build_sandbox_carrier(settings))
+
+
 def build_calls(
-    settings: Settings, db: Database, carrier: Carrier, publish: Publisher, jobs: JobQueue
+    settings: Settings, db: Database, carriers: Carriers, publish: Publisher, jobs: JobQueue
 ) -> Calls:
     """The calls domain, its jobs registered on `jobs`. Who else hears of a call's life
     subscribes to `Calls.life` (see `Core.build`)."""
     events = CallEvents(publish)
     billing = Billing(publish)
     life = CallLife(billing, events)
-    flows = CallFlows(settings, db, carrier, events, life, jobs)
+    flows = CallFlows(settings, db, carriers, events, life, jobs)
     tasks.register(jobs, flows)
+    name = carriers.default.name
     return Calls(
         service=CallService(
-            settings, billing, carrier.name, jobs, life, test_numbers=own_numbers_on(carrier.name)
+            settings,
+            billing,
+            name,
+            jobs,
+            life,
+            test_numbers=own_numbers_on(name),
+            lab_numbers=own_numbers_on(SANDBOX) if carriers.lab is not None else None,
         ),
         flows=flows,
         media=CallMedia(settings, db, flows, events),
@@ -103,7 +127,8 @@ class Core:
     settings: Settings
     db: Database
     jobs: JobQueue
-    carrier: Carrier
+    #: The carrier the settings name, and the sandbox beside it for the lab's calls.
+    carriers: Carriers
     calls: Calls
     mailer: Mailer
     #: Webhook deliveries, written with what they report and sent after the commit.
@@ -120,14 +145,14 @@ class Core:
     @classmethod
     def build(cls, settings: Settings, db: Database, publish: Publisher) -> Core:
         jobs = JobQueue(settings.job_broker_url)
-        carrier = build_carrier(settings)
+        carriers = build_carriers(settings)
         outbox = Outbox(jobs)
         campaign_events = CampaignEvents(outbox, publish)
 
         async def nudge() -> None:
             await jobs.send(TICK_JOB)
 
-        calls = build_calls(settings, db, carrier, publish, jobs)
+        calls = build_calls(settings, db, carriers, publish, jobs)
         # Who hears of a call's life, in this order (calls.lifecycle): the user's webhooks,
         # the campaign it is an attempt for, the post-call analysis.
         CallWebhooks(settings, outbox).subscribe(calls.life)
@@ -145,7 +170,9 @@ class Core:
         for name in periodic_jobs(settings):
             # Quiet wherever they run, not only in the scheduler's process (kit.jobs)
             jobs.routine(name)
-        return cls(settings, db, jobs, carrier, calls, mailer, outbox, deliverer, dialler, payments)
+        return cls(
+            settings, db, jobs, carriers, calls, mailer, outbox, deliverer, dialler, payments
+        )
 
     async def start(self, *, receive: bool) -> None:
         """Connect to the broker; a receiving role also runs queued jobs and, with the
@@ -162,7 +189,7 @@ class Core:
             self._scheduler = None
         await self.jobs.close()
         await self.deliverer.close()
-        await self.carrier.close()
+        await self.carriers.close()
         await self.db.dispose()
 
 

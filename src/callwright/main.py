@@ -77,9 +77,10 @@ def create_app(
     realtime = Realtime(
         settings, socket_auth.authenticate, socket_auth.revalidate, visitors=CallViewers(db)
     )
+    # The sandbox network: every call's on the sandbox install, the lab's beside a real carrier.
     network = (
         SandboxNetwork(settings.secret_key, speed=settings.sandbox_speed)
-        if settings.carrier == "sandbox" and settings.host_sandbox
+        if settings.host_sandbox
         else None
     )
     core = Core.build(settings, db, realtime.publish)

@@ -15,7 +15,8 @@ from junitparser import JUnitXml
 
 from callwright.lab.cli import run_and_report
 from callwright.voice_agent.policy import OPT_OUT_REPLY
-from tests.factories import ApiClient, add_api_key, make_client, signed_in
+from tests.factories import add_api_key, make_client, signed_in
+from tests.lab.runs import finished_run
 from tests.live import Live
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -52,17 +53,6 @@ OPTS_OUT: dict[str, Any] = {
 }
 
 
-async def _finished(client: ApiClient, run_id: str, within: float = 240) -> dict[str, Any]:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + within
-    while loop.time() < deadline:
-        run: dict[str, Any] = (await client.api("GET", f"lab/runs/{run_id}")).json()["data"]
-        if run["status"] != "running":
-            return run
-        await asyncio.sleep(0.5)
-    raise AssertionError(f"the run {run_id} did not end within {within} s")
-
-
 async def test_a_suite_runs_and_a_changed_version_fails_exactly_its_check(
     live: Live, tmp_path: Path
 ) -> None:
@@ -76,7 +66,7 @@ async def test_a_suite_runs_and_a_changed_version_fails_exactly_its_check(
             ids.append(added.json()["data"]["id"])
         started = await client.api("POST", f"agents/{agent['id']}/lab/runs", json={})
         assert started.status_code == 201, started.text
-        first = await _finished(client, started.json()["data"]["id"])
+        first = await finished_run(client, started.json()["data"]["id"])
         told = "\n".join(
             f"{r['scenario']['name']}: {r['status']} {r['checks']}" for r in first["results"]
         )

@@ -3959,7 +3959,7 @@ export interface components {
              * Source
              * @enum {string}
              */
-            source: "dashboard" | "api" | "campaign" | "test";
+            source: "dashboard" | "api" | "campaign" | "test" | "lab";
             /** Start At */
             start_at: string | null;
             /** Summary Prompt */

@@ -31,6 +31,7 @@ from callwright.kit.storage import Store, StoreError, build_store
 from callwright.kit.time import utcnow
 from callwright.models import Call
 from callwright.telephony.base import Carrier, CarrierError, DialRequest, StatusUpdate
+from callwright.telephony.registry import SANDBOX, Carriers
 from callwright.telephony.state import TERMINAL, CallOutcome, CallStatus
 from callwright.voice_agent.tool_runner import Reach
 
@@ -65,7 +66,7 @@ class CallFlows:
         self,
         settings: Settings,
         db: Database,
-        carrier: Carrier,
+        carriers: Carriers,
         events: CallEvents,
         life: CallLife,
         jobs: JobQueue | None = None,
@@ -74,7 +75,8 @@ class CallFlows:
         self.jobs = jobs
         self.settings = settings
         self.db = db
-        self.carrier = carrier
+        #: The install's carriers: a call is acted on through the one it was placed on.
+        self.carriers = carriers
         self.events = events
         #: Told when a call is answered and when it is finalised (calls.lifecycle).
         self.life = life
@@ -84,16 +86,35 @@ class CallFlows:
         #: Where finished calls' recordings are kept: that folder, or the S3 bucket.
         self.store: Store = build_store(settings, self.recordings_folder)
 
+    @property
+    def carrier(self) -> Carrier:
+        """The install's own carrier (the settings'), which every call but the lab's goes on."""
+        return self.carriers.default
+
+    def speed(self, carrier: str) -> float:
+        """How much faster than real time a call on `carrier` runs: the sandbox's clock may run
+        faster (the tests); a real carrier's is real time."""
+        return self.settings.sandbox_speed if carrier == SANDBOX else 1.0
+
     # --- urls -----------------------------------------------------------------------------
 
     @property
     def media_url(self) -> str:
-        base = self.settings.media_base_url.replace("https://", "wss://", 1)
-        base = base.replace("http://", "ws://", 1)
+        """Where the install's own carrier opens a call's media stream."""
+        return self.media_url_for(self.carrier.name)
+
+    def media_url_for(self, carrier: str) -> str:
+        """Where `carrier` opens a call's media stream: the sandbox beside a real carrier (the
+        lab's calls) has a base of its own (`Settings.lab_media_base_url`)."""
+        own = carrier == self.carrier.name
+        base = self.settings.media_base_url if own else self.settings.lab_media_base_url
+        base = base.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
         return f"{base}/api/v1/media/twilio"
 
-    def status_callback_url(self) -> str:
-        return f"{self.settings.app_url}/api/v1/webhooks/{self.carrier.name}/status"
+    def status_callback_url(self, carrier: str | None = None) -> str:
+        """Where `carrier` (None: the install's own) posts a call's status changes."""
+        name = carrier or self.carrier.name
+        return f"{self.settings.app_url}/api/v1/webhooks/{name}/status"
 
     # --- placing and ending ---------------------------------------------------------------
 
@@ -130,7 +151,7 @@ class CallFlows:
         # Claimed before the carrier is asked, so the end it reports (and anything the agent
         # says about it meanwhile) finds the call stopped; a carrier error rolls it back.
         await calls.claim_outcome(session, call.id, CallOutcome.STOPPED)
-        await self.carrier.hang_up(call.carrier_call_id)
+        await self.carriers.for_call(call).hang_up(call.carrier_call_id)
         await self.events.record(session, call, "Call stopped by the user", "call")
         return True
 
@@ -178,12 +199,13 @@ class CallFlows:
                 if call.kind != "lab"
                 else None
             )
+            carrier = self.carriers.for_call(call)
             request = DialRequest(
                 call_id=call.id,
                 to_number=call.to_number,
                 from_number=call.from_number,
-                media_url=self.media_url,
-                status_callback_url=self.status_callback_url(),
+                media_url=self.media_url_for(carrier.name),
+                status_callback_url=self.status_callback_url(carrier.name),
                 media_token=token,
                 callee=call.lab_callee,
             )
@@ -194,7 +216,7 @@ class CallFlows:
         if call is not None and call.dynamic_data:
             await self._fetch_dynamic_data(call)
         try:
-            carrier_call_id = await self.carrier.dial(request)
+            carrier_call_id = await carrier.dial(request)
         except CarrierError as exc:
             log.warning("dialling call %s failed: %s", call_id, exc)
             await self._fail_before_ringing(call_id, str(exc))
@@ -206,7 +228,7 @@ class CallFlows:
         else:  # stopped while the carrier was dialling: it must not ring on
             log.info("call %s was stopped during its dial; hanging up", call_id)
             try:
-                await self.carrier.hang_up(carrier_call_id)
+                await carrier.hang_up(carrier_call_id)
             except CarrierError as exc:
                 log.warning("hang-up of the stopped call %s failed: %s", call_id, exc)
 
@@ -227,14 +249,16 @@ class CallFlows:
                     StatusUpdate(carrier_call_id="", status=CallStatus.CANCELED, reason="stopped"),
                 )
             return
-        await self.carrier.hang_up(call.carrier_call_id)
+        await self.carriers.for_call(call).hang_up(call.carrier_call_id)
 
     # --- carrier status -------------------------------------------------------------------
 
-    async def on_status(self, update: StatusUpdate) -> bool:
-        """A status callback. Idempotent: replays and late callbacks change nothing."""
+    async def on_status(self, update: StatusUpdate, carrier: str | None = None) -> bool:
+        """A status callback of `carrier` (None: the install's own). Idempotent: replays and
+        late callbacks change nothing."""
+        name = carrier or self.carrier.name
         async for session in self.db.session():
-            call = await calls.by_carrier_id(session, self.carrier.name, update.carrier_call_id)
+            call = await calls.by_carrier_id(session, name, update.carrier_call_id)
             if call is None:
                 return False
             call_id = call.id
@@ -350,7 +374,7 @@ class CallFlows:
                 carrier_call_id = call.carrier_call_id if call is not None else None
             if carrier_call_id and call is not None and call.status not in TERMINAL:
                 # Its end may have come while our database was down: the carrier knows.
-                await self._status_from_carrier(call_id, carrier_call_id)
+                await self._status_from_carrier(call_id, call.carrier, carrier_call_id)
             async for session in self.db.session():
                 call = await calls.get(session, call_id)
                 if call is None:
@@ -370,14 +394,15 @@ class CallFlows:
         async for session in self.db.session():
             unknown = await calls.status_unknown(session, now - STATUS_GRACE)
         ended = 0
-        for call_id, carrier_call_id in unknown:
-            ended += await self._status_from_carrier(call_id, carrier_call_id)
+        for call_id, carrier, carrier_call_id in unknown:
+            ended += await self._status_from_carrier(call_id, carrier, carrier_call_id)
         return ended
 
-    async def _status_from_carrier(self, call_id: str, carrier_call_id: str) -> int:
-        """Apply the carrier's final status of the call, if it has one (1: applied)."""
+    async def _status_from_carrier(self, call_id: str, carrier: str, carrier_call_id: str) -> int:
+        """Apply the final status of the call that its carrier (by name) has, if any (1:
+        applied)."""
         try:
-            update = await self.carrier.fetch(carrier_call_id)
+            update = await self.carriers.placed_on(carrier).fetch(carrier_call_id)
         except CarrierError as exc:
             log.warning("reconciler could not read call %s from the carrier: %s", call_id, exc)
             return 0
@@ -431,7 +456,7 @@ class CallFlows:
         be up, and end it as failed at its last sign of life, which is what it is billed for."""
         if call.carrier_call_id:
             try:
-                await self.carrier.hang_up(call.carrier_call_id)
+                await self.carriers.for_call(call).hang_up(call.carrier_call_id)
             except CarrierError as exc:
                 log.warning("reconciler could not hang up %s: %s", call.id, exc)
         seen = [t for t in (call.answered_at, await calls.last_activity(session, call.id)) if t]

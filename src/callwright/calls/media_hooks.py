@@ -111,12 +111,16 @@ class CallMedia:
         self.events = events
         #: The live calls' recording spools (this process's local disk).
         self.recordings = flows.recordings_folder
-        #: The sandbox runs its call clock faster in tests; a real carrier is real time.
-        self.speed = settings.sandbox_speed if flows.carrier.name == "sandbox" else 1.0
 
     def verify(self, headers: Mapping[str, str]) -> bool:
-        """The upgrade request carries the call's carrier's signature over the media URL."""
-        return self.flows.carrier.verify_media_connection(self.flows.media_url, headers)
+        """The upgrade request carries the signature of one of the install's carriers over
+        the media URL that carrier is given (beside a real carrier, the sandbox of the lab's
+        calls signs its own); the stream's single-use secret then names the call."""
+        flows = self.flows
+        return any(
+            carrier.verify_media_connection(flows.media_url_for(carrier.name), headers)
+            for carrier in flows.carriers
+        )
 
     async def claim(self, call_id: str, token: str, leg: str = "agent") -> CallPlan | None:
         """The plan for a media stream that brought the call's secret; None (refuse it) when
@@ -162,6 +166,7 @@ class CallMedia:
             variables=dict(call.variables or {}),
             record=call.record,
             today=callee_today(call.to_number, utcnow()),
+            speed=self.flows.speed(call.carrier),
             **_flow_plan(call, leg),
         )
 
@@ -171,7 +176,7 @@ class CallMedia:
         limit = call.max_duration * SECONDS_PER_MINUTE
         if call.transfer_status is None or call.answered_at is None:
             return limit
-        spent = (utcnow() - call.answered_at).total_seconds() * self.speed
+        spent = (utcnow() - call.answered_at).total_seconds() * self.flows.speed(call.carrier)
         return max(1.0, limit - spent)
 
     @property
@@ -203,6 +208,8 @@ class MediaHooks(CallHooks):
         #: The carrier's id of the call (known from its answer): the agent can still hang up
         #: while the database is down.
         self._carrier_call_id: str | None = None
+        #: The name of the carrier the call was placed on (known with its id).
+        self._carrier = ""
         #: Why the agent ended the call, when the database was down as it did (written with the
         #: media's end, before the reconciler reads the end from the carrier).
         self._ending: CallOutcome | None = None
@@ -216,6 +223,7 @@ class MediaHooks(CallHooks):
             if call is None:
                 return
             self._carrier_call_id = call.carrier_call_id
+            self._carrier = call.carrier
             started = False
             if call.status != CallStatus.IN_PROGRESS.value:
                 started = await calls.move_status(
@@ -400,7 +408,8 @@ class MediaHooks(CallHooks):
             log.warning("call %s: database unreachable; hanging up at the carrier", self.call_id)
             self._ending = outcome
             try:
-                await self.flows.carrier.hang_up(self._carrier_call_id)
+                carrier = self.flows.carriers.placed_on(self._carrier)
+                await carrier.hang_up(self._carrier_call_id)
             except CarrierError as carrier_exc:
                 log.warning("hang-up of %s failed: %s", self.call_id, carrier_exc)
 

@@ -28,9 +28,11 @@ RULE = (
 )
 
 
-def source_of(call: Call) -> Literal["dashboard", "api", "campaign", "test"]:
+def source_of(call: Call) -> Literal["dashboard", "api", "campaign", "test", "lab"]:
     if call.kind == "test":
         return "test"
+    if call.kind == "lab":
+        return "lab"
     if call.campaign_id is not None:
         return "campaign"
     if call.api_key_id is not None:

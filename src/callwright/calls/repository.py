@@ -330,11 +330,11 @@ async def without_media_end(
 
 async def status_unknown(
     session: AsyncSession, media_ended_before: datetime, limit: int = 50
-) -> list[tuple[str, str]]:
-    """(id, carrier call id) of calls whose media ended before `media_ended_before` while the
-    carrier's final status never arrived (our database was down when it came)."""
+) -> list[tuple[str, str, str]]:
+    """(id, carrier, carrier call id) of calls whose media ended before `media_ended_before`
+    while the carrier's final status never arrived (our database was down when it came)."""
     query = (
-        select(Call.id, Call.carrier_call_id)
+        select(Call.id, Call.carrier, Call.carrier_call_id)
         .where(
             Call.finalized_at.is_(None),
             Call.carrier_call_id.is_not(None),
@@ -344,7 +344,7 @@ async def status_unknown(
         .order_by(Call.media_ended_at)
         .limit(limit)
     )
-    return [(i, str(sid)) for i, sid in (await session.execute(query)).all()]
+    return [(i, carrier, str(sid)) for i, carrier, sid in (await session.execute(query)).all()]
 
 
 async def has_line(

@@ -201,7 +201,7 @@ class CallSettingsOut(BaseModel):
     """What the call was placed with (from the form, an agent, the API or a campaign)."""
 
     #: Where it was placed from: the dashboard, the /v1 API, a campaign or the public test call.
-    source: Literal["dashboard", "api", "campaign", "test"]
+    source: Literal["dashboard", "api", "campaign", "test", "lab"]
     prompt: str
     voice: str
     temperature: float

@@ -39,7 +39,16 @@ COMPLIANCE = "compliance"
 VoicemailAction = Literal["leave_message", "hangup"]
 LAB_CALLEE_ONLY = "Only a lab call has a simulated callee."
 LAB_NEEDS_SANDBOX = (
-    "A lab call rings a simulated callee: it needs the sandbox carrier, and this install's is {}."
+    "A lab call rings a simulated callee: it needs the sandbox carrier, and this install has "
+    "only {}."
+)
+#: A lab call on an install whose carrier is a real network, which neither hosts the sandbox
+#: network nor says where one is (docs/lab.md, "The lab on a Twilio install").
+LAB_NO_SANDBOX = (
+    "A lab call rings a simulated callee on the sandbox network, and this install reaches "
+    "none: its carrier is {}, CALLWRIGHT_HOST_SANDBOX is false and CALLWRIGHT_SANDBOX_URL is "
+    "not set. Host the network in the API process (CALLWRIGHT_HOST_SANDBOX=true) or set "
+    "CALLWRIGHT_SANDBOX_URL to a `callwright sandbox`."
 )
 LAB_NUMBER = "A lab call dials one of the sandbox's own numbers, and {} is not one of them."
 
@@ -130,10 +139,14 @@ class CallService:
         life: CallLife,
         clock: Callable[[], datetime] = utcnow,
         test_numbers: phone.TestNumbers | None = None,
+        lab_numbers: phone.TestNumbers | None = None,
     ) -> None:
         self.settings = settings
         #: The carrier's own test numbers, which the number policy lets through.
         self.test_numbers = test_numbers
+        #: The sandbox's own numbers, which the lab's calls dial on the sandbox carrier
+        #: whatever the install's own; None: this install has no sandbox carrier.
+        self.lab_numbers = lab_numbers
         self.billing = billing
         self.carrier = carrier
         self.jobs = jobs
@@ -155,10 +168,7 @@ class CallService:
         anyway, and its events say once (category `compliance`) what a real carrier would have
         done, in the user's own time zone. A lab call rings only a simulated callee: no rule
         for calling people applies to it, and it is placed only where `_check_lab` allows."""
-        self._check_lab(order)
-        reason = phone.refusal(order.to_number, test_numbers=self.test_numbers)
-        if reason is not None:
-            raise ValidationFailed({"phone_number": [reason]})
+        self._check_number(order)
         notice = None
         if order.kind in USERS_KINDS and order.user_id is not None:
             # The free test call rings the visitor who asked for it, and the CLI is the
@@ -176,10 +186,13 @@ class CallService:
         elif order.kind == "test":
             await do_not_call.check(session, None, order.to_number)  # the global list binds all
         fields = asdict(order)
-        fields["from_number"] = order.from_number or self.settings.from_number
+        lab = order.kind == "lab"
+        caller_id = self.settings.sandbox_from_number if lab else self.settings.from_number
+        fields["from_number"] = order.from_number or caller_id
         call = Call(
             id=new_call_id(),
-            carrier=self.carrier,
+            # The lab's calls go on the sandbox network whatever the install's carrier.
+            carrier=SANDBOX if lab else self.carrier,
             status=CallStatus.QUEUED.value,
             queued_at=utcnow(),
             **fields,
@@ -200,22 +213,34 @@ class CallService:
         on_commit(session, dial_later)
         return call
 
-    def _check_lab(self, order: CallOrder) -> None:
-        """A lab call rings only a simulated callee, so it is refused unless this install's
-        carrier is the sandbox network and the number one of the sandbox's own (the number
-        policy's test numbers on it: sandbox.numbers.own_number, given by the composition root,
-        for the calls do not import the sandbox). It is nobody's bill (no user) and has its
-        callee; no other kind carries one.
+    def _check_number(self, order: CallOrder) -> None:
+        """The lab's rules (`_check_lab`), then the number policy (kit.phone), which lets the
+        carrier's own test numbers through: the sandbox's for a lab call, whatever the
+        install's carrier."""
+        self._check_lab(order)
+        numbers = self.lab_numbers if order.kind == "lab" else self.test_numbers
+        reason = phone.refusal(order.to_number, test_numbers=numbers)
+        if reason is not None:
+            raise ValidationFailed({"phone_number": [reason]})
 
-        Later (issue 32): a Twilio install runs the lab on the sandbox network too, through a
-        second, sandbox carrier for lab calls alone; not built yet."""
+    def _check_lab(self, order: CallOrder) -> None:
+        """A lab call rings only a simulated callee, on the sandbox carrier whatever this
+        install's own (a Twilio install keeps the sandbox beside it: core.build_carriers), so
+        it is refused where there is no sandbox carrier, or no sandbox network to reach, and
+        unless the number is one of the sandbox's own (`lab_numbers`:
+        sandbox.numbers.own_number, given by the composition root, for the calls do not import
+        the sandbox). It is nobody's bill (no user) and has its callee; no other kind carries
+        one."""
         if order.kind != "lab":
             if order.lab_callee is not None:
                 raise ValidationFailed({"lab_callee": [LAB_CALLEE_ONLY]})
             return
-        if self.carrier != SANDBOX:
+        if self.lab_numbers is None:
             raise ValidationFailed({"kind": [LAB_NEEDS_SANDBOX.format(self.carrier)]})
-        if self.test_numbers is None or not self.test_numbers(order.to_number):
+        hosted = self.settings.host_sandbox or self.settings.sandbox_url
+        if self.carrier != SANDBOX and not hosted:
+            raise ValidationFailed({"kind": [LAB_NO_SANDBOX.format(self.carrier)]})
+        if not self.lab_numbers(order.to_number):
             raise ValidationFailed({"phone_number": [LAB_NUMBER.format(order.to_number)]})
         if order.lab_callee is None:
             raise ValidationFailed({"lab_callee": ["A lab call needs its simulated callee."]})

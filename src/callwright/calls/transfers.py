@@ -26,6 +26,7 @@ from callwright.kit.time import utcnow
 from callwright.models import Call
 from callwright.realtime.events import CallAction
 from callwright.telephony.base import (
+    Carrier,
     CarrierError,
     StreamRequest,
     TransferRequest,
@@ -77,18 +78,19 @@ def resume_follows(call: Call) -> bool:
 
 
 class CallTransfers:
-    def __init__(self, flows: CallFlows) -> None:
+    def __init__(self, flows: CallFlows, carrier: Carrier | None = None) -> None:
         self.flows = flows
         self.db = flows.db
-        self.carrier = flows.carrier
-        #: The sandbox's call clock runs faster in tests: the seconds before a transfer are
-        #: counted on it, like the carrier's CallDuration.
-        self.speed = flows.settings.sandbox_speed if self.carrier.name == "sandbox" else 1.0
+        #: The carrier whose callbacks this answers (the webhook's); a transfer is started on
+        #: the carrier its call was placed on.
+        self.carrier = carrier or flows.carrier
 
-    def url(self, call_id: str, step: str) -> str:
-        """Where the carrier posts a transfer's `result`, or asks for its `whisper`."""
+    def url(self, call_id: str, step: str, carrier: str | None = None) -> str:
+        """Where `carrier` (None: this one) posts a transfer's `result`, or asks for its
+        `whisper`."""
         base = self.flows.settings.app_url
-        return f"{base}/api/v1/webhooks/{self.carrier.name}/transfer/{call_id}/{step}"
+        name = carrier or self.carrier.name
+        return f"{base}/api/v1/webhooks/{name}/transfer/{call_id}/{step}"
 
     async def start(
         self,
@@ -115,6 +117,7 @@ class CallTransfers:
                 return TransferStarted(False, reason=NO_TARGET)
             name, number = found
             warm = (mode or call.transfer_mode) == "warm"
+            carrier = self.flows.carriers.for_call(call)
             values = {
                 "transferred_to": number,
                 "transferred_at": utcnow(),
@@ -131,14 +134,14 @@ class CallTransfers:
                 call_id=call_id,
                 to_number=number,
                 caller_id=call.from_number,
-                media_url=self.flows.media_url,
+                media_url=self.flows.media_url_for(carrier.name),
                 listen_token=token,
-                result_url=self.url(call_id, "result"),
-                whisper_url=self.url(call_id, "whisper") if warm else None,
+                result_url=self.url(call_id, "result", carrier.name),
+                whisper_url=self.url(call_id, "whisper", carrier.name) if warm else None,
                 timeout_seconds=RING_SECONDS,
             )
         try:
-            await self.carrier.transfer(carrier_call_id, request)
+            await carrier.transfer(carrier_call_id, request)
         except CarrierError as exc:
             async for session in self.db.session():
                 await calls.end_transfer(
@@ -148,9 +151,11 @@ class CallTransfers:
         return TransferStarted(True, to=name)
 
     def _since_answer(self, call: Call) -> int:
+        """Seconds since the answer on the call's clock (the sandbox's runs faster in tests),
+        like the carrier's CallDuration."""
         if call.answered_at is None:
             return 0
-        seconds = (utcnow() - call.answered_at).total_seconds() * self.speed
+        seconds = (utcnow() - call.answered_at).total_seconds() * self.flows.speed(call.carrier)
         return max(0, math.ceil(seconds))
 
     async def finished(self, call_id: str, result: TransferResult) -> WebhookAnswer:
@@ -177,7 +182,7 @@ class CallTransfers:
             return self.carrier.after_transfer(None)
         resume = StreamRequest(
             call_id=call_id,
-            media_url=self.flows.media_url,
+            media_url=self.flows.media_url_for(self.carrier.name),
             token=token,
             leg="resume",
             parameters={"transfer": result.status},

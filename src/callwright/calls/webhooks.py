@@ -1,4 +1,6 @@
-"""Carrier status webhooks: verified, parsed, applied through the state machine."""
+"""Carrier status webhooks: verified, parsed, applied through the state machine. The path names
+the carrier (`/webhooks/{carrier}/...`): an install has its own and, beside a real one, the
+sandbox for the lab's calls (telephony.registry), each verifying its own signatures."""
 
 from __future__ import annotations
 
@@ -15,23 +17,25 @@ router = APIRouter(tags=["webhooks"], include_in_schema=False)
 @router.post("/webhooks/{carrier}/status")
 async def status_callback(carrier: str, request: Request, domain: CallsDep) -> Response:
     engine = domain.flows
-    if carrier != engine.carrier.name:
+    sender = engine.carriers.named(carrier)
+    if sender is None:
         raise NotFound("Unknown carrier.")
     body = await request.body()
     form = await request.form()
     # Verify against the URL the carrier was given (behind a proxy, request.url may differ).
-    url = engine.status_callback_url() + (f"?{request.url.query}" if request.url.query else "")
+    query = f"?{request.url.query}" if request.url.query else ""
+    url = engine.status_callback_url(sender.name) + query
     hook = WebhookRequest(
         url=url,
         headers={k.lower(): v for k, v in request.headers.items()},
         form=[(k, str(v)) for k, v in form.multi_items()],
         body=body,
     )
-    if not engine.carrier.verify_webhook(hook):
+    if not sender.verify_webhook(hook):
         raise AppError("Invalid webhook signature.", 403)
-    update = engine.carrier.parse_status(hook)
+    update = sender.parse_status(hook)
     if update is not None:
-        await engine.on_status(update)
+        await engine.on_status(update, sender.name)
     return Response(status_code=204)
 
 
@@ -46,9 +50,10 @@ async def transfer_callback(
     """A transfer's result (`<Dial action>`) or a warm transfer's whisper (`<Number url>`),
     signed like the status callbacks (calls/transfers.py); answered with the carrier's TwiML."""
     engine = domain.flows
-    if carrier != engine.carrier.name or step not in TRANSFER_STEPS:
+    sender = engine.carriers.named(carrier)
+    if sender is None or step not in TRANSFER_STEPS:
         raise NotFound("Unknown carrier.")
-    transfers = CallTransfers(engine)
+    transfers = CallTransfers(engine, sender)
     body = await request.body()
     form = await request.form()
     hook = WebhookRequest(
@@ -57,12 +62,12 @@ async def transfer_callback(
         form=[(k, str(v)) for k, v in form.multi_items()],
         body=body,
     )
-    if not engine.carrier.verify_webhook(hook):
+    if not sender.verify_webhook(hook):
         raise AppError("Invalid webhook signature.", 403)
     if step == "whisper":
         answer = await transfers.whisper(call_id)
     else:
-        result = engine.carrier.parse_transfer(hook)
+        result = sender.parse_transfer(hook)
         if result is None:
             raise AppError("Not a transfer result.", 400)
         answer = await transfers.finished(call_id, result)

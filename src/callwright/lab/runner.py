@@ -39,6 +39,11 @@ LAB_NUMBER = "+15005550199"
 #: The longest a lab call may last, in minutes (the agent's max duration when shorter): a
 #: silent callee or a loop ends there, and a run stays minutes long.
 LAB_MAX_MINUTES = 3
+#: Seconds between the starts of a run's first calls: they are the same agent's, so their first
+#: turns are the same sentences, which the first call's synthesis puts in the speech cache for
+#: the next (eight started together would synthesise them eight times at once, and answer
+#: eight callees at once). The calls still overlap: each lasts far longer than the stagger.
+STAGGER_S = 1.5
 #: Seconds to wait for a finished call's analysis when an expectation reads it.
 ANALYSIS_WAIT_S = 60.0
 
@@ -122,10 +127,18 @@ class LabRunner:
             run = found
             ids = [r.id for r in await repository.results(session, run_id, "queued")]
         gate = asyncio.Semaphore(self.concurrency)
-        await asyncio.gather(*(self._scenario(run, result_id, gate) for result_id in ids))
+        await asyncio.gather(
+            *(
+                self._scenario(run, result_id, gate, min(i, self.concurrency) * STAGGER_S)
+                for i, result_id in enumerate(ids)
+            )
+        )
         await self._finish(run_id)
 
-    async def _scenario(self, run: LabRun, result_id: str, gate: asyncio.Semaphore) -> None:
+    async def _scenario(
+        self, run: LabRun, result_id: str, gate: asyncio.Semaphore, after: float
+    ) -> None:
+        await asyncio.sleep(after)
         async with gate:
             try:
                 await self._call_and_judge(run, result_id)
@@ -141,6 +154,9 @@ class LabRunner:
             call_id = await self._place(session, run, scenario)
             result.call_id, result.status, result.started_at = call_id, "calling", utcnow()
         call = await self.flows.wait_finalized(call_id, within=_longest(scenario), poll=0.5)
+        if _not_placed(call):
+            await self._update(result_id, status="error", error=(call.error or "")[:500])
+            return
         if scenario.expect.values:
             await self._analysed(call)
         async for session in self.db.session():
@@ -207,6 +223,12 @@ class LabRunner:
             else:
                 run.status = "failed"
             run.finished_at = utcnow()
+
+
+def _not_placed(call: Call) -> bool:
+    """Whether the carrier never took the call (it failed before it rang: the sandbox network
+    did not answer, or refused the callee), which leaves nothing to judge."""
+    return call.status == "failed" and call.ringing_at is None and call.answered_at is None
 
 
 def _longest(scenario: Scenario) -> float:

@@ -93,6 +93,9 @@ class CallPlan:
     flow_start_node_id: str | None = None
     #: For a resumed agent on a flow: where the flow stood when the transfer began.
     flow_state: FlowState | None = None
+    #: How much faster than real time the call's clock runs: its carrier's (the sandbox's in
+    #: tests, also a lab call's beside a real carrier; else 1).
+    speed: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -206,11 +209,9 @@ class CallHooks(Protocol):
 class MediaCalls(Protocol):
     """Which media streams may join which call: what the media endpoint asks of the calls."""
 
-    #: How much faster than real time the call's clock runs (the sandbox in tests; else 1).
-    speed: float
-
     def verify(self, headers: Mapping[str, str]) -> bool:
-        """Whether the websocket upgrade's headers carry the carrier's proof of origin."""
+        """Whether the websocket upgrade's headers carry the proof of origin of one of the
+        install's carriers (the call's own secret, in `claim`, says which call it is)."""
         ...
 
     async def claim(self, call_id: str, token: str, leg: str = "agent") -> CallPlan | None:

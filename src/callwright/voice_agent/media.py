@@ -5,7 +5,7 @@ carry the carrier's signature (Twilio's X-Twilio-Signature; the sandbox signs th
 the stream's `start` message must bring back the call's single-use secret, which it spends. A
 second connection for the same call is refused (a transfer's listening stream, and the agent's
 return after a failed transfer, bring secrets of their own: docs/actions.md). Nothing the client sends sets the call's
-behaviour: the plan comes from the call row, the speed from the settings."""
+behaviour: the plan comes from the call row, the speed from the settings of the call's carrier."""
 
 from __future__ import annotations
 
@@ -66,6 +66,6 @@ async def twilio_media(websocket: WebSocket, media: MediaCallsDep, engines: Engi
         media.hooks(call_id, plan.leg),
         engines,
         stream_sid=str(details.get("streamSid", start.get("streamSid", ""))),
-        speed=media.speed,
+        speed=plan.speed,
     )
     await session.run()

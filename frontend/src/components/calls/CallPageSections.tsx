@@ -70,6 +70,7 @@ const SOURCES: Record<CallSettings['source'], string> = {
   api: 'The API',
   campaign: 'A campaign',
   test: 'The public test call',
+  lab: 'The agent lab (a simulated callee)',
 }
 
 export function CallSettingsList({ settings }: { settings: CallSettings }) {
