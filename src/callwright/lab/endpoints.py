@@ -19,7 +19,7 @@ from callwright.kit.deps import JobsDep, SettingsDep
 from callwright.kit.errors import NotFound, ValidationFailed
 from callwright.kit.jobs import JobQueue
 from callwright.lab import repository, runner, starter
-from callwright.lab.contract import Check, Scenario
+from callwright.lab.contract import PERSONA_NEEDS_LLM, Callee, Check, Scenario
 from callwright.lab.schemas import (
     CheckChange,
     ComparisonResponse,
@@ -79,6 +79,13 @@ def _stored(scenario: Scenario) -> dict[str, Any]:
     }
 
 
+def needs_no_llm(callees: list[Callee], settings: Settings) -> None:
+    """A free-text persona is played by the install's LLM: without one, refused (422 on
+    `callee.persona`) when a scenario is saved or run."""
+    if not settings.llm_base_url and any(c.persona for c in callees):
+        raise ValidationFailed({"callee.persona": [PERSONA_NEEDS_LLM]})
+
+
 def _add(agent: Agent, scenario: Scenario) -> LabScenario:
     return LabScenario(user_id=agent.user_id, agent_id=agent.id, **_stored(scenario))
 
@@ -99,9 +106,10 @@ async def list_scenarios(agent_id: IdParam, user: CurrentUser, session: SessionD
 
 @router.post("/agents/{agent_id}/lab/scenarios", status_code=201)
 async def create_scenario(
-    agent_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep
+    agent_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep, settings: SettingsDep
 ) -> ScenarioSaved:
     agent = await agents.owned(session, user.id, agent_id)
+    needs_no_llm([body.callee], settings)
     await _room_for(session, agent.id, 1)
     row = _add(agent, body)
     session.add(row)
@@ -111,9 +119,14 @@ async def create_scenario(
 
 @router.put("/lab/scenarios/{scenario_id}")
 async def update_scenario(
-    scenario_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep
+    scenario_id: IdParam,
+    body: Scenario,
+    user: CurrentUser,
+    session: SessionDep,
+    settings: SettingsDep,
 ) -> ScenarioSaved:
     row = await _scenario(session, user.id, scenario_id)
+    needs_no_llm([body.callee], settings)
     for column, value in _stored(body).items():
         setattr(row, column, value)
     await session.flush()
@@ -157,7 +170,7 @@ async def _flow_graph(session: AsyncSession, agent: Agent) -> FlowGraph | None:
 
 
 async def start_run(
-    session: AsyncSession, agent: Agent, body: RunIn, *, quota: int, source: str
+    session: AsyncSession, agent: Agent, body: RunIn, *, settings: Settings, source: str
 ) -> LabRun:
     """A run of the agent's suite (or the scenarios named), stored; RUN_JOB goes after the
     commit."""
@@ -169,10 +182,12 @@ async def start_run(
         (r.id, Scenario(name=r.name, callee=r.callee, expect=r.expect, variables=r.variables))
         for r in rows
     ]
+    needs_no_llm([scenario.callee for _, scenario in scenarios], settings)
     version = None
     if agent.flow_id:
         found = await flows.version(session, agent.flow_id, None)
         version = int(found.version) if found is not None else None
+    quota = settings.lab_calls_per_day
     return await runner.start(
         session, agent, scenarios, quota=quota, source=source, flow_version=version
     )
@@ -203,7 +218,7 @@ async def begin(
     source: str,
 ) -> RunStarted:
     """Starts a run (`start_run`) and sends its job once the request commits."""
-    run = await start_run(session, agent, body, quota=settings.lab_calls_per_day, source=source)
+    run = await start_run(session, agent, body, settings=settings, source=source)
     run_id = run.id
 
     async def send() -> None:
