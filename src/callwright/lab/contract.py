@@ -12,9 +12,17 @@ lab.starter writes a starter suite; lab.junit writes a run as JUnit XML."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationInfo,
+    field_validator,
+)
 
 #: What a simulated callee is (the sandbox's kinds: sandbox.numbers.Kind).
 CalleeKind = Literal[
@@ -70,9 +78,24 @@ class DeskSpec(BaseModel):
     lines: list[Line] = Field(min_length=1, max_length=LINES_MAX)
 
 
+def _option_kind(value: Any) -> str:
+    """Which of a menu option's shapes `value` is: a person ("desk" in it), another menu (any
+    other object) or a line (text)."""
+    if isinstance(value, str):
+        return "line"
+    if isinstance(value, dict):
+        return "desk" if "desk" in value else "menu"
+    return "desk" if isinstance(value, DeskSpec) else "menu"
+
+
 #: What a menu's key leads to: another menu, a person, or a line said before the top menu
 #: again (a closed department).
-MenuOption = Union["MenuSpec", DeskSpec, Annotated[str, Field(min_length=1, max_length=300)]]
+MenuOption = Annotated[
+    Annotated["MenuSpec", Tag("menu")]
+    | Annotated[DeskSpec, Tag("desk")]
+    | Annotated[str, Tag("line"), Field(min_length=1, max_length=300)],
+    Discriminator(_option_kind),
+]
 
 
 class MenuSpec(BaseModel):

@@ -149,12 +149,12 @@ class _Conversation:
     walker: MenuWalker | None = None
     menu_repeats: int = 0
     #: A free-text persona's writer (None: the scripted lines), its next line on the way (for
-    #: the agent's turns so far: `asked_at`), the agent's words per turn (by the turn's start),
-    #: the lines it wrote, and whether its part is over.
+    #: the agent's turns so far: `asked_at`), the agent's words per turn (by the turn's start,
+    #: each heard once the turn is over), the lines it wrote, and whether its part is over.
     writer: PersonaLLM | None = None
     writing: asyncio.Task[Reply | None] | None = None
     asked_at: int = 0
-    agent_said: dict[float, str] = field(default_factory=dict)
+    hearing: dict[float, asyncio.Task[str]] = field(default_factory=dict)
     written: int = 0
     written_all: bool = False
 
@@ -174,11 +174,16 @@ class _Conversation:
             (s for s in self.segments if s.speaker in ("agent", "callee")), key=lambda s: s.start
         )
         return [
-            ("agent", self.agent_said.get(s.start, ""))
-            if s.speaker == "agent"
-            else ("callee", s.text)
+            ("agent", self.heard_at(s.start)) if s.speaker == "agent" else ("callee", s.text)
             for s in said
         ]
+
+    def heard_at(self, start: float) -> str:
+        """The agent's words in its turn from `start`, as heard ("" before, or not made out)."""
+        task = self.hearing.get(start)
+        if task is None or not task.done() or task.cancelled() or task.exception():
+            return ""
+        return task.result()
 
     def agent_audio(self, segment: Segment) -> PCM:
         """What the callee heard of one of the agent's turns."""
@@ -318,7 +323,7 @@ class SimulatedCallee:
             try:
                 await self._converse(ws, playback, talk)
             finally:
-                for task in (reader, talk.writing):
+                for task in (reader, talk.writing, *talk.hearing.values()):
                     if task is not None:
                         task.cancel()
                         with contextlib.suppress(asyncio.CancelledError):
@@ -595,8 +600,15 @@ class SimulatedCallee:
     # --- a free-text persona, its lines written by the LLM (sandbox.persona_llm) -------------
 
     def _ask_ahead(self, talk: _Conversation) -> None:
-        """Once the agent's turn is over, the callee's next line is asked for at once (the LLM
-        writes while the callee thinks); a turn of the agent's after the question asks again."""
+        """Each of the agent's turns is heard (transcribed) once it is over; then the callee's
+        next line is asked for at once (the LLM writes while the callee thinks); a turn of the
+        agent's after the question asks again."""
+        writer = talk.writer
+        assert writer is not None
+        for segment in talk.segments:
+            if segment.speaker == "agent" and segment.start not in talk.hearing:
+                audio = talk.agent_audio(segment)
+                talk.hearing[segment.start] = asyncio.create_task(writer.hear(audio))
         if talk.written_all or talk.vad.speaking or talk.agent_from is not None:
             return
         if talk.agent_turns <= talk.asked_at:
@@ -612,9 +624,8 @@ class SimulatedCallee:
         writer = talk.writer
         assert writer is not None
         try:
-            for segment in list(talk.segments):
-                if segment.speaker == "agent" and segment.start not in talk.agent_said:
-                    talk.agent_said[segment.start] = await writer.hear(talk.agent_audio(segment))
+            if talk.hearing:  # a wait, not a gather: asking again must not cancel the hearing
+                await asyncio.wait(list(talk.hearing.values()))
             return await writer.reply(self.persona.persona, talk.dialogue())
         except Exception as exc:
             log.warning("sandbox call %s: the LLM wrote no line: %s", self.call_sid, exc)

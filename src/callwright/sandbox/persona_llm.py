@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -40,7 +40,7 @@ INAUDIBLE = "(inaudible)"
 
 Speaker = Literal["agent", "callee"]
 #: The agent's words from the audio of one of its turns (8 kHz PCM).
-Hear = Callable[[PCM], Awaitable[str]]
+Hear = Callable[[PCM], Coroutine[Any, Any, str]]
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,11 @@ def transcriber_ears(transcriber: Any) -> Hear:
     """Hearing with a `speech.stt.Transcriber` (its model's runs off the event loop)."""
 
     async def hear(pcm: PCM) -> str:
-        text = await asyncio.to_thread(transcriber.transcribe, pcm, PHONE_RATE)
+        try:
+            text = await asyncio.to_thread(transcriber.transcribe, pcm, PHONE_RATE)
+        except Exception as exc:
+            log.warning("a simulated callee could not make out the agent: %s", exc)
+            raise
         return str(text)
 
     return hear
