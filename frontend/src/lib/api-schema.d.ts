@@ -3906,7 +3906,7 @@ export interface components {
          * @description A simulated callee as data: what it says at each of the agent's turns, in order, and how
          *     it behaves. The same fields as the sandbox's personas (docs/sandbox.md).
          */
-        Callee: {
+        "Callee-Input": {
             /**
              * Hello
              * @default Hello?
@@ -3924,7 +3924,7 @@ export interface components {
              * @default person
              * @enum {string}
              */
-            kind?: "person" | "no-answer" | "busy" | "voicemail" | "hangs-up" | "interrupts" | "silent" | "opts-out" | "wants-a-person" | "presses-keys";
+            kind?: "person" | "no-answer" | "busy" | "voicemail" | "hangs-up" | "interrupts" | "silent" | "opts-out" | "wants-a-person" | "ivr" | "presses-keys";
             /**
              * Label
              * @default
@@ -3932,11 +3932,86 @@ export interface components {
             label?: string;
             /** Lines */
             lines?: string[];
+            menu?: components["schemas"]["MenuSpec-Input"] | null;
+            /**
+             * Noise
+             * @default none
+             * @enum {string}
+             */
+            noise?: "none" | "office" | "street" | "cafe";
             /**
              * Pauses
              * @default 0
              */
             pauses?: number;
+            /**
+             * Persona
+             * @default
+             */
+            persona?: string;
+            /** Resumed */
+            resumed?: string[];
+            /**
+             * Ring Seconds
+             * @default 2
+             */
+            ring_seconds?: number;
+            /**
+             * Thinking
+             * @default 0.3
+             */
+            thinking?: number;
+            /** Voice */
+            voice?: string | null;
+        };
+        /**
+         * Callee
+         * @description A simulated callee as data: what it says at each of the agent's turns, in order, and how
+         *     it behaves. The same fields as the sandbox's personas (docs/sandbox.md).
+         */
+        "Callee-Output": {
+            /**
+             * Hello
+             * @default Hello?
+             */
+            hello?: string;
+            /**
+             * Interruption
+             * @default
+             */
+            interruption?: string;
+            /** Joined */
+            joined?: string[];
+            /**
+             * Kind
+             * @default person
+             * @enum {string}
+             */
+            kind?: "person" | "no-answer" | "busy" | "voicemail" | "hangs-up" | "interrupts" | "silent" | "opts-out" | "wants-a-person" | "ivr" | "presses-keys";
+            /**
+             * Label
+             * @default
+             */
+            label?: string;
+            /** Lines */
+            lines?: string[];
+            menu?: components["schemas"]["MenuSpec-Output"] | null;
+            /**
+             * Noise
+             * @default none
+             * @enum {string}
+             */
+            noise?: "none" | "office" | "street" | "cafe";
+            /**
+             * Pauses
+             * @default 0
+             */
+            pauses?: number;
+            /**
+             * Persona
+             * @default
+             */
+            persona?: string;
             /** Resumed */
             resumed?: string[];
             /**
@@ -4467,6 +4542,17 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * DeskSpec
+         * @description A person a phone menu's key reaches: says its first line when reached, then one line per
+         *     agent turn.
+         */
+        DeskSpec: {
+            /** Desk */
+            desk: string;
+            /** Lines */
+            lines: string[];
+        };
         /** DoNotCallAdded */
         DoNotCallAdded: {
             /** Created */
@@ -4719,6 +4805,10 @@ export interface components {
          *     check (a list: one check per item).
          */
         Expectations: {
+            /** Callee Says */
+            callee_says?: string[];
+            /** Keys */
+            keys?: string | null;
             /** Max Call Seconds */
             max_call_seconds?: number | null;
             /** Max Reply Seconds */
@@ -5323,6 +5413,34 @@ export interface components {
             token: string;
             user: components["schemas"]["UserOut"];
         };
+        /**
+         * MenuSpec
+         * @description A phone menu (IVR) as data: its prompt and what each key leads to (sandbox.numbers.Menu).
+         *     Keys are 0-9 and #; `*` says the menu again. At most `MENU_DEPTH_MAX` menus deep and
+         *     `MENU_OPTIONS_MAX` options in all (checked on the callee).
+         */
+        "MenuSpec-Input": {
+            /** Options */
+            options: {
+                [key: string]: components["schemas"]["MenuSpec-Input"] | components["schemas"]["DeskSpec"] | string;
+            };
+            /** Prompt */
+            prompt: string;
+        };
+        /**
+         * MenuSpec
+         * @description A phone menu (IVR) as data: its prompt and what each key leads to (sandbox.numbers.Menu).
+         *     Keys are 0-9 and #; `*` says the menu again. At most `MENU_DEPTH_MAX` menus deep and
+         *     `MENU_OPTIONS_MAX` options in all (checked on the callee).
+         */
+        "MenuSpec-Output": {
+            /** Options */
+            options: {
+                [key: string]: components["schemas"]["MenuSpec-Output"] | components["schemas"]["DeskSpec"] | string;
+            };
+            /** Prompt */
+            prompt: string;
+        };
         /** Message */
         Message: {
             /** Message */
@@ -5892,7 +6010,7 @@ export interface components {
             id: string;
             /** Position */
             position: number;
-            scenario: components["schemas"]["Scenario"];
+            scenario: components["schemas"]["Scenario-Output"];
             /** Scenario Id */
             scenario_id: string | null;
             /** Started At */
@@ -6097,8 +6215,22 @@ export interface components {
          * Scenario
          * @description A simulated callee and what must hold of the call to it.
          */
-        Scenario: {
-            callee: components["schemas"]["Callee"];
+        "Scenario-Input": {
+            callee: components["schemas"]["Callee-Input"];
+            expect?: components["schemas"]["Expectations"];
+            /** Name */
+            name: string;
+            /** Variables */
+            variables?: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * Scenario
+         * @description A simulated callee and what must hold of the call to it.
+         */
+        "Scenario-Output": {
+            callee: components["schemas"]["Callee-Output"];
             expect?: components["schemas"]["Expectations"];
             /** Name */
             name: string;
@@ -6133,7 +6265,7 @@ export interface components {
         ScenarioOut: {
             /** Agent Id */
             agent_id: string;
-            callee: components["schemas"]["Callee"];
+            callee: components["schemas"]["Callee-Output"];
             /**
              * Created At
              * Format: date-time
@@ -8174,7 +8306,8 @@ export type SchemaCallStatus = components['schemas']['CallStatus'];
 export type SchemaCallTimes = components['schemas']['CallTimes'];
 export type SchemaCallTransferOut = components['schemas']['CallTransferOut'];
 export type SchemaCallUser = components['schemas']['CallUser'];
-export type SchemaCallee = components['schemas']['Callee'];
+export type SchemaCalleeInput = components['schemas']['Callee-Input'];
+export type SchemaCalleeOutput = components['schemas']['Callee-Output'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
 export type SchemaCampaignIn = components['schemas']['CampaignIn'];
 export type SchemaCampaignOut = components['schemas']['CampaignOut'];
@@ -8205,6 +8338,7 @@ export type SchemaDeliveryDetailResponse = components['schemas']['DeliveryDetail
 export type SchemaDeliveryOut = components['schemas']['DeliveryOut'];
 export type SchemaDerivedFlow = components['schemas']['DerivedFlow'];
 export type SchemaDerivedFlowResponse = components['schemas']['DerivedFlowResponse'];
+export type SchemaDeskSpec = components['schemas']['DeskSpec'];
 export type SchemaDoNotCallAdded = components['schemas']['DoNotCallAdded'];
 export type SchemaDoNotCallIn = components['schemas']['DoNotCallIn'];
 export type SchemaDoNotCallOut = components['schemas']['DoNotCallOut'];
@@ -8264,6 +8398,8 @@ export type SchemaLoadOut = components['schemas']['LoadOut'];
 export type SchemaLoadReport = components['schemas']['LoadReport'];
 export type SchemaLoginIn = components['schemas']['LoginIn'];
 export type SchemaLoginOut = components['schemas']['LoginOut'];
+export type SchemaMenuSpecInput = components['schemas']['MenuSpec-Input'];
+export type SchemaMenuSpecOutput = components['schemas']['MenuSpec-Output'];
 export type SchemaMessage = components['schemas']['Message'];
 export type SchemaMode = components['schemas']['Mode'];
 export type SchemaModeOut = components['schemas']['ModeOut'];
@@ -8320,7 +8456,8 @@ export type SchemaSandboxPlan = components['schemas']['SandboxPlan'];
 export type SchemaSandboxPlanOut = components['schemas']['SandboxPlanOut'];
 export type SchemaSayNode = components['schemas']['SayNode'];
 export type SchemaSaysWithin = components['schemas']['SaysWithin'];
-export type SchemaScenario = components['schemas']['Scenario'];
+export type SchemaScenarioInput = components['schemas']['Scenario-Input'];
+export type SchemaScenarioOutput = components['schemas']['Scenario-Output'];
 export type SchemaScenarioDeleted = components['schemas']['ScenarioDeleted'];
 export type SchemaScenarioList = components['schemas']['ScenarioList'];
 export type SchemaScenarioOut = components['schemas']['ScenarioOut'];
@@ -9727,7 +9864,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Scenario"];
+                "application/json": components["schemas"]["Scenario-Input"];
             };
         };
         responses: {
@@ -11696,7 +11833,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Scenario"];
+                "application/json": components["schemas"]["Scenario-Input"];
             };
         };
         responses: {
