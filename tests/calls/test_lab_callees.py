@@ -72,7 +72,8 @@ class PatientAgent(FakeOpenAI):
 
 async def test_a_persona_speaks_the_lines_the_llm_writes(migrated: Settings) -> None:
     model = PatientAgent()
-    model.callee_lines = [WRITTEN]
+    # A question the callee asked again (the agent went on talking) takes a line too.
+    model.callee_lines = [WRITTEN] * 5
     llm_port, app_port = free_port(), free_port()
     app = create_app(scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=2.0))
     await asyncio.to_thread(tts.warm_up, tts.default_voice())

@@ -323,11 +323,17 @@ class SimulatedCallee:
             try:
                 await self._converse(ws, playback, talk)
             finally:
-                for task in (reader, talk.writing, *talk.hearing.values()):
-                    if task is not None:
-                        task.cancel()
-                        with contextlib.suppress(asyncio.CancelledError):
-                            await task
+                reader.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reader
+                # A persona's lines still being written, its turns still being heard: dropped
+                # (a wait, so that what one of them raised is not raised here).
+                asking = [t for t in (talk.writing, *talk.hearing.values()) if t is not None]
+                for task in asking:
+                    task.cancel()
+                if asking:
+                    await asyncio.wait(asking)
+                    _ = [t.exception() for t in asking if not t.cancelled()]  # logged already
                 with contextlib.suppress(websockets.ConnectionClosed):
                     await self._send(ws, self._stop_message())
         return self._report(talk)
