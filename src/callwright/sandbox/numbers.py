@@ -276,7 +276,7 @@ def persona_of(callee: Callee) -> Persona:
     "[press N]" lines press keys as the plan's personas' do."""
     return Persona(
         kind=callee.kind,
-        label=callee.label or f"a {callee.kind} callee written as data",
+        label=callee.label or f"{_article(callee.kind)} {callee.kind} callee written as data",
         ring_seconds=callee.ring_seconds,
         hello=callee.hello,
         lines=tuple(callee.lines),
@@ -290,6 +290,10 @@ def persona_of(callee: Callee) -> Persona:
         noise=callee.noise,
         persona=callee.persona,
     )
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
 
 
 def menu_of(spec: MenuSpec) -> Menu:
