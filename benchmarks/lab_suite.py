@@ -72,7 +72,9 @@ async def _suite_of(app: Any, agent: Agent, size: int) -> Suite:
 
 async def _run(app: Any, suite: Suite) -> dict[str, Any]:
     async with app.state.db.sessionmaker() as session:
-        run = await start_run(session, suite, RunIn(), quota=10_000, source="app")
+        run = await start_run(
+            session, suite, RunIn(), settings=app.state.settings, source="app", quota=10_000
+        )
         await session.commit()
         run_id = run.id
     started = time.perf_counter()

@@ -45,6 +45,7 @@ from callwright.roles import build_engines, warm_up
 from callwright.routers import API_PREFIX, include_routers
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.numbers import own_numbers_on
+from callwright.sandbox.persona_llm import PersonaLLM, transcriber_ears
 
 log = logging.getLogger(__name__)
 #: The collector's thresholds while serving. At Python's default (700 net new objects) the
@@ -158,6 +159,9 @@ def _register_services(
     app.state.dialler = core.dialler
     app.state.media_calls = core.calls.media
     app.state.voice_engines = build_engines(settings)
+    if network is not None:  # free-text personas hear the agent with the calls' own model
+        ears = transcriber_ears(app.state.voice_engines.transcriber)
+        network.play_personas_with(PersonaLLM.of(settings, ears))
 
 
 def _add_middleware(app: FastAPI, settings: Settings) -> None:

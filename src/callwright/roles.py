@@ -24,6 +24,7 @@ from callwright.kit.db import Database
 from callwright.realtime.server import redis_publisher
 from callwright.sandbox.network import SandboxNetwork
 from callwright.sandbox.network import install_error_handler as install_sandbox_errors
+from callwright.sandbox.persona_llm import PersonaLLM, transcriber_ears
 from callwright.speech import tts
 from callwright.speech.stt import Transcriber
 from callwright.voice_agent import turn_end
@@ -110,6 +111,9 @@ def create_sandbox_app(settings: Settings | None = None) -> FastAPI:
     """`callwright sandbox`: the sandbox network's Twilio-style REST API and its callees."""
     settings = settings or get_settings()
     network = SandboxNetwork(settings.secret_key, speed=settings.sandbox_speed)
+    if settings.llm_base_url:  # free-text personas: the LLM, and a Whisper model to hear
+        ears = transcriber_ears(Transcriber(settings.data_dir / "models" / "whisper-base"))
+        network.play_personas_with(PersonaLLM.of(settings, ears))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -1,5 +1,6 @@
 """A local server speaking the OpenAI chat-completions protocol (streamed server-sent events,
-including a streamed tool call), with scripted replies; it records every request."""
+including a streamed tool call), with scripted replies; it records every request. Asked as a
+simulated callee (sandbox.persona_llm's system message), it answers with `callee_lines`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
 from callwright.config import Settings
+from callwright.sandbox.persona_llm import RULES
 
 GREETING = (
     "Hi, this is Nova from Acme Travel. I am calling about your trip next week. Is now a good time?"
@@ -47,6 +49,11 @@ class FakeOpenAI:
         #: A flow's edge choices, in order: each `choose_edge` request gets the next one's
         #: arguments ({"edge": label, "captures": {...}}); none left: {"edge": "none"}.
         self.flow_choices: list[dict[str, Any]] = []
+        #: A free-text persona's lines, in order (none left: "Okay. GOODBYE"), after answering
+        #: `callee_failures` requests with a 503; the requests it was asked as a callee.
+        self.callee_lines: list[str] = []
+        self.callee_failures = 0
+        self.callee_requests: list[dict[str, Any]] = []
 
     def app(self) -> Starlette:
         return Starlette(routes=[Route("/v1/chat/completions", self.completions, methods=["POST"])])
@@ -58,6 +65,8 @@ class FakeOpenAI:
             return JSONResponse(
                 {"error": {"message": "bad key", "type": "invalid_request_error"}}, status_code=401
             )
+        if str(body["messages"][0].get("content", "")).startswith(RULES):
+            return self._callee(body)
         if any(t["function"]["name"] == "choose_edge" for t in body.get("tools") or ()):
             return JSONResponse(self._choice())
         users = [m for m in body["messages"] if m.get("role") == "user"]
@@ -69,6 +78,22 @@ class FakeOpenAI:
         return StreamingResponse(
             self._stream(body["model"], self.closing, end_call=True),
             media_type="text/event-stream",
+        )
+
+    def _callee(self, body: dict[str, Any]) -> JSONResponse:
+        """A chat completion (not streamed): the persona's next line."""
+        self.callee_requests.append(body)
+        if self.callee_failures:
+            self.callee_failures -= 1
+            return JSONResponse({"error": {"message": "overloaded"}}, status_code=503)
+        line = self.callee_lines.pop(0) if self.callee_lines else "Okay. GOODBYE"
+        message = {"role": "assistant", "content": line}
+        return JSONResponse(
+            {
+                "id": "chatcmpl-callee",
+                "object": "chat.completion",
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            }
         )
 
     def _choice(self) -> dict[str, Any]:

@@ -4061,7 +4061,7 @@ export interface components {
          * @description A simulated callee as data: what it says at each of the agent's turns, in order, and how
          *     it behaves. The same fields as the sandbox's personas (docs/sandbox.md).
          */
-        Callee: {
+        "Callee-Input": {
             /**
              * Hello
              * @default Hello?
@@ -4079,7 +4079,7 @@ export interface components {
              * @default person
              * @enum {string}
              */
-            kind?: "person" | "no-answer" | "busy" | "voicemail" | "hangs-up" | "interrupts" | "silent" | "opts-out" | "wants-a-person" | "presses-keys";
+            kind?: "person" | "no-answer" | "busy" | "voicemail" | "hangs-up" | "interrupts" | "silent" | "opts-out" | "wants-a-person" | "ivr" | "presses-keys";
             /**
              * Label
              * @default
@@ -4087,11 +4087,86 @@ export interface components {
             label?: string;
             /** Lines */
             lines?: string[];
+            menu?: components["schemas"]["MenuSpec-Input"] | null;
+            /**
+             * Noise
+             * @default none
+             * @enum {string}
+             */
+            noise?: "none" | "office" | "street" | "cafe";
             /**
              * Pauses
              * @default 0
              */
             pauses?: number;
+            /**
+             * Persona
+             * @default
+             */
+            persona?: string;
+            /** Resumed */
+            resumed?: string[];
+            /**
+             * Ring Seconds
+             * @default 2
+             */
+            ring_seconds?: number;
+            /**
+             * Thinking
+             * @default 0.3
+             */
+            thinking?: number;
+            /** Voice */
+            voice?: string | null;
+        };
+        /**
+         * Callee
+         * @description A simulated callee as data: what it says at each of the agent's turns, in order, and how
+         *     it behaves. The same fields as the sandbox's personas (docs/sandbox.md).
+         */
+        "Callee-Output": {
+            /**
+             * Hello
+             * @default Hello?
+             */
+            hello?: string;
+            /**
+             * Interruption
+             * @default
+             */
+            interruption?: string;
+            /** Joined */
+            joined?: string[];
+            /**
+             * Kind
+             * @default person
+             * @enum {string}
+             */
+            kind?: "person" | "no-answer" | "busy" | "voicemail" | "hangs-up" | "interrupts" | "silent" | "opts-out" | "wants-a-person" | "ivr" | "presses-keys";
+            /**
+             * Label
+             * @default
+             */
+            label?: string;
+            /** Lines */
+            lines?: string[];
+            menu?: components["schemas"]["MenuSpec-Output"] | null;
+            /**
+             * Noise
+             * @default none
+             * @enum {string}
+             */
+            noise?: "none" | "office" | "street" | "cafe";
+            /**
+             * Pauses
+             * @default 0
+             */
+            pauses?: number;
+            /**
+             * Persona
+             * @default
+             */
+            persona?: string;
             /** Resumed */
             resumed?: string[];
             /**
@@ -4626,6 +4701,17 @@ export interface components {
              */
             success?: boolean;
         };
+        /**
+         * DeskSpec
+         * @description A person a phone menu's key reaches: says its first line when reached, then one line per
+         *     agent turn.
+         */
+        DeskSpec: {
+            /** Desk */
+            desk: string;
+            /** Lines */
+            lines: string[];
+        };
         /** DoNotCallAdded */
         DoNotCallAdded: {
             /** Created */
@@ -4878,6 +4964,10 @@ export interface components {
          *     check (a list: one check per item).
          */
         Expectations: {
+            /** Callee Says */
+            callee_says?: string[];
+            /** Keys */
+            keys?: string | null;
             /** Max Call Seconds */
             max_call_seconds?: number | null;
             /** Max Reply Seconds */
@@ -5481,6 +5571,34 @@ export interface components {
             /** Token */
             token: string;
             user: components["schemas"]["UserOut"];
+        };
+        /**
+         * MenuSpec
+         * @description A phone menu (IVR) as data: its prompt and what each key leads to (sandbox.numbers.Menu).
+         *     Keys are 0-9 and #; `*` says the menu again. At most `MENU_DEPTH_MAX` menus deep and
+         *     `MENU_OPTIONS_MAX` options in all (checked on the callee).
+         */
+        "MenuSpec-Input": {
+            /** Options */
+            options: {
+                [key: string]: components["schemas"]["MenuSpec-Input"] | components["schemas"]["DeskSpec"] | string;
+            };
+            /** Prompt */
+            prompt: string;
+        };
+        /**
+         * MenuSpec
+         * @description A phone menu (IVR) as data: its prompt and what each key leads to (sandbox.numbers.Menu).
+         *     Keys are 0-9 and #; `*` says the menu again. At most `MENU_DEPTH_MAX` menus deep and
+         *     `MENU_OPTIONS_MAX` options in all (checked on the callee).
+         */
+        "MenuSpec-Output": {
+            /** Options */
+            options: {
+                [key: string]: components["schemas"]["MenuSpec-Output"] | components["schemas"]["DeskSpec"] | string;
+            };
+            /** Prompt */
+            prompt: string;
         };
         /** Message */
         Message: {
@@ -6118,7 +6236,7 @@ export interface components {
             id: string;
             /** Position */
             position: number;
-            scenario: components["schemas"]["Scenario"];
+            scenario: components["schemas"]["Scenario-Output"];
             /** Scenario Id */
             scenario_id: string | null;
             /** Started At */
@@ -6333,8 +6451,27 @@ export interface components {
          * Scenario
          * @description A simulated callee and what must hold of the call to it.
          */
-        Scenario: {
-            callee: components["schemas"]["Callee"];
+        "Scenario-Input": {
+            callee: components["schemas"]["Callee-Input"];
+            expect?: components["schemas"]["Expectations"];
+            /** Name */
+            name: string;
+            /**
+             * Suite
+             * @default main
+             */
+            suite?: string;
+            /** Variables */
+            variables?: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * Scenario
+         * @description A simulated callee and what must hold of the call to it.
+         */
+        "Scenario-Output": {
+            callee: components["schemas"]["Callee-Output"];
             expect?: components["schemas"]["Expectations"];
             /** Name */
             name: string;
@@ -6374,7 +6511,7 @@ export interface components {
         ScenarioOut: {
             /** Agent Id */
             agent_id: string | null;
-            callee: components["schemas"]["Callee"];
+            callee: components["schemas"]["Callee-Output"];
             /**
              * Created At
              * Format: date-time
@@ -8424,7 +8561,8 @@ export type SchemaCallStatus = components['schemas']['CallStatus'];
 export type SchemaCallTimes = components['schemas']['CallTimes'];
 export type SchemaCallTransferOut = components['schemas']['CallTransferOut'];
 export type SchemaCallUser = components['schemas']['CallUser'];
-export type SchemaCallee = components['schemas']['Callee'];
+export type SchemaCalleeInput = components['schemas']['Callee-Input'];
+export type SchemaCalleeOutput = components['schemas']['Callee-Output'];
 export type SchemaCallsPage = components['schemas']['CallsPage'];
 export type SchemaCampaignIn = components['schemas']['CampaignIn'];
 export type SchemaCampaignOut = components['schemas']['CampaignOut'];
@@ -8455,6 +8593,7 @@ export type SchemaDeliveryDetailResponse = components['schemas']['DeliveryDetail
 export type SchemaDeliveryOut = components['schemas']['DeliveryOut'];
 export type SchemaDerivedFlow = components['schemas']['DerivedFlow'];
 export type SchemaDerivedFlowResponse = components['schemas']['DerivedFlowResponse'];
+export type SchemaDeskSpec = components['schemas']['DeskSpec'];
 export type SchemaDoNotCallAdded = components['schemas']['DoNotCallAdded'];
 export type SchemaDoNotCallIn = components['schemas']['DoNotCallIn'];
 export type SchemaDoNotCallOut = components['schemas']['DoNotCallOut'];
@@ -8514,6 +8653,8 @@ export type SchemaLoadOut = components['schemas']['LoadOut'];
 export type SchemaLoadReport = components['schemas']['LoadReport'];
 export type SchemaLoginIn = components['schemas']['LoginIn'];
 export type SchemaLoginOut = components['schemas']['LoginOut'];
+export type SchemaMenuSpecInput = components['schemas']['MenuSpec-Input'];
+export type SchemaMenuSpecOutput = components['schemas']['MenuSpec-Output'];
 export type SchemaMessage = components['schemas']['Message'];
 export type SchemaMode = components['schemas']['Mode'];
 export type SchemaModeOut = components['schemas']['ModeOut'];
@@ -8574,7 +8715,8 @@ export type SchemaSandboxPlan = components['schemas']['SandboxPlan'];
 export type SchemaSandboxPlanOut = components['schemas']['SandboxPlanOut'];
 export type SchemaSayNode = components['schemas']['SayNode'];
 export type SchemaSaysWithin = components['schemas']['SaysWithin'];
-export type SchemaScenario = components['schemas']['Scenario'];
+export type SchemaScenarioInput = components['schemas']['Scenario-Input'];
+export type SchemaScenarioOutput = components['schemas']['Scenario-Output'];
 export type SchemaScenarioDeleted = components['schemas']['ScenarioDeleted'];
 export type SchemaScenarioList = components['schemas']['ScenarioList'];
 export type SchemaScenarioOut = components['schemas']['ScenarioOut'];
@@ -9981,7 +10123,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Scenario"];
+                "application/json": components["schemas"]["Scenario-Input"];
             };
         };
         responses: {
@@ -11834,7 +11976,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Scenario"];
+                "application/json": components["schemas"]["Scenario-Input"];
             };
         };
         responses: {
@@ -12214,7 +12356,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Scenario"];
+                "application/json": components["schemas"]["Scenario-Input"];
             };
         };
         responses: {

@@ -5,7 +5,7 @@ import type { components } from '@/lib/api-schema'
 import { url } from './msw'
 
 type ScenarioOut = components['schemas']['ScenarioOut']
-type Scenario = components['schemas']['Scenario']
+type Scenario = components['schemas']['Scenario-Input']
 type RunOut = components['schemas']['RunOut']
 type ResultOut = components['schemas']['ResultOut']
 type Check = components['schemas']['Check']

@@ -14,7 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationInfo,
+    field_validator,
+)
 
 #: What a simulated callee is (the sandbox's kinds: sandbox.numbers.Kind).
 CalleeKind = Literal[
@@ -27,8 +35,25 @@ CalleeKind = Literal[
     "silent",
     "opts-out",
     "wants-a-person",
+    "ivr",
     "presses-keys",
 ]
+#: The kinds that hold a conversation (a free-text persona can play them).
+TALKING_KINDS = ("person", "interrupts", "opts-out", "wants-a-person")
+#: The background noise a callee's audio may carry (sandbox.noise: generated, never recorded).
+Noise = Literal["none", "office", "street", "cafe"]
+#: A key of a phone menu's option; `*` is not one: it says the menu again.
+MENU_KEYS = "0123456789#"
+#: The keys of a keypad.
+KEYPAD = "0123456789*#"
+#: A phone menu's depth (the top menu is 1) and the options it may hold in all.
+MENU_DEPTH_MAX = 4
+MENU_OPTIONS_MAX = 40
+#: A free-text persona's length.
+PERSONA_MAX = 2000
+PERSONA_NEEDS_LLM = (
+    "A free-text persona needs an LLM: set CALLWRIGHT_LLM_BASE_URL (docs/configuration.md)."
+)
 #: A line the callee says; "[press 1]" presses a key instead (sandbox.numbers.press_line).
 Line = Annotated[str, Field(min_length=1, max_length=500)]
 Phrase = Annotated[str, Field(min_length=1, max_length=300)]
@@ -45,6 +70,71 @@ LINES_MAX = 30
 DEFAULT_SUITE = "main"
 #: A suite's name: letters, digits, spaces, "-" and "_", starting with a letter or digit.
 SUITE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9 _-]*$"
+
+
+class DeskSpec(BaseModel):
+    """A person a phone menu's key reaches: says its first line when reached, then one line per
+    agent turn."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    desk: str = Field(min_length=1, max_length=80)
+    lines: list[Line] = Field(min_length=1, max_length=LINES_MAX)
+
+
+def _option_kind(value: Any) -> str:
+    """Which of a menu option's shapes `value` is: a person ("desk" in it), another menu (any
+    other object) or a line (text)."""
+    if isinstance(value, str):
+        return "line"
+    if isinstance(value, dict):
+        return "desk" if "desk" in value else "menu"
+    return "desk" if isinstance(value, DeskSpec) else "menu"
+
+
+#: What a menu's key leads to: another menu, a person, or a line said before the top menu
+#: again (a closed department).
+MenuOption = Annotated[
+    Annotated["MenuSpec", Tag("menu")]
+    | Annotated[DeskSpec, Tag("desk")]
+    | Annotated[str, Tag("line"), Field(min_length=1, max_length=300)],
+    Discriminator(_option_kind),
+]
+
+
+class MenuSpec(BaseModel):
+    """A phone menu (IVR) as data: its prompt and what each key leads to (sandbox.numbers.Menu).
+    Keys are 0-9 and #; `*` says the menu again. At most `MENU_DEPTH_MAX` menus deep and
+    `MENU_OPTIONS_MAX` options in all (checked on the callee)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    prompt: str = Field(min_length=1, max_length=500)
+    options: dict[Annotated[str, Field(min_length=1, max_length=1)], MenuOption] = Field(
+        min_length=1, max_length=len(MENU_KEYS)
+    )
+
+    @field_validator("options")
+    @classmethod
+    def _keys(cls, options: dict[str, MenuOption]) -> dict[str, MenuOption]:
+        for key in options:
+            if key == "*":
+                raise ValueError('"*" says the menu again: it cannot lead to an option.')
+            if key not in MENU_KEYS:
+                raise ValueError(f"{key!r} is not a key: a menu's keys are 0-9 and #.")
+        return options
+
+    def measure(self) -> tuple[int, int, int]:
+        """Its depth (this menu is 1), its options in all and the people it reaches."""
+        depth, options, desks = 1, len(self.options), 0
+        for target in self.options.values():
+            if isinstance(target, MenuSpec):
+                inner = target.measure()
+                depth = max(depth, inner[0] + 1)
+                options, desks = options + inner[1], desks + inner[2]
+            elif isinstance(target, DeskSpec):
+                desks += 1
+        return depth, options, desks
 
 
 class Callee(BaseModel):
@@ -75,6 +165,39 @@ class Callee(BaseModel):
     #: The voice it speaks with (a voice name of `GET /api/v1/voices`, for an accent); none:
     #: one unlike the agent's.
     voice: str | None = Field(None, max_length=64)
+    #: For "ivr": the phone menu that answers.
+    menu: MenuSpec | None = Field(None, validate_default=True)
+    #: A quiet noise bed under its audio (generated: sandbox.noise).
+    noise: Noise = "none"
+    #: Who it is, in free text: with an LLM configured, the LLM writes its replies in this
+    #: part (its `lines` are said when the LLM fails).
+    persona: str = Field("", max_length=PERSONA_MAX)
+
+    @field_validator("menu")
+    @classmethod
+    def _menu_fits(cls, menu: MenuSpec | None, info: ValidationInfo) -> MenuSpec | None:
+        kind = info.data.get("kind")
+        if menu is None:
+            if kind == "ivr":
+                raise ValueError("An IVR callee needs its menu.")
+            return None
+        if kind != "ivr":
+            raise ValueError('Only an "ivr" callee has a menu.')
+        depth, options, _ = menu.measure()
+        if depth > MENU_DEPTH_MAX:
+            raise ValueError(f"A menu is at most {MENU_DEPTH_MAX} menus deep.")
+        if options > MENU_OPTIONS_MAX:
+            raise ValueError(f"A menu has at most {MENU_OPTIONS_MAX} options in all.")
+        return menu
+
+    @field_validator("persona")
+    @classmethod
+    def _persona_talks(cls, persona: str, info: ValidationInfo) -> str:
+        if persona.strip() and info.data.get("kind") not in TALKING_KINDS:
+            raise ValueError(
+                "A free-text persona plays a callee who talks: " + ", ".join(TALKING_KINDS) + "."
+            )
+        return persona.strip()
 
 
 class SaysWithin(BaseModel):
@@ -125,6 +248,11 @@ class Expectations(BaseModel):
     says: list[SaysWithin] = Field(default_factory=list, max_length=20)
     never_says: list[Phrase] = Field(default_factory=list, max_length=20)
     tools: list[ToolExpected] = Field(default_factory=list, max_length=10)
+    #: Keys the agent must press, one after the other in this order (its keypad action lines'
+    #: keys in all, pauses aside): "31" is pressed in "2931".
+    keys: str | None = Field(None, min_length=1, max_length=64)
+    #: Phrases the callee's side must say (an IVR: the first line of the person it reaches).
+    callee_says: list[Phrase] = Field(default_factory=list, max_length=20)
     #: Handed to a person (True) or not (False).
     transferred: bool | None = None
     #: Flow node ids the call must pass through, in this order (others may come between).
@@ -135,6 +263,13 @@ class Expectations(BaseModel):
     max_call_seconds: int | None = Field(None, ge=1, le=7200)
     #: The most seconds any reply may take (end of the callee's speech to the agent's audio).
     max_reply_seconds: float | None = Field(None, gt=0, le=60)
+
+    @field_validator("keys")
+    @classmethod
+    def _are_keys(cls, keys: str | None) -> str | None:
+        if keys is not None and any(k not in KEYPAD for k in keys):
+            raise ValueError("Keys are 0-9, * and #.")
+        return keys
 
 
 class Scenario(BaseModel):

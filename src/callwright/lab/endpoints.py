@@ -25,7 +25,7 @@ from callwright.kit.deps import JobsDep, SettingsDep
 from callwright.kit.errors import NotFound, ValidationFailed
 from callwright.kit.jobs import JobQueue
 from callwright.lab import repository, runner, starter
-from callwright.lab.contract import Scenario
+from callwright.lab.contract import PERSONA_NEEDS_LLM, Callee, Scenario
 from callwright.lab.record import call_record
 from callwright.lab.schemas import (
     ComparisonResponse,
@@ -124,6 +124,13 @@ def _stored(scenario: Scenario) -> dict[str, Any]:
     }
 
 
+def needs_no_llm(callees: list[Callee], settings: Settings) -> None:
+    """A free-text persona is played by the install's LLM: without one, refused (422 on
+    `callee.persona`) when a scenario is saved or run."""
+    if not settings.llm_base_url and any(c.persona for c in callees):
+        raise ValidationFailed({"callee.persona": [PERSONA_NEEDS_LLM]})
+
+
 def _add(suite: Suite, scenario: Scenario) -> LabScenario:
     agent_id, flow_id = suite.keys
     return LabScenario(
@@ -141,7 +148,10 @@ async def _list(session: AsyncSession, suite: Suite) -> ScenarioList:
     return ScenarioList(data=[scenario_out(s) for s in rows])
 
 
-async def _create(session: AsyncSession, suite: Suite, body: Scenario) -> ScenarioSaved:
+async def _create(
+    session: AsyncSession, suite: Suite, body: Scenario, settings: Settings
+) -> ScenarioSaved:
+    needs_no_llm([body.callee], settings)
     await _room_for(session, suite, 1)
     row = _add(suite, body)
     session.add(row)
@@ -193,23 +203,29 @@ async def list_flow_scenarios(
 
 @router.post("/agents/{agent_id}/lab/scenarios", status_code=201)
 async def create_scenario(
-    agent_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep
+    agent_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep, settings: SettingsDep
 ) -> ScenarioSaved:
-    return await _create(session, await agent_suite(session, user.id, agent_id), body)
+    return await _create(session, await agent_suite(session, user.id, agent_id), body, settings)
 
 
 @router.post("/flows/{flow_id}/lab/scenarios", status_code=201)
 async def create_flow_scenario(
-    flow_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep
+    flow_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep, settings: SettingsDep
 ) -> ScenarioSaved:
-    return await _create(session, await flow_suite(session, user.id, flow_id), body)
+    suite = await flow_suite(session, user.id, flow_id)
+    return await _create(session, suite, body, settings)
 
 
 @router.put("/lab/scenarios/{scenario_id}")
 async def update_scenario(
-    scenario_id: IdParam, body: Scenario, user: CurrentUser, session: SessionDep
+    scenario_id: IdParam,
+    body: Scenario,
+    user: CurrentUser,
+    session: SessionDep,
+    settings: SettingsDep,
 ) -> ScenarioSaved:
     row = await _scenario(session, user.id, scenario_id)
+    needs_no_llm([body.callee], settings)
     for column, value in _stored(body).items():
         setattr(row, column, value)
     await session.flush()
@@ -267,7 +283,13 @@ async def _pin(session: AsyncSession, suite: Suite) -> runner.Pin:
 
 
 async def start_run(
-    session: AsyncSession, suite: Suite, body: RunIn, *, quota: int, source: str
+    session: AsyncSession,
+    suite: Suite,
+    body: RunIn,
+    *,
+    settings: Settings,
+    source: str,
+    quota: int | None = None,
 ) -> LabRun:
     """A run of the suite's scenarios (those named, or of the suite named), stored; RUN_JOB
     goes after the commit."""
@@ -287,7 +309,9 @@ async def start_run(
         )
         for r in rows
     ]  # fmt: skip
+    needs_no_llm([scenario.callee for _, scenario in scenarios], settings)
     pin = await _pin(session, suite)
+    quota = settings.lab_calls_per_day if quota is None else quota
     return await runner.start(session, pin, scenarios, quota=quota, source=source)
 
 
@@ -330,7 +354,7 @@ async def begin(
     source: str,
 ) -> RunStarted:
     """Starts a run (`start_run`) and sends its job once the request commits."""
-    run = await start_run(session, suite, body, quota=settings.lab_calls_per_day, source=source)
+    run = await start_run(session, suite, body, settings=settings, source=source)
     run_id = run.id
 
     async def send() -> None:

@@ -57,16 +57,18 @@ def _joined(lines: Sequence[RecordLine], start: int, end: int) -> str:
     return " ".join(line.text for line in lines[start:end])
 
 
-def _said(phrase: str, lines: Sequence[RecordLine]) -> tuple[int, RecordLine] | None:
-    """The agent line where `phrase` is first said (its index and the line), or None. A
-    phrase the transcript split over consecutive agent lines (up to `SPAN`) counts from the
+def _said(
+    phrase: str, lines: Sequence[RecordLine], speaker: str = "agent"
+) -> tuple[int, RecordLine] | None:
+    """The `speaker`'s line where `phrase` is first said (its index and the line), or None. A
+    phrase the transcript split over consecutive lines of theirs (up to `SPAN`) counts from the
     line it begins in: the first line of the shortest run that says it, when the run without
     that line does not."""
     for start, line in enumerate(lines):
-        if line.speaker != "agent":
+        if line.speaker != speaker:
             continue
         end = start + 1
-        while end <= len(lines) and end - start <= SPAN and lines[end - 1].speaker == "agent":
+        while end <= len(lines) and end - start <= SPAN and lines[end - 1].speaker == speaker:
             if said_in(phrase, _joined(lines, start, end)):
                 if not said_in(phrase, _joined(lines, start + 1, end)):
                     return start, line
@@ -113,6 +115,47 @@ def check_says(name: str, expect: SaysWithin, record: CallRecord) -> Check:
         expected=wanted,
         found=found,
         evidence=_line_evidence(index, line),
+    )
+
+
+def check_callee_says(name: str, phrase: str, record: CallRecord) -> Check:
+    """The callee's side said the phrase (an IVR: the person it reached)."""
+    hit = _said(phrase, record.lines, "callee")
+    wanted = f'the callee says "{phrase}"'
+    if hit is None:
+        return Check(expectation=name, passed=False, expected=wanted, found="never said")
+    index, line = hit
+    return Check(
+        expectation=name,
+        passed=True,
+        expected=wanted,
+        found=f"said{_at(line.at)}",
+        evidence=_line_evidence(index, line),
+    )
+
+
+def check_keys(want: str, record: CallRecord) -> Check:
+    """The agent pressed these keys one after the other (its keypad action lines' keys in
+    all, pauses aside). The evidence is the action line the keys begin in, else the first."""
+    pressed = [(i, a) for i, a in enumerate(record.actions) if a.kind == "keypad"]
+    keys, owner = "", []
+    for index, action in pressed:
+        digits = str(action.arguments.get("digits", "")).replace("w", "")
+        keys += digits
+        owner += [index] * len(digits)
+    wanted = f"presses {want}"
+    at = keys.find(want)
+    if at < 0:
+        found = f"pressed {keys}" if keys else "pressed no key"
+        first = _action_evidence(*pressed[0]) if pressed else None
+        return Check(expectation="keys", passed=False, expected=wanted, found=found, evidence=first)
+    action = record.actions[owner[at]]
+    return Check(
+        expectation="keys",
+        passed=True,
+        expected=wanted,
+        found=f"pressed {keys}{_at(action.at)}",
+        evidence=_action_evidence(owner[at], action),
     )
 
 
@@ -329,6 +372,12 @@ def judge(expect: Expectations, record: CallRecord) -> list[Check]:
         for i, phrase in enumerate(expect.never_says)
     ]
     checks += [check_tool(f"tools[{i}]", tool, record) for i, tool in enumerate(expect.tools)]
+    if expect.keys is not None:
+        checks.append(check_keys(expect.keys, record))
+    checks += [
+        check_callee_says(f"callee_says[{i}]", phrase, record)
+        for i, phrase in enumerate(expect.callee_says)
+    ]
     if expect.transferred is not None:
         checks.append(check_transferred(expect.transferred, record))
     if expect.path is not None:

@@ -26,7 +26,16 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from callwright.compliance import disclosure
-from callwright.lab.contract import Callee, Expectations, SaysWithin, Scenario
+from callwright.lab.contract import (
+    MENU_DEPTH_MAX,
+    MENU_KEYS,
+    Callee,
+    DeskSpec,
+    Expectations,
+    MenuSpec,
+    SaysWithin,
+    Scenario,
+)
 from callwright.models import Agent
 from callwright.voice_agent.flow_graph import (
     PLACEHOLDER,
@@ -185,10 +194,11 @@ def agent_expectations(agent: Agent, graph: FlowGraph | None = None) -> dict[str
 
 def agent_suite(agent: Agent, graph: FlowGraph | None = None) -> list[Scenario]:
     """The eight callees every agent meets (the request for a person only when it has a
-    transfer number or departments); `graph`: the flow the agent follows, if any."""
+    transfer number or departments), and a phone menu when its calls press keys once
+    answered; `graph`: the flow the agent follows, if any."""
     expect = agent_expectations(agent, graph)
     can_transfer = bool(agent.transfer_number or agent.transfer_list)
-    return [
+    made = [
         Scenario(
             name=name,
             suite=AGENT_SUITE,
@@ -198,6 +208,38 @@ def agent_suite(agent: Agent, graph: FlowGraph | None = None) -> list[Scenario]:
         for name, callee in CALLEES.items()
         if can_transfer or name != "Asks for a person"
     ]
+    menu = phone_menu_scenario(agent.precall_dtmf_sequence or "")
+    return made + ([menu] if menu is not None else [])
+
+
+#: The person at the end of the starter suite's phone menu.
+DESK_LINES = [
+    "Hi, this is Robin. How can I help you?",
+    "Sure, I can help with that.",
+    "You're welcome. Goodbye.",
+]
+
+
+def phone_menu_scenario(sequence: str) -> Scenario | None:
+    """For an agent whose calls press `sequence` once answered (its precall DTMF sequence): a
+    phone menu where those keys, menu after menu, reach a person (another key on each menu: a
+    closed line). It expects the keys pressed and the person's first line heard. None when the
+    keys are not a way through a menu (none, `*` in them, or more than `MENU_DEPTH_MAX`)."""
+    keys = sequence.replace("w", "")
+    if not keys or "*" in keys or len(keys) > MENU_DEPTH_MAX:
+        return None
+    target: MenuSpec | DeskSpec = DeskSpec(desk="Robin", lines=DESK_LINES)
+    for depth, key in reversed(list(enumerate(keys))):
+        other = next(k for k in MENU_KEYS if k != key)
+        opening = "Thanks for calling. " if depth == 0 else ""
+        prompt = f"{opening}To reach a person, press {key}. For opening hours, press {other}."
+        target = MenuSpec(
+            prompt=prompt, options={key: target, other: "We are open nine to five on weekdays."}
+        )
+    assert isinstance(target, MenuSpec)
+    callee = Callee(kind="ivr", label="a phone menu, then a person", menu=target)
+    expect = Expectations(keys=keys, callee_says=[DESK_LINES[0]])
+    return Scenario(name="Phone menu", suite=AGENT_SUITE, callee=callee, expect=expect)
 
 
 # From a flow ---------------------------------------------------------------------------

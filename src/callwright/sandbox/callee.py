@@ -25,7 +25,9 @@ import numpy as np
 import websockets
 
 from callwright.sandbox.keys import KeyDetector
+from callwright.sandbox.noise import NoiseBed
 from callwright.sandbox.numbers import Persona, pressed_in
+from callwright.sandbox.persona_llm import MAX_REPLIES, PersonaLLM, Reply, Speaker
 from callwright.sandbox.phone_menu import MAX_REPEATS, NO_CHOICE, MenuWalker
 from callwright.speech import tts
 from callwright.speech.audio import FRAME_SAMPLES, PCM, PHONE_RATE, tone, ulaw_decode, ulaw_encode
@@ -146,10 +148,47 @@ class _Conversation:
     #: On the IVR: where the agent's keys have led, and how often the menu was said unanswered.
     walker: MenuWalker | None = None
     menu_repeats: int = 0
+    #: A free-text persona's writer (None: the scripted lines), its next line on the way (for
+    #: the agent's turns so far: `asked_at`), the agent's words per turn (by the turn's start,
+    #: each heard once the turn is over), the lines it wrote, and whether its part is over.
+    writer: PersonaLLM | None = None
+    writing: asyncio.Task[Reply | None] | None = None
+    asked_at: int = 0
+    hearing: dict[float, asyncio.Task[str]] = field(default_factory=dict)
+    written: int = 0
+    written_all: bool = False
 
     @property
     def in_menu(self) -> bool:
         return self.walker is not None and self.walker.desk is None
+
+    def more(self) -> bool:
+        """Whether the callee has more to say: its LLM part is not over, or lines are left."""
+        if self.writer is not None:
+            return not self.written_all
+        return bool(self.lines)
+
+    def dialogue(self) -> list[tuple[Speaker, str]]:
+        """The call so far, in spoken order: the callee's lines and the agent's words."""
+        said = sorted(
+            (s for s in self.segments if s.speaker in ("agent", "callee")), key=lambda s: s.start
+        )
+        return [
+            ("agent", self.heard_at(s.start)) if s.speaker == "agent" else ("callee", s.text)
+            for s in said
+        ]
+
+    def heard_at(self, start: float) -> str:
+        """The agent's words in its turn from `start`, as heard ("" before, or not made out)."""
+        task = self.hearing.get(start)
+        if task is None or not task.done() or task.cancelled() or task.exception():
+            return ""
+        return task.result()
+
+    def agent_audio(self, segment: Segment) -> PCM:
+        """What the callee heard of one of the agent's turns."""
+        frames = self.heard[int(segment.start / FRAME) : int(segment.end / FRAME) + 1]
+        return np.concatenate(frames) if frames else np.zeros(0, np.int16)
 
     def listen(self, frame: PCM, now: float) -> None:
         """A frame of the agent's audio heard: when the agent starts and stops talking."""
@@ -186,7 +225,7 @@ class _Conversation:
         self.listen_since = now
         self.pending_latency = True
         self.saying = ""
-        if not self.lines and ends_after_lines:
+        if not self.more() and ends_after_lines:
             self.done_at = now
 
     def finish(self, now: float) -> None:
@@ -210,8 +249,13 @@ class SimulatedCallee:
         voice_name: str = "kal",
         headers: dict[str, str] | None = None,
         tap: Tap | None = None,
+        writer: PersonaLLM | None = None,
     ) -> None:
         self.persona = persona
+        #: The LLM that writes a free-text persona's lines (None: none is configured).
+        self.writer = writer
+        #: The noise under its voice (none: clean).
+        self.noise = NoiseBed(persona.noise)
         self.call_sid = call_sid
         self.account_sid = account_sid
         self.stream_url = stream_url
@@ -264,6 +308,10 @@ class SimulatedCallee:
         talk = _Conversation(lines=list(self.persona.lines), thinking=self.persona.thinking)
         if self.persona.menu is not None:
             talk.walker = MenuWalker(self.persona.menu)
+        if self.persona.persona:
+            talk.writer = self.writer
+            if self.writer is None:
+                log.warning("sandbox call %s: no LLM for its persona: its lines", self.call_sid)
         async with websockets.connect(
             self.stream_url, max_size=2**20, additional_headers=self.headers
         ) as ws:
@@ -278,6 +326,14 @@ class SimulatedCallee:
                 reader.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await reader
+                # A persona's lines still being written, its turns still being heard: dropped
+                # (a wait, so that what one of them raised is not raised here).
+                asking = [t for t in (talk.writing, *talk.hearing.values()) if t is not None]
+                for task in asking:
+                    task.cancel()
+                if asking:
+                    await asyncio.wait(asking)
+                    _ = [t.exception() for t in asking if not t.cancelled()]  # logged already
                 with contextlib.suppress(websockets.ConnectionClosed):
                     await self._send(ws, self._stop_message())
         return self._report(talk)
@@ -412,6 +468,8 @@ class SimulatedCallee:
         """The persona, done saying its last words, decides; False when it hangs up."""
         talking = self.persona.kind in TALKERS or (talk.walker is not None and not talk.in_menu)
         talk.done_saying(now, ends_after_lines=talking)
+        if talk.writer is not None:
+            self._ask_ahead(talk)
         action = (
             self._menu_turn(now, talk) if talk.in_menu else self._decide(now, self.persona, talk)
         )
@@ -428,8 +486,10 @@ class SimulatedCallee:
             elif action == "interrupt":
                 talk.interrupt_started = now
                 text = self.persona.interruption
+            elif (line := self._next_line(talk, now)) is not None:
+                text = line
             else:
-                text = talk.lines.pop(0)
+                return True  # its next line is still being written
             talk.reply_at = None
             if key := pressed_in(text):
                 talk.presses.append(key)
@@ -449,6 +509,8 @@ class SimulatedCallee:
             talk.pressed.append(key)
         talk.presses.clear()
         out = talk.mic.pop(0) if talk.mic else SILENCE_ULAW
+        if self.noise.kind != "none":
+            out = ulaw_encode(self.noise.under(ulaw_decode(out)))
         talk.spoken.append(ulaw_decode(out))
         self._chunk += 1
         media = {
@@ -532,9 +594,65 @@ class SimulatedCallee:
         ):
             self._interrupted = True
             return "interrupt"
-        if talk.lines and talk.reply_at is not None and now >= talk.reply_at and not agent_speaking:
+        if (
+            talk.more()
+            and talk.reply_at is not None
+            and now >= talk.reply_at
+            and not agent_speaking
+        ):
             return "line"
         return None
+
+    # --- a free-text persona, its lines written by the LLM (sandbox.persona_llm) -------------
+
+    def _ask_ahead(self, talk: _Conversation) -> None:
+        """Each of the agent's turns is heard (transcribed) once it is over; then the callee's
+        next line is asked for at once (the LLM writes while the callee thinks); a turn of the
+        agent's after the question asks again."""
+        writer = talk.writer
+        assert writer is not None
+        for segment in talk.segments:
+            if segment.speaker == "agent" and segment.start not in talk.hearing:
+                audio = talk.agent_audio(segment)
+                talk.hearing[segment.start] = asyncio.create_task(writer.hear(audio))
+        if talk.written_all or talk.vad.speaking or talk.agent_from is not None:
+            return
+        if talk.agent_turns <= talk.asked_at:
+            return
+        if talk.writing is not None:
+            talk.writing.cancel()
+        talk.asked_at = talk.agent_turns
+        talk.writing = asyncio.create_task(self._write(talk))
+
+    async def _write(self, talk: _Conversation) -> Reply | None:
+        """The callee's next line from the LLM, having heard the agent's new turns (None: the
+        LLM failed, logged)."""
+        writer = talk.writer
+        assert writer is not None
+        try:
+            if talk.hearing:  # a wait, not a gather: asking again must not cancel the hearing
+                await asyncio.wait(list(talk.hearing.values()))
+            return await writer.reply(self.persona.persona, talk.dialogue())
+        except Exception as exc:
+            log.warning("sandbox call %s: the LLM wrote no line: %s", self.call_sid, exc)
+            return None
+
+    def _next_line(self, talk: _Conversation, now: float) -> str | None:
+        """The callee's next line: its next scripted one, or the LLM's once written (None: not
+        yet). When the LLM failed, a scripted line; none left, the callee is done."""
+        if talk.writer is None:
+            return talk.lines.pop(0)
+        if talk.writing is None or not talk.writing.done():
+            return None
+        reply, talk.writing = talk.writing.result(), None
+        if reply is None:
+            if talk.lines:
+                return talk.lines.pop(0)
+            talk.written_all, talk.done_at = True, now
+            return None
+        talk.written += 1
+        talk.written_all = reply.done or talk.written >= MAX_REPLIES
+        return reply.text
 
 
 def _frames(pcm: PCM) -> list[bytes]:

@@ -25,6 +25,7 @@ import httpx
 import numpy as np
 import websockets
 
+from callwright.sandbox.persona_llm import PersonaLLM
 from callwright.sandbox.twiml import Stream
 from callwright.speech.audio import FRAME_SAMPLES, PHONE_RATE, ulaw_encode
 from callwright.telephony import signature
@@ -43,6 +44,8 @@ class Wire:
     auth_token: str
     speed: float
     http: httpx.AsyncClient
+    #: The LLM that plays free-text personas (None: none configured; their lines instead).
+    writer: PersonaLLM | None = None
 
 
 async def callback(wire: Wire, url: str, method: str, form: dict[str, str]) -> httpx.Response:

@@ -35,6 +35,7 @@ from callwright.sandbox.callee import CalleeReport, Segment, SimulatedCallee
 from callwright.sandbox.dial import DialLeg
 from callwright.sandbox.line import ForkReport, Wire
 from callwright.sandbox.numbers import Persona, persona_for, persona_of
+from callwright.sandbox.persona_llm import PersonaLLM
 from callwright.sandbox.rest import TwilioError, call_resource, make_router
 from callwright.sandbox.rest import install_error_handler as install_error_handler
 from callwright.sandbox.runner import CallRunner
@@ -125,14 +126,19 @@ class SandboxNetwork:
         *,
         speed: float = 1.0,
         callback_transport: httpx.AsyncBaseTransport | None = None,
+        writer: PersonaLLM | None = None,
     ) -> None:
         self.account_sid, self.auth_token = sandbox_credentials(secret_key)
         self.speed = speed
         self.calls: dict[str, SandboxCall] = {}
         self.listeners: list[ReportListener] = []
         self._http = httpx.AsyncClient(timeout=15.0, transport=callback_transport)
-        self._wire = Wire(self.account_sid, self.auth_token, speed, self._http)
+        self._wire = Wire(self.account_sid, self.auth_token, speed, self._http, writer)
         self.router = make_router(self)
+
+    def play_personas_with(self, writer: PersonaLLM | None) -> None:
+        """The LLM that writes free-text personas' lines (None: their scripted lines)."""
+        self._wire.writer = writer
 
     async def close(self) -> None:
         for call in list(self.calls.values()):

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Union
 
-from callwright.lab.contract import Callee
+from callwright.lab.contract import Callee, DeskSpec, MenuSpec
 
 Kind = Literal[
     "person",
@@ -73,6 +73,11 @@ class Persona:
     #: The voice it speaks with (a `speech.tts` voice name); None: one unlike the agent's
     #: (`callee.callee_voice_for`).
     voice: str | None = None
+    #: A quiet noise bed mixed under its audio (sandbox.noise.NOISES; "none": clean).
+    noise: str = "none"
+    #: Who it is in free text: with an LLM, the LLM writes its replies (sandbox.persona_llm);
+    #: its `lines` are said when the LLM fails.
+    persona: str = ""
 
 
 #: A line of `Persona.lines` that presses a key instead of speaking ("[press 1]").
@@ -271,7 +276,7 @@ def persona_of(callee: Callee) -> Persona:
     "[press N]" lines press keys as the plan's personas' do."""
     return Persona(
         kind=callee.kind,
-        label=callee.label or f"a {callee.kind} callee written as data",
+        label=callee.label or f"{_article(callee.kind)} {callee.kind} callee written as data",
         ring_seconds=callee.ring_seconds,
         hello=callee.hello,
         lines=tuple(callee.lines),
@@ -281,7 +286,27 @@ def persona_of(callee: Callee) -> Persona:
         joined=tuple(callee.joined),
         resumed=tuple(callee.resumed),
         voice=callee.voice,
+        menu=menu_of(callee.menu) if callee.menu is not None else None,
+        noise=callee.noise,
+        persona=callee.persona,
     )
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def menu_of(spec: MenuSpec) -> Menu:
+    """The sandbox's `Menu` a phone menu written as data describes (its keys in their order)."""
+    options: list[tuple[str, Menu | Desk | str]] = []
+    for key, target in spec.options.items():
+        if isinstance(target, MenuSpec):
+            options.append((key, menu_of(target)))
+        elif isinstance(target, DeskSpec):
+            options.append((key, Desk(target.desk, tuple(target.lines))))
+        else:
+            options.append((key, target))
+    return Menu(spec.prompt, tuple(options))
 
 
 def persona_for(number: str) -> Persona:

@@ -147,6 +147,7 @@ class CallRunner:
             # Twilio signs the websocket upgrade with the account's auth token.
             headers={"X-Twilio-Signature": signature.compute(self.wire.auth_token, stream.url)},
             tap=self.line.tap,
+            writer=self.wire.writer,
         )
         self.call.callee = callee
         if self.call.hangup_requested.is_set():

@@ -16,9 +16,21 @@ import { draftOf, emptyDraft, jsonOf, readJson, toScenario, type Draft, type Pro
 import { ScenarioForm } from './ScenarioForm'
 
 /** The fields the form shows a problem at (any other goes to the list above the form). */
-const AT_A_FIELD = /^(name|suite|callee\.(kind|label|hello|interruption|pauses|thinking|ring_seconds|lines(\.\d+)?)|expect\.(outcome|transferred|path|max_call_seconds|max_reply_seconds|says(\.\d+\.(phrase|within_seconds))?|never_says(\.\d+)?|tools(\.\d+\.(name|arguments))?|values(\.\d+)?)|variables(\.\d+)?)$/
+const AT_A_FIELD = /^(name|suite|callee\.(kind|label|hello|interruption|pauses|thinking|ring_seconds|noise|persona|menu|lines(\.\d+)?)|expect\.(outcome|transferred|path|keys|max_call_seconds|max_reply_seconds|callee_says(\.\d+)?|says(\.\d+\.(phrase|within_seconds))?|never_says(\.\d+)?|tools(\.\d+\.(name|arguments))?|values(\.\d+)?)|variables(\.\d+)?)$/
 
 const TAB = 'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500'
+
+/** The server's 422 as problems by field; the parts of a phone menu go to the menu's field. */
+function serverProblems(errors: Record<string, string[]>): Problems {
+  const out: Problems = {}
+  for (const [key, messages] of Object.entries(errors)) {
+    const menu = key.startsWith('callee.menu.')
+    const at = menu ? 'callee.menu' : key
+    const message = menu ? `${key.slice('callee.menu.'.length)}: ${messages[0] ?? ''}` : (messages[0] ?? '')
+    out[at] = out[at] ? `${out[at]} ${message}` : message
+  }
+  return out
+}
 
 export function ProblemList({ problems, testId }: { problems: Problems; testId: string }) {
   const entries = Object.entries(problems)
@@ -82,7 +94,7 @@ export function ScenarioEditor({ owner, scenario, suite, onClose }: { owner: Lab
       onClose()
     },
     onError: (error) => {
-      setServer(error instanceof ApiError ? Object.fromEntries(Object.entries(error.errors).map(([k, v]) => [k, v[0] ?? ''])) : {})
+      setServer(error instanceof ApiError ? serverProblems(error.errors) : {})
       notify.error(messageOf(error, 'Failed to save the scenario'))
     },
   })

@@ -1,12 +1,12 @@
 /** The scenario editor's form view: the name and suite, the simulated callee, the expectations
  * and the call's variables. It edits a `Draft`; each problem shows under its field. */
 import { Trash2 } from 'lucide-react'
-import { Select } from '@/components/kit'
+import { Select, TextArea } from '@/components/kit'
 import { Button } from '@/components/ui/button'
 import { Field } from '@/components/ui/field'
 import { fieldAria } from '@/components/ui/fieldAria'
 import { Input } from '@/components/ui/input'
-import { CALLEE_KINDS, LINES_MAX, OUTCOMES, PHRASES_MAX, TOOLS_MAX, VARIABLES_MAX, type Draft, type Problems } from './draft'
+import { CALLEE_KINDS, LINES_MAX, NOISES, OUTCOMES, PHRASES_MAX, TALKING_KINDS, TOOLS_MAX, VARIABLES_MAX, type Draft, type Problems } from './draft'
 import { PairRows, Problem, Rows, TextList } from './fields'
 
 /** An input of a row (its name in aria-label), its problem under it. */
@@ -16,6 +16,15 @@ function RowInput({ id, label, value, problem, onChange, maxLength, placeholder,
       <Input id={id} aria-label={label} className={className} inputMode={inputMode} value={value} maxLength={maxLength} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} {...fieldAria(id, problem)} />
       <Problem id={id} message={problem} />
     </div>
+  )
+}
+
+/** A multi-line text field (a persona, a menu's JSON). */
+function JsonField({ id, label, value, problem, hint, placeholder, onChange }: { id: string; label: string; value: string; problem?: string; hint: string; placeholder: string; onChange: (value: string) => void }) {
+  return (
+    <Field id={id} label={label} error={problem} hint={hint}>
+      <TextArea id={id} rows={4} value={value} maxLength={20000} placeholder={placeholder} spellCheck={id !== 'callee-menu'} className={id === 'callee-menu' ? 'font-mono text-xs' : undefined} onChange={(e) => onChange(e.target.value)} {...fieldAria(id, problem, true)} />
+    </Field>
   )
 }
 
@@ -68,8 +77,19 @@ function CalleeFields({ draft, problems, onChange }: FormProps) {
       </div>
       <TextField id="callee-hello" label="Hello" value={draft.hello} problem={problems['callee.hello']} maxLength={300} hint="What it says when it picks up (a voicemail: its greeting)." onChange={(hello) => onChange({ hello })} />
       <TextList id="callee-lines" legend="Lines" name="Line" hint='Its replies, one per agent turn, in order; "[press 1]" presses a key.' items={draft.lines} max={LINES_MAX} maxLength={500} problems={problems} problemKey="callee.lines" onChange={(lines) => onChange({ lines })} />
+      {draft.kind === 'ivr' && <JsonField id="callee-menu" label="Phone menu (JSON)" value={draft.menu} problem={problems['callee.menu']} hint='{"prompt": ..., "options": {"1": a line, another menu, or {"desk": "Robin", "lines": [...]}}}; keys 0-9 and #.' placeholder='{"prompt": "For sales, press 1.", "options": {"1": "Sales is closed right now."}}' onChange={(menu) => onChange({ menu })} />}
+      {TALKING_KINDS.includes(draft.kind) && <JsonField id="callee-persona" label="Persona (optional)" value={draft.persona} problem={problems['callee.persona']} hint="Who it is, in free text: with an LLM configured, the LLM writes its replies (its lines are said when the LLM fails)." placeholder="a busy nurse who wants to move her appointment to Friday afternoon" onChange={(persona) => onChange({ persona })} />}
       {draft.kind === 'interrupts' && <TextField id="callee-interruption" label="Interruption" value={draft.interruption} problem={problems['callee.interruption']} maxLength={300} hint="The line said over the agent." onChange={(interruption) => onChange({ interruption })} />}
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid gap-4 sm:grid-cols-4">
+        <Field id="callee-noise" label="Noise" error={problems['callee.noise']}>
+          <Select id="callee-noise" value={draft.noise} onChange={(e) => onChange({ noise: e.target.value as Draft['noise'] })}>
+            {NOISES.map((noise) => (
+              <option key={noise} value={noise}>
+                {noise}
+              </option>
+            ))}
+          </Select>
+        </Field>
         <TextField id="callee-pauses" label="Pauses (s)" inputMode="decimal" value={draft.pauses} problem={problems['callee.pauses']} maxLength={8} hint='Silence at each "|".' onChange={(pauses) => onChange({ pauses })} />
         <TextField id="callee-thinking" label="Thinking (s)" inputMode="decimal" value={draft.thinking} problem={problems['callee.thinking']} maxLength={8} hint="Before it answers." onChange={(thinking) => onChange({ thinking })} />
         <TextField id="callee-ring" label="Ring (s)" inputMode="decimal" value={draft.ringSeconds} problem={problems['callee.ring_seconds']} maxLength={8} hint="Before it answers." onChange={(ringSeconds) => onChange({ ringSeconds })} />
@@ -107,6 +127,8 @@ function ExpectFields({ draft, problems, onChange }: FormProps) {
         </Field>
       </div>
       <SaysRows draft={draft} problems={problems} onChange={onChange} />
+      <TextList id="expect-callee-says" legend="Callee says" name="Phrase the callee says" hint="What the callee must say (a phone menu's person reached, for one)." items={draft.calleeSays} max={PHRASES_MAX} maxLength={300} problems={problems} problemKey="expect.callee_says" onChange={(calleeSays) => onChange({ calleeSays })} />
+      <TextField id="expect-keys" label="Keys pressed" value={draft.keys} problem={problems['expect.keys']} maxLength={64} hint='Keys the agent must press, in order (others may come between): "31".' placeholder="31" onChange={(keys) => onChange({ keys })} />
       <TextList id="expect-never" legend="Never says" name="Phrase never said" items={draft.neverSays} max={PHRASES_MAX} maxLength={300} problems={problems} problemKey="expect.never_says" onChange={(neverSays) => onChange({ neverSays })} />
       <TextField id="expect-path" label="Path" value={draft.path} problem={problems['expect.path']} maxLength={3000} hint="The flow's node ids, in order, separated by commas." placeholder="greeting, confirm, rescheduled" onChange={(path) => onChange({ path })} />
       <div className="grid gap-4 sm:grid-cols-2">

@@ -5,9 +5,10 @@ import { queryOptions } from '@tanstack/react-query'
 import { api, unwrap } from '@/lib/api'
 import type { components } from '@/lib/api-schema'
 
-export type Scenario = components['schemas']['Scenario']
+export type Scenario = components['schemas']['Scenario-Input']
 export type ScenarioOut = components['schemas']['ScenarioOut']
-export type Callee = components['schemas']['Callee']
+export type Callee = components['schemas']['Callee-Input']
+export type CalleeOut = components['schemas']['Callee-Output']
 export type Expectations = components['schemas']['Expectations']
 export type Check = components['schemas']['Check']
 export type Evidence = components['schemas']['Evidence']

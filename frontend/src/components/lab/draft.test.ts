@@ -15,8 +15,18 @@ const FULL: ScenarioJson = {
     path: ['greeting', 'confirm', 'new_time'],
     max_call_seconds: 90,
     max_reply_seconds: 2.5,
+    keys: '31',
+    callee_says: ['this is Jordan'],
   },
   variables: { customer_name: 'Sam' },
+}
+
+const IVR: ScenarioJson = {
+  name: 'Reaches deliveries',
+  suite: 'menus',
+  callee: { kind: 'ivr', hello: 'Hello?', lines: [], pauses: 0, thinking: 0.3, ring_seconds: 2, noise: 'office', menu: { prompt: 'For deliveries, press 3.', options: { '1': 'Sales is closed.', '3': { desk: 'Jordan', lines: ['Hi, this is Jordan.'] } } } },
+  expect: { keys: '3', callee_says: ['this is Jordan'] },
+  variables: {},
 }
 
 describe('the scenario draft', () => {
@@ -25,6 +35,8 @@ describe('the scenario draft', () => {
     expect(problems).toEqual({})
     expect(scenario).toEqual(FULL)
     expect(JSON.parse(jsonOf(draftOf(FULL)))).toEqual(FULL)
+    expect(toScenario(draftOf(IVR))).toEqual({ scenario: IVR, problems: {} })
+    expect(toScenario(draftOf({ ...FULL, callee: { ...FULL.callee, kind: 'person', persona: 'a busy nurse' } })).scenario.callee.persona).toBe('a busy nurse')
   })
 
   it('reads a form edit back from its JSON the same (form -> JSON -> form)', () => {
@@ -45,6 +57,8 @@ describe('the scenario draft', () => {
       maxCallSeconds: '1.5',
       values: [{ name: 'x', value: '1' }, { name: 'x', value: '2' }],
       variables: [{ name: '', value: 'Sam' }],
+      keys: '3a',
+      menu: '{"prompt": "Press 1."}',
     }
     expect(toScenario(draft).problems).toEqual({
       name: 'The name cannot be empty.',
@@ -57,7 +71,10 @@ describe('the scenario draft', () => {
       'expect.max_call_seconds': 'Max call seconds must be a whole number from 1 to 7200.',
       'expect.values.1': 'The name "x" is given twice.',
       'variables.0': 'Each row needs a name.',
+      'expect.keys': 'The keys are 1 to 64 of 0-9, * and #.',
+      'callee.menu': 'Only an "ivr" callee has a menu.',
     })
+    expect(toScenario({ ...emptyDraft(), name: 'Menu', lines: [], kind: 'ivr' }).problems).toEqual({ 'callee.menu': 'An IVR callee needs its menu.' })
   })
 
   it('says where JSON is broken, and what does not fit the contract', () => {
@@ -65,7 +82,7 @@ describe('the scenario draft', () => {
     expect(readJson('{"name": "A"').problems.json).toMatch(/^The JSON is not valid at line 1, column 13: /)
     expect(readJson('{"name": "A", "callee": {"kind": "robot", "mood": "calm"}, "expect": {"outcome": "won"}, "extra": 1}').problems).toEqual({
       extra: 'The field "extra" is not allowed.',
-      'callee.kind': 'The kind must be one of person, voicemail, no-answer, busy, hangs-up, interrupts, silent, opts-out, wants-a-person, presses-keys.',
+      'callee.kind': 'The kind must be one of person, voicemail, no-answer, busy, hangs-up, interrupts, silent, opts-out, wants-a-person, ivr, presses-keys.',
       'callee.mood': 'The field "callee.mood" is not allowed.',
       'expect.outcome': 'The outcome must be one of completed, voicemail, transferred, no-answer, busy, failed, callee-hung-up, time-limit.',
     })

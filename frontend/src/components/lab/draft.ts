@@ -3,12 +3,16 @@
  * the problems found, each under the field's name as the server names it ("callee.lines.0",
  * "expect.says.1.phrase"), so the server's 422 and ours land at the same field; `fromScenario`
  * reads JSON back (the JSON view), saying what does not fit. */
-import type { Callee, Expectations, Scenario } from './api'
+import type { Callee, CalleeOut, Expectations, Scenario } from './api'
 
-export const CALLEE_KINDS = ['person', 'voicemail', 'no-answer', 'busy', 'hangs-up', 'interrupts', 'silent', 'opts-out', 'wants-a-person', 'presses-keys'] as const
+export const CALLEE_KINDS = ['person', 'voicemail', 'no-answer', 'busy', 'hangs-up', 'interrupts', 'silent', 'opts-out', 'wants-a-person', 'ivr', 'presses-keys'] as const
+/** The kinds that hold a conversation (a free-text persona can play them). */
+export const TALKING_KINDS: readonly string[] = ['person', 'interrupts', 'opts-out', 'wants-a-person']
+export const NOISES = ['none', 'office', 'street', 'cafe'] as const
 export const OUTCOMES = ['completed', 'voicemail', 'transferred', 'no-answer', 'busy', 'failed', 'callee-hung-up', 'time-limit'] as const
 export type CalleeKind = (typeof CALLEE_KINDS)[number]
 export type Outcome = (typeof OUTCOMES)[number]
+export type Noise = (typeof NOISES)[number]
 
 export const LINES_MAX = 30
 export const PHRASES_MAX = 20
@@ -40,9 +44,15 @@ export interface Draft {
   pauses: string
   thinking: string
   ringSeconds: string
+  noise: Noise
+  persona: string
+  /** For "ivr": its phone menu as JSON text. */
+  menu: string
   /** The callee's fields the form does not edit (joined, resumed, voice), kept as they were. */
-  calleeRest: Pick<Callee, 'joined' | 'resumed' | 'voice'>
+  calleeRest: Partial<Pick<Callee, 'joined' | 'resumed' | 'voice'>>
   outcome: '' | Outcome
+  keys: string
+  calleeSays: string[]
   says: SaysDraft[]
   neverSays: string[]
   transferred: '' | 'yes' | 'no'
@@ -72,8 +82,13 @@ export function emptyDraft(suite: string = DEFAULT_SUITE): Draft {
     pauses: '0',
     thinking: '0.3',
     ringSeconds: '2',
+    noise: 'none',
+    persona: '',
+    menu: '',
     calleeRest: {},
     outcome: '',
+    keys: '',
+    calleeSays: [],
     says: [],
     neverSays: [],
     transferred: '',
@@ -90,7 +105,7 @@ const text = (value: number | null | undefined) => (value === null || value === 
 const pairs = (map: Record<string, string> | undefined): Pair[] => Object.entries(map ?? {}).map(([name, value]) => ({ name, value }))
 
 /** A scenario's JSON as the editor holds it. */
-export function draftOf(scenario: ScenarioJson): Draft {
+export function draftOf(scenario: Omit<ScenarioJson, 'callee'> & { callee: Callee | CalleeOut }): Draft {
   const callee = scenario.callee
   const expect: Expectations = scenario.expect ?? {}
   const base = emptyDraft(scenario.suite ?? DEFAULT_SUITE)
@@ -109,8 +124,13 @@ export function draftOf(scenario: ScenarioJson): Draft {
     pauses: text(callee.pauses ?? 0),
     thinking: text(callee.thinking ?? 0.3),
     ringSeconds: text(callee.ring_seconds ?? 2),
+    noise: (callee.noise ?? 'none') as Noise,
+    persona: callee.persona ?? '',
+    menu: callee.menu ? JSON.stringify(callee.menu, null, 2) : '',
     calleeRest: rest,
     outcome: expect.outcome ?? '',
+    keys: expect.keys ?? '',
+    calleeSays: expect.callee_says ?? [],
     says: (expect.says ?? []).map((s) => ({ phrase: s.phrase, within: text(s.within_seconds) })),
     neverSays: expect.never_says ?? [],
     transferred: expect.transferred === true ? 'yes' : expect.transferred === false ? 'no' : '',
@@ -189,6 +209,15 @@ function expectationsOf(draft: Draft, problems: Problems): Expectations {
     if (draft.tools.length > TOOLS_MAX) problems['expect.tools'] = `At most ${TOOLS_MAX} tools.`
     expect.tools = draft.tools.map((t, i) => ({ name: words(problems, `expect.tools.${i}.name`, t.name.trim(), 'The tool name', 64), arguments: toolArguments(problems, `expect.tools.${i}.arguments`, t.arguments) }))
   }
+  if (draft.keys.trim()) {
+    const keys = draft.keys.trim()
+    if (keys.length > 64 || !/^[0-9*#]+$/.test(keys)) problems['expect.keys'] = 'The keys are 1 to 64 of 0-9, * and #.'
+    expect.keys = keys
+  }
+  if (draft.calleeSays.length) {
+    if (draft.calleeSays.length > PHRASES_MAX) problems['expect.callee_says'] = `At most ${PHRASES_MAX} phrases.`
+    expect.callee_says = draft.calleeSays.map((p, i) => words(problems, `expect.callee_says.${i}`, p, 'The phrase', 300))
+  }
   if (draft.transferred) expect.transferred = draft.transferred === 'yes'
   const path = draft.path.split(',').map((id) => id.trim()).filter(Boolean)
   if (path.length) {
@@ -203,6 +232,29 @@ function expectationsOf(draft: Draft, problems: Problems): Expectations {
   return expect
 }
 
+/** The phone menu as typed (JSON), held to the contract's rule: an "ivr" callee alone has one. */
+function menuOf(problems: Problems, draft: Draft): Callee['menu'] {
+  if (!draft.menu.trim()) {
+    if (draft.kind === 'ivr') problems['callee.menu'] = 'An IVR callee needs its menu.'
+    return undefined
+  }
+  if (draft.kind !== 'ivr') {
+    problems['callee.menu'] = 'Only an "ivr" callee has a menu.'
+    return undefined
+  }
+  let menu: unknown
+  try {
+    menu = JSON.parse(draft.menu)
+  } catch {
+    menu = null
+  }
+  if (!isObject(menu) || typeof menu.prompt !== 'string' || !isObject(menu.options)) {
+    problems['callee.menu'] = 'The menu must be JSON like {"prompt": "For sales, press 1.", "options": {"1": "Sales is closed."}}.'
+    return undefined
+  }
+  return menu as Callee['menu']
+}
+
 function calleeOf(draft: Draft, problems: Problems): Callee {
   if (draft.lines.length > LINES_MAX) problems['callee.lines'] = `At most ${LINES_MAX} lines.`
   const callee: Callee = {
@@ -214,8 +266,12 @@ function calleeOf(draft: Draft, problems: Problems): Callee {
     pauses: number(problems, 'callee.pauses', draft.pauses, { min: 0, max: 5, label: 'Pauses' }) ?? 0,
     thinking: number(problems, 'callee.thinking', draft.thinking, { min: 0, max: 10, label: 'Thinking' }) ?? 0.3,
     ring_seconds: number(problems, 'callee.ring_seconds', draft.ringSeconds, { min: 0, max: 60, label: 'Ring seconds' }) ?? 2,
+    ...(draft.noise !== 'none' ? { noise: draft.noise } : {}),
+    ...(draft.persona.trim() ? { persona: words(problems, 'callee.persona', draft.persona, 'The persona', 2000, false) } : {}),
     ...draft.calleeRest,
   }
+  const menu = menuOf(problems, draft)
+  if (menu) callee.menu = menu
   return callee
 }
 
@@ -234,8 +290,8 @@ export function toScenario(draft: Draft): { scenario: ScenarioJson; problems: Pr
 export const jsonOf = (draft: Draft) => JSON.stringify(toScenario(draft).scenario, null, 2)
 
 const SCENARIO_KEYS = ['name', 'suite', 'callee', 'expect', 'variables']
-const CALLEE_KEYS = ['kind', 'label', 'hello', 'lines', 'interruption', 'pauses', 'thinking', 'ring_seconds', 'joined', 'resumed', 'voice']
-const EXPECT_KEYS = ['outcome', 'values', 'says', 'never_says', 'tools', 'transferred', 'path', 'max_call_seconds', 'max_reply_seconds']
+const CALLEE_KEYS = ['kind', 'label', 'hello', 'lines', 'interruption', 'pauses', 'thinking', 'ring_seconds', 'joined', 'resumed', 'voice', 'menu', 'noise', 'persona']
+const EXPECT_KEYS = ['outcome', 'values', 'says', 'never_says', 'tools', 'keys', 'callee_says', 'transferred', 'path', 'max_call_seconds', 'max_reply_seconds']
 
 /** What JSON.parse refused, and where: "line L, column C" (from the position its message gives;
  * the end of the text when it ran out). */
@@ -267,6 +323,9 @@ function shapeProblems(value: unknown): Problems {
     const kind = value.callee.kind
     if (kind !== undefined && !CALLEE_KINDS.includes(kind as CalleeKind)) problems['callee.kind'] = `The kind must be one of ${CALLEE_KINDS.join(', ')}.`
     for (const key of ['lines', 'joined', 'resumed']) if (!strings(value.callee[key])) problems[`callee.${key}`] = `callee.${key} must be a list of texts.`
+    if (value.callee.noise !== undefined && !NOISES.includes(value.callee.noise as Noise)) problems['callee.noise'] = `The noise must be one of ${NOISES.join(', ')}.`
+    if (value.callee.persona !== undefined && typeof value.callee.persona !== 'string') problems['callee.persona'] = 'The persona must be a text.'
+    if (value.callee.menu != null && !isObject(value.callee.menu)) problems['callee.menu'] = 'The menu must be an object.'
     for (const key of ['pauses', 'thinking', 'ring_seconds']) if (value.callee[key] !== undefined && typeof value.callee[key] !== 'number') problems[`callee.${key}`] = `callee.${key} must be a number.`
   }
   if (value.expect !== undefined) {
@@ -275,6 +334,8 @@ function shapeProblems(value: unknown): Problems {
       extra(value.expect, EXPECT_KEYS, 'expect.')
       if (value.expect.outcome != null && !OUTCOMES.includes(value.expect.outcome as Outcome)) problems['expect.outcome'] = `The outcome must be one of ${OUTCOMES.join(', ')}.`
       if (!strings(value.expect.never_says)) problems['expect.never_says'] = 'expect.never_says must be a list of texts.'
+      if (!strings(value.expect.callee_says)) problems['expect.callee_says'] = 'expect.callee_says must be a list of texts.'
+      if (value.expect.keys != null && typeof value.expect.keys !== 'string') problems['expect.keys'] = 'expect.keys must be a text of keys, like "31".'
       if (value.expect.path != null && !strings(value.expect.path)) problems['expect.path'] = 'expect.path must be a list of node ids.'
       if (value.expect.says !== undefined && !(Array.isArray(value.expect.says) && value.expect.says.every((s) => isObject(s) && typeof s.phrase === 'string'))) problems['expect.says'] = 'expect.says must be a list of {"phrase": ..., "within_seconds": ...}.'
       if (value.expect.tools !== undefined && !(Array.isArray(value.expect.tools) && value.expect.tools.every((t) => isObject(t) && typeof t.name === 'string'))) problems['expect.tools'] = 'expect.tools must be a list of {"name": ..., "arguments": {...}}.'

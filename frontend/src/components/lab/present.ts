@@ -9,7 +9,7 @@ export const DONE = new Set(['passed', 'failed', 'error'])
 /** How many checks a scenario's expectations give. */
 export function expectationCount({ expect = {} }: Pick<ScenarioOut, 'expect'>): number {
   const ones = [expect.outcome, expect.transferred, expect.path?.length ? expect.path : null, expect.max_call_seconds, expect.max_reply_seconds].filter((v) => v !== null && v !== undefined).length
-  return ones + Object.keys(expect.values ?? {}).length + (expect.says?.length ?? 0) + (expect.never_says?.length ?? 0) + (expect.tools?.length ?? 0)
+  return ones + (expect.keys ? 1 : 0) + (expect.callee_says?.length ?? 0) + Object.keys(expect.values ?? {}).length + (expect.says?.length ?? 0) + (expect.never_says?.length ?? 0) + (expect.tools?.length ?? 0)
 }
 
 export const suiteOf = (scenario: ScenarioOut) => scenario.suite ?? DEFAULT_SUITE
