@@ -1,6 +1,6 @@
 /** The agent lab's Tests tab (issue 32): two scenarios written through the form, one that
- * fails (it expects a phrase the agent never says, and forbids the AI disclosure every call
- * opens with) and one that passes, the suite run as real
+ * fails (it expects a phrase the agent never says, and a call of at most 1 s) and one that
+ * passes, the suite run as real
  * sandbox calls, its progress followed to the end, and the failed check shown with its evidence. */
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { api, DEMO, signIn } from './helpers'
@@ -8,7 +8,7 @@ import { api, DEMO, signIn } from './helpers'
 const PROMPT = 'You are Sarah from Bright Dental. Confirm the cleaning appointment tomorrow at 3 pm.'
 
 /** A new scenario through the form: a callee of two lines and one phrase expectation. */
-async function addScenario(page: Page, name: string, expectation: { says?: string; neverSays?: string }): Promise<void> {
+async function addScenario(page: Page, name: string, expectation: { says?: string; neverSays?: string; maxCallSeconds?: string }): Promise<void> {
   await page.getByRole('button', { name: 'New scenario', exact: true }).click()
   const dialog = page.getByRole('dialog', { name: 'New scenario' })
   await dialog.getByLabel('Name', { exact: true }).fill(name)
@@ -23,6 +23,7 @@ async function addScenario(page: Page, name: string, expectation: { says?: strin
     await dialog.getByRole('button', { name: 'Add phrase never said' }).click()
     await dialog.getByLabel('Phrase never said 1', { exact: true }).fill(expectation.neverSays)
   }
+  if (expectation.maxCallSeconds) await dialog.getByLabel('Max call seconds').fill(expectation.maxCallSeconds)
   await dialog.getByRole('button', { name: 'Save scenario' }).click()
   await expect(dialog).toBeHidden()
 }
@@ -42,7 +43,7 @@ test('a suite written in the Tests tab runs as sandbox calls, its progress shown
   await expect(page).toHaveURL(new RegExp(`/dashboard/agents/${agent.data.id}/tests$`))
   await expect(page.getByTestId('lab-empty')).toBeVisible()
 
-  await addScenario(page, 'Expects the Friday special', { says: 'our Friday special', neverSays: 'AI assistant' })
+  await addScenario(page, 'Expects the Friday special', { says: 'our Friday special', maxCallSeconds: '1' })
   await addScenario(page, 'Never mentions prices', { neverSays: 'one hundred dollars' })
   await page.reload()
   await expect(page.getByTestId('scenario-row')).toHaveCount(2)
@@ -65,10 +66,12 @@ test('a suite written in the Tests tab runs as sandbox calls, its progress shown
   await expect(checks.nth(0)).toHaveAttribute('data-passed', 'false')
   await expect(checks.nth(0)).toContainText('says "our Friday special"')
   await expect(checks.nth(0)).toContainText('never said')
-  // The disclosure said breaks "never says": the evidence is the agent's line that said it.
-  const disclosure = checks.filter({ hasText: 'never_says[0]' })
-  await expect(disclosure).toHaveAttribute('data-passed', 'false')
-  await expect(disclosure.getByTestId('evidence')).toContainText(/line.*agent: .*AI assistant/i)
+  // A call longer than 1 s: the evidence is the call, how long it lasted.
+  const tooLong = checks.filter({ hasText: 'max_call_seconds' })
+  await expect(tooLong).toHaveAttribute('data-passed', 'false')
+  await expect(tooLong.getByTestId('evidence')).toContainText(/^call/i)
+  // The call as the judge read it: its transcript, the agent's lines in it.
+  await expect(failed.getByTestId('result-transcript')).toContainText('Agent')
 
   // The runs history lists it.
   await expect(page.getByTestId('run-row').first()).toContainText('1 passed, 1 failed of 2')
