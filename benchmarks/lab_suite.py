@@ -1,7 +1,8 @@
 """How long an agent lab run takes (issue 32): a suite of 8 scenarios and one of 20, each placed
 as real sandbox calls through the real pipeline at real time, at the lab's concurrency.
 
-Run: PYTHONPATH=src .venv/bin/python benchmarks/lab_suite.py [sizes] (default 8,20)
+Run: PYTHONPATH=src .venv/bin/python benchmarks/lab_suite.py [sizes] [-v] (default 8,20; -v
+prints each failed scenario's transcript)
 
 The agent is the demo user's, as `callwright seed` makes it; the suite of 8 is its starter suite
 (the happy path, a decline, a wrong person, a voicemail, an opt-out, a request for a person,
@@ -28,6 +29,7 @@ from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.lab import repository, runner, starter
 from callwright.lab.endpoints import Suite, start_run
+from callwright.lab.record import call_record
 from callwright.lab.schemas import RunIn
 from callwright.main import create_app
 from callwright.models import Agent, LabRun, LabScenario
@@ -100,7 +102,11 @@ async def _run(app: Any, suite: Suite) -> dict[str, Any]:
         "status": found.status if found else "?",
         "passed": sum(r.status == "passed" for r in results),
         "failed": [
-            (r.scenario["name"], [c["expectation"] for c in r.checks if not c["passed"]])
+            (
+                r.scenario["name"],
+                [f"{c['expectation']} ({c['found']})" for c in r.checks if not c["passed"]],
+                r.call_id,
+            )
             for r in results
             if r.status == "failed"
         ],
@@ -133,14 +139,23 @@ async def main(sizes: list[int], settings: Settings) -> None:
                 f" {len(out['failed'])} failed, {len(out['error'])} in error;"
                 f" at most {out['most']} calling at once; slowest: {out['slowest']}"
             )
-            for name, checks in out["failed"]:
+            for name, checks, call_id in out["failed"]:
                 print(f"    failed {name}: {', '.join(checks)}")
+                if VERBOSE and call_id:
+                    async with app.state.db.sessionmaker() as session:
+                        record = await call_record(session, call_id)
+                    for line in record.lines:
+                        print(f"        {line.at:6.1f} {line.speaker:6} {line.text}")
             for name, error in out["error"]:
                 print(f"    error  {name}: {error}")
 
 
+#: `-v`: print each failed scenario's transcript.
+VERBOSE = "-v" in sys.argv
+
 if __name__ == "__main__":
-    sizes_arg = [int(n) for n in (sys.argv[1] if len(sys.argv) > 1 else "8,20").split(",")]
+    args = [a for a in sys.argv[1:] if a != "-v"]
+    sizes_arg = [int(n) for n in (args[0] if args else "8,20").split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         cfg = Settings(

@@ -113,6 +113,11 @@ def _places_calls(item: pytest.Item) -> bool:
     return _conversation(item) or item.nodeid.startswith(OWN_PROCESS_CALLS)
 
 
+def _alone(item: pytest.Item) -> bool:
+    """Many calls at once, to show what the box holds (the `alone` mark): not beside others."""
+    return item.get_closest_marker("alone") is not None
+
+
 def _pass_keeps() -> Callable[[pytest.Item], bool]:
     """Which tests this pass runs (see pytest_collection_modifyitems)."""
     pass_keeps: Callable[[pytest.Item], bool]
@@ -124,9 +129,11 @@ def _pass_keeps() -> Callable[[pytest.Item], bool]:
         pass_keeps = bool
     part = os.environ.get("CALLWRIGHT_TEST_PART", "")
     if part == "calls":
-        return lambda item: pass_keeps(item) and _places_calls(item)
+        return lambda item: pass_keeps(item) and _places_calls(item) and not _alone(item)
     if part == "rest":
         return lambda item: pass_keeps(item) and not _places_calls(item)
+    if part == "alone":
+        return lambda item: pass_keeps(item) and _alone(item)
     return pass_keeps
 
 
@@ -143,7 +150,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     CALLWRIGHT_TEST_PART splits a pass in two (scripts/test.sh runs the four parts at once):
     `calls`, the tests that place calls at real time (`_places_calls`), and `rest`, the others,
-    which need no real time and run at a lower priority, so that the calls get the CPU first."""
+    which need no real time and run at a lower priority, so that the calls get the CPU first;
+    `calls` leaves out the `alone` tests (many calls at once, to show what the box holds), which
+    the test command runs as a part of their own once the others are over."""
     wanted = _pass_keeps()
     keep = [item for item in items if wanted(item)]
     drop = [item for item in items if not wanted(item)]

@@ -24,7 +24,13 @@ from callwright.seed import seed
 from callwright.speech import tts
 from tests.factories import ApiClient, make_client, wipe
 
-pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.conversation]
+# Eight calls at once: the test command runs it alone (the `alone` mark), once the other
+# parts, whose calls would share the two cores with it, are over.
+pytestmark = [
+    pytest.mark.asyncio(loop_scope="session"),
+    pytest.mark.conversation,
+    pytest.mark.alone,
+]
 
 #: The new version's disclosure: it still says the caller is automated (the product refuses
 #: one that does not), in words the starter's expectation does not have.

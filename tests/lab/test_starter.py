@@ -64,7 +64,7 @@ def test_an_agent_with_a_transfer_number_gets_the_eight_callees() -> None:
     assert (happy.outcome, happy.transferred) == ("completed", False)
     assert [(s.phrase, s.within_seconds) for s in happy.says] == [(DEFAULT_DISCLOSURE, 10.0)]
     assert by_name["Voicemail"].expect.outcome == "voicemail"
-    assert by_name["Silent callee"].expect.outcome == "time-limit"
+    assert by_name["Silent callee"].expect.outcome == "callee-hung-up"
     opt_out = by_name["Opt-out"].expect
     assert [s.phrase for s in opt_out.says] == [DEFAULT_DISCLOSURE, OPT_OUT_REPLY]
     person = by_name["Asks for a person"].expect

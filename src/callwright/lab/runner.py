@@ -43,7 +43,7 @@ LAB_MAX_MINUTES = 3
 #: turns are the same sentences, which the first call's synthesis puts in the speech cache for
 #: the next (eight started together would synthesise them eight times at once, and answer
 #: eight callees at once). The calls still overlap: each lasts far longer than the stagger.
-STAGGER_S = 1.5
+STAGGER_S = 2.0
 #: Seconds to wait for a finished call's analysis when an expectation reads it.
 ANALYSIS_WAIT_S = 60.0
 

@@ -188,7 +188,9 @@ def agent_expectations(agent: Agent, graph: FlowGraph | None = None) -> dict[str
         "Interrupter": Expectations(
             outcome="completed", says=[SaysWithin(phrase=phrase)] if phrase else []
         ),
-        "Silent callee": Expectations(outcome="time-limit", says=says),
+        # The sandbox's silent callee gives up and hangs up after 45 s (the agent keeps the
+        # line open while nobody speaks).
+        "Silent callee": Expectations(outcome="callee-hung-up", says=says),
     }
 
 
