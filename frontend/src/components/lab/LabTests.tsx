@@ -15,12 +15,17 @@ export function LabTests({ owner }: { owner: LabOwner }) {
   const client = useQueryClient()
   const [params, setParams] = useSearchParams()
   const [page, setPage] = useState(1)
+  // Whether the run shown was opened here (then brought into view), not by the address.
+  const [opened, setOpened] = useState(false)
   const runs = useQuery(runsQuery(owner, page))
   const runId = params.get('run')
   const before = params.get('before')
   const after = params.get('after')
   const go = (next: Record<string, string>) => setParams(next, { replace: false })
-  const openRun = (id: string) => go({ run: id })
+  const openRun = (id: string) => {
+    setOpened(true)
+    go({ run: id })
+  }
   const compare = (from: string, to: string) => go({ ...(runId ? { run: runId } : {}), before: from, after: to })
   const onFinished = useCallback(() => void client.invalidateQueries({ queryKey: labKeys.runs(owner) }), [client, owner])
   /** The run before this one in the history (on the page shown). */
@@ -35,7 +40,7 @@ export function LabTests({ owner }: { owner: LabOwner }) {
     <div className="space-y-6" data-testid="lab-tests">
       <SuitePanel owner={owner} onRun={openRun} />
       {before && after && <CompareView key={`${before}|${after}`} before={before} after={after} onClose={() => go(runId ? { run: runId } : {})} />}
-      {runId && <RunPanel key={runId} runId={runId} onClose={() => go({})} onCompare={compareWithPrevious} onFinished={onFinished} />}
+      {runId && <RunPanel key={runId} runId={runId} reveal={opened} onClose={() => go({})} onCompare={compareWithPrevious} onFinished={onFinished} />}
       <RunsHistory owner={owner} page={page} onPage={setPage} openRun={runId} onOpen={openRun} onCompare={compare} />
     </div>
   )

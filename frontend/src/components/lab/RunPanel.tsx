@@ -36,8 +36,13 @@ export function Progress({ run }: { run: RunOut }) {
   )
 }
 
-export function RunPanel({ runId, onClose, onCompare, onFinished }: { runId: string; onClose: () => void; onCompare: (run: RunOut) => void; onFinished: () => void }) {
+export function RunPanel({ runId, reveal, onClose, onCompare, onFinished }: { runId: string; reveal: boolean; onClose: () => void; onCompare: (run: RunOut) => void; onFinished: () => void }) {
   const run = useQuery(runQuery(runId))
+  // A run just started or opened is brought into view (the suite above it may be long).
+  const region = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (reveal) region.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' })
+  }, [reveal])
   // Once a run seen running is over, the runs list shows its counts.
   const status = run.data?.status
   const seen = useRef(status)
@@ -46,7 +51,7 @@ export function RunPanel({ runId, onClose, onCompare, onFinished }: { runId: str
     seen.current = status
   }, [status, onFinished])
   return (
-    <Card className="overflow-hidden" role="region" aria-labelledby="lab-run">
+    <Card ref={region} className="scroll-mt-4 overflow-hidden" role="region" aria-labelledby="lab-run">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-4">
         <div className="flex items-center gap-3">
           <h2 id="lab-run" className="text-lg font-semibold text-slate-900">
