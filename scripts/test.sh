@@ -98,10 +98,6 @@ step "pytest on SQLite: the calls" env CALLWRIGHT_TEST_SIDE_BY_SIDE=1 CALLWRIGHT
 step "pytest on SQLite: the rest (ran beside)" waited sqlite-rest
 step "pytest on PostgreSQL: the calls (ran beside)" waited pg-calls
 step "pytest on PostgreSQL: the rest (ran beside)" waited pg-rest
-# Many calls at once (the `alone` mark: the agent lab's eight scenarios at once), with the box
-# to themselves: what they show is what two cores hold.
-step "pytest on SQLite: many calls at once, alone" env CALLWRIGHT_TEST_PART=alone \
-  CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/10 .venv/bin/pytest --durations=5
 step "eslint (ran beside the pytest passes)" frontend_check eslint
 step "tsc (ran beside the pytest passes)" frontend_check tsc
 step "vitest (ran beside the pytest passes)" frontend_check vitest

@@ -24,8 +24,9 @@ from callwright.seed import seed
 from callwright.speech import tts
 from tests.factories import ApiClient, make_client, wipe
 
-# Eight calls at once: the test command runs it alone (the `alone` mark), once the other
-# parts, whose calls would share the two cores with it, are over.
+# Eight calls at once show what the box holds: the `alone` mark keeps it out of the test
+# command's parts (it passes on a quiet two-core box most runs, not all: docs/lab.md, "Eight at
+# once"); run it with the box to itself: CALLWRIGHT_TEST_PART=alone .venv/bin/pytest.
 pytestmark = [
     pytest.mark.asyncio(loop_scope="session"),
     pytest.mark.conversation,

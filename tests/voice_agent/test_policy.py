@@ -150,6 +150,54 @@ def test_a_greeting_cut_after_the_introduction_goes_on_without_repeating_it() ->
     assert policy.respond("Yes, that works.").end_call
 
 
+def test_an_opening_cut_before_its_disclosure_says_it_before_a_transfer_an_opt_out_or_a_goodbye() -> (
+    None
+):
+    disclosure = "I'm an AI assistant, and this call is recorded."
+    for heard in (
+        "Can I speak to a real person, please?",
+        "Please stop calling me and take me off your list.",
+        "Sorry, wrong number. Bye.",
+    ):
+        policy = OfflinePolicy(DENTAL, disclosure=disclosure, can_transfer=True)
+        assert policy.opening().text.startswith(f"{INTRO} {disclosure}")
+        policy.interrupted(INTRO)  # cut after the introduction: the disclosure is owed
+        reply = policy.respond(heard)
+        assert reply.text.startswith(f"{disclosure} "), (heard, reply.text)
+        assert reply.end_call or reply.transfer is not None, heard
+    said = OfflinePolicy(DENTAL, disclosure=disclosure, can_transfer=True)
+    said.opening()
+    said.interrupted(f"{INTRO}{disclosure}")  # said: not said again
+    assert disclosure not in said.respond("Can I speak to a real person, please?").text
+
+
+def test_asked_for_a_person_before_the_opening_was_heard() -> None:
+    disclosure = "I'm an AI assistant, and this call is recorded."
+    policy = OfflinePolicy(DENTAL, disclosure=disclosure, can_transfer=True)
+    policy.opening()
+    policy.interrupted("")  # talked over before a word was said
+    reply = policy.respond("Can I speak to a real person, please?")
+    assert reply.transfer is not None
+    assert reply.text.startswith(f"Hi, this is Sarah from Bright Dental. {disclosure} ")
+    opted = OfflinePolicy(DENTAL, disclosure=disclosure)
+    opted.opening()
+    opted.interrupted("")
+    assert opted.respond("Please stop calling me.").text.startswith(f"{disclosure} ")
+
+
+def test_a_question_then_goodbye_in_one_turn_is_a_goodbye() -> None:
+    policy = OfflinePolicy(DENTAL)
+    policy.opening()
+    reply = policy.respond(
+        "Sorry, can I stop you there? What is this call about? Okay. Thanks. Goodbye."
+    )
+    assert reply.end_call
+    assert reply.text == "Thank you for your time. Goodbye."
+    asked = OfflinePolicy(DENTAL)
+    asked.opening()
+    assert not asked.respond("What is this call about?").end_call, "a question alone is answered"
+
+
 def test_a_greeting_cut_during_its_question_asks_only_the_question_again() -> None:
     policy = OfflinePolicy(DENTAL)
     policy.opening()

@@ -213,8 +213,12 @@ class _Conversation:
             self.agent_turns += 1
             self.agent_from = None
             if self.interrupt_started is not None:
+                # The agent stopped for the callee's interruption: its answer comes next, and
+                # the callee waits for it before its next line.
                 self.yield_delays.append(max(0.0, self.last_loud + FRAME - self.interrupt_started))
                 self.interrupt_started = None
+                self.reply_at = None
+                return
             self.reply_at = now + self.thinking
 
     def done_saying(self, now: float, *, ends_after_lines: bool) -> None:

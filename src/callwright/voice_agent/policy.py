@@ -11,7 +11,7 @@ question, goodbye) and ends politely. Every reply is a template filled from the 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from callwright.voice_agent import ivr
@@ -413,6 +413,21 @@ class Reply:
     keys: str = ""
 
 
+def _goodbye_last(heard: str) -> bool:
+    """The turn's last sentence says goodbye."""
+    sentences = [part for part in re.split(r"[.!?]+", heard) if part.strip()]
+    return bool(sentences) and classify(sentences[-1]) is Intent.GOODBYE
+
+
+def _owing(disclosure: str | None, reply: Reply) -> Reply:
+    """A reply that ends the conversation or hands it over (a transfer, an opt-out, a
+    goodbye), after the AI disclosure when the cut opening still owes it: it is said before
+    anything else the agent does, however short the call."""
+    if not disclosure:
+        return reply
+    return replace(reply, text=f"{disclosure} {reply.text}")
+
+
 @dataclass
 class OfflinePolicy:
     prompt: str
@@ -538,10 +553,17 @@ class OfflinePolicy:
         intent = classify(heard)
         answered, self.pending = self.pending, None
         if intent is Intent.OPT_OUT:
-            return self.opt_out()
+            return _owing(self._owed(unsaid), self.opt_out())
         if not self.greeted:
             if intent is Intent.VOICEMAIL:
                 return self.voicemail_message()
+            if intent is Intent.TRANSFER and self.can_transfer:
+                # Asked for a person before the opening was heard: who calls and the
+                # disclosure, then the transfer.
+                self.opening()
+                said = " ".join(filter(None, self._opening[:2]))
+                handoff = self._transfer(heard)
+                return replace(handoff, text=f"{said} {handoff.text}")
             return Reply(self.opening().text, intent=intent)
         if ROBOT.search(" ".join(heard.lower().split())):
             # Answered truthfully, then the question still open (it answered none).
@@ -550,10 +572,14 @@ class OfflinePolicy:
             return Reply(f"{ROBOT_REPLY} {question}", intent=Intent.WHO)
         if intent is Intent.TRANSFER or self._names_department(heard):
             self.pending = answered  # a request for a person answers no question
-            return self._transfer(heard)
+            return _owing(self._owed(unsaid), self._transfer(heard))
         closing = self._closing(intent, heard)
+        if closing is None and _goodbye_last(heard):
+            # A question, then goodbye ("What is this about? Okay, thanks. Goodbye."): the
+            # callee is leaving; answering the question would keep a line open nobody is on.
+            closing = self._close(GOODBYE_REPLY, Intent.GOODBYE)
         if closing is not None:
-            return closing
+            return _owing(self._owed(unsaid), closing)
         if unsaid and intent is not Intent.WHO:
             # The opening was cut after the introduction: go on with the rest of it.
             question = answered or self._next_question() or "Do you have a minute?"
@@ -562,6 +588,13 @@ class OfflinePolicy:
         if intent is Intent.YES:
             return self._yes(heard, answered)
         return self._go_on(intent, answered)
+
+    def _owed(self, unsaid: tuple[str, ...]) -> str | None:
+        """The disclosure, when the cut opening did not get to say it (or no opening was
+        said: the callee spoke first, or talked over it before a word was said)."""
+        if not self.disclosure:
+            return None
+        return self.disclosure if not self.greeted or self.disclosure in unsaid else None
 
     def _names_department(self, heard: str) -> bool:
         """The callee asks for one of the call's departments by name ("sales, please")."""
