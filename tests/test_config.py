@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -67,12 +68,15 @@ def test_a_lab_calls_media_goes_to_the_app_while_it_hosts_calls_else_the_voice_p
     """On a Twilio install `media_url` is Twilio's way in; the sandbox network sends a lab
     call's media to `lab_media_url`, else the app itself while it hosts calls, else to
     `media_url` (docs/lab.md, "The lab on a Twilio install")."""
-    twilio = {"env": "test", "secret_key": KEY, "carrier": "twilio"}
     app, voice = "https://calls.example.com", "https://voice.example.com/"
-    settings = Settings(**twilio, app_url=app, media_url=voice)
+
+    def twilio(**fields: Any) -> Settings:
+        return Settings(env="test", secret_key=KEY, carrier="twilio", app_url=app, **fields)
+
+    settings = twilio(media_url=voice)
     assert (settings.media_base_url, settings.lab_media_base_url) == (voice.rstrip("/"), app)
-    separate = Settings(**twilio, app_url=app, media_url=voice, host_calls=False)
+    separate = twilio(media_url=voice, host_calls=False)
     assert separate.lab_media_base_url == voice.rstrip("/")
     inside = "http://voice.internal:8100/"
-    named = Settings(**twilio, app_url=app, media_url=voice, host_calls=False, lab_media_url=inside)
+    named = twilio(media_url=voice, host_calls=False, lab_media_url=inside)
     assert named.lab_media_base_url == "http://voice.internal:8100"

@@ -183,6 +183,7 @@ def test_keys_pressed_and_the_person_reached_are_checked() -> None:
     assert found["keys"].evidence is not None
     assert found["keys"].evidence.index == 1
     assert found["callee_says[0]"].passed
+    assert found["callee_says[0]"].evidence is not None
     assert found["callee_says[0]"].evidence.index == 1
     assert not found["callee_says[1]"].passed
     # Only the callee's lines count: the agent saying it is not the callee reaching it.

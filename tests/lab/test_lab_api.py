@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from callwright.kit.time import utcnow
 from callwright.lab.contract import Check, Evidence, Scenario
-from callwright.lab.endpoints import compare, run_out
+from callwright.lab.views import compare, run_out
 from callwright.models import LabResult, LabRun
 from tests.agents.test_agents_api import agent_body
 from tests.factories import ApiClient, make_client, signed_in

@@ -130,7 +130,7 @@ async def _run_one(app: FastAPI, email: str, within: float = 240) -> dict[str, A
 
 async def _get(app: FastAPI, call_id: str) -> Call:
     async with app.state.db.sessionmaker() as session:
-        call = await session.get(Call, call_id)
+        call: Call | None = await session.get(Call, call_id)
         assert call is not None
         return call
 
