@@ -75,8 +75,10 @@ async def test_tools_are_kept_with_their_secrets_sealed(app: FastAPI) -> None:
             description="Free times on a day.",
             headers=[{"name": "Authorization"}, {"name": "X-Team", "value": "blue"}],
         )
+        del kept["timeout_seconds"]
         replaced = await client.api("PUT", f"agents/{agent_id}/tools/{tool['id']}", json=kept)
         assert replaced.status_code == 200, replaced.text
+        assert replaced.json()["data"]["timeout_seconds"] == 5  # the default
         assert replaced.json()["data"]["description"] == "Free times on a day."
         async with app.state.db.sessionmaker() as session:
             row = await session.scalar(select(AgentTool).where(AgentTool.id == tool["id"]))
@@ -143,6 +145,10 @@ async def test_testing_a_tool_calls_its_endpoint(app: FastAPI) -> None:
             f"agents/{agent_id}/tools",
             json=tool_body(
                 f"{base}/calendar",
+                # Not the 5 s default (the test above keeps it): this test runs beside the
+                # call tests at the lowest priority, where seconds of wall time can pass before
+                # its process is given the CPU to read the answer.
+                timeout_seconds=30,
                 headers=[
                     {"name": "Authorization", "value": "Bearer s3cret-token"},
                     {"name": "X-Customer", "value": "{{customer}}"},
