@@ -1,9 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { saveSession } from '@/lib/session'
+import * as toast from '@/lib/toast'
 import { flowHandlers, makeFlow } from '@/testing/flows'
-import { calls, server } from '@/testing/msw'
+import { makeResult, makeRun, makeScenario } from '@/testing/lab'
+import { calls, server, url } from '@/testing/msw'
 import { mockReactFlow } from '@/testing/reactflow'
 import { renderApp } from '@/testing/render'
 import type { Flow, FlowGraph, Problem } from './types'
@@ -154,6 +157,7 @@ describe('Flow editor', () => {
   })
 
   it("lists the server's problems, marks and focuses their nodes, and publishes once they are fixed", async () => {
+    const offer = vi.spyOn(toast, 'offer')
     const draft: FlowGraph = {
       start_node_id: 'start',
       nodes: [
@@ -184,6 +188,28 @@ describe('Flow editor', () => {
     await user.click(screen.getByRole('button', { name: 'Publish' }))
     await waitFor(() => expect(screen.getByTestId('flow-status')).toHaveTextContent('Published version 1'))
     expect(screen.getAllByText('Published version 1')).toHaveLength(2) // the toast and the status
+    // Its suite is empty: nothing to offer.
+    await waitFor(() => expect(calls.some((c) => c.path === 'flows/f3/lab/scenarios')).toBe(true))
+    expect(offer).not.toHaveBeenCalled()
+    offer.mockRestore()
+  })
+
+  it("publishing offers to run the flow's suite on the version published, and the offer opens the run", async () => {
+    const offer = vi.spyOn(toast, 'offer')
+    const run = makeRun({ id: 'run4', status: 'running', results: [makeResult({ id: 'r1', status: 'queued' })] })
+    const { user, router } = await openEditor(makeFlow({ id: 'f4', name: 'Booking' }))
+    server.use(
+      http.get(url('flows/f4/lab/scenarios'), () => HttpResponse.json({ success: true, data: [makeScenario({ id: 's1', name: 'Books a time' })] })),
+      http.post(url('flows/f4/lab/runs'), () => HttpResponse.json({ success: true, message: 'The run has started', data: run }, { status: 201 })),
+    )
+    await user.click(screen.getByRole('button', { name: 'Publish' }))
+    await waitFor(() => expect(offer).toHaveBeenCalled())
+    const [message, label, start] = offer.mock.calls[0] as [string, string, () => void]
+    expect([message, label]).toEqual(['Its suite has 1 scenario: run it against published version 1?', 'Run its 1 test'])
+    start()
+    await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/dashboard/flows/f4/tests?run=run4'))
+    expect(calls.find((c) => c.method === 'POST' && c.path === 'flows/f4/lab/runs')?.body).toEqual({})
+    offer.mockRestore()
   })
 
   it('exports the flow as its JSON file', async () => {

@@ -2,6 +2,8 @@
  * selection, the saved copy (what "unsaved changes" compares with), saving and publishing. */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { offerSuiteRun } from '@/components/lab/offer'
 import { ApiError, messageOf } from '@/lib/api'
 import { saveBlob } from '@/lib/download'
 import { notify } from '@/lib/toast'
@@ -15,6 +17,7 @@ const docOf = (flow: Flow): FlowDoc => ({ name: flow.name, description: flow.des
 
 export function useFlowEditor(initial: Flow) {
   const client = useQueryClient()
+  const navigate = useNavigate()
   const [flow, setFlow] = useState(initial)
   const [saved, setSaved] = useState<FlowDoc>(() => docOf(initial))
   const history = useHistory(saved)
@@ -46,7 +49,11 @@ export function useFlowEditor(initial: Flow) {
   })
   const publish = useMutation({
     mutationFn: () => flowsApi.publish(flow.id),
-    onSuccess: (result) => took(result, `Published version ${result.data.published_version}`),
+    onSuccess: (result) => {
+      took(result, `Published version ${result.data.published_version}`)
+      // The flow's suite runs on its published version: publishing is the save it tests.
+      void offerSuiteRun(client, { kind: 'flow', id: result.data.id }, navigate, `published version ${result.data.published_version}`)
+    },
     onError: (error) => notify.error(messageOf(error, 'Failed to publish the flow')),
   })
   const exportFile = useMutation({
