@@ -22,7 +22,7 @@ from callwright.config import Settings
 from callwright.voice_agent.brain import LLMOpener, OfflineBrain, brain_context
 from callwright.voice_agent.contract import CallPlan
 from callwright.voice_agent.frames import FinalReplyFrame
-from callwright.voice_agent.policy import OfflinePolicy
+from callwright.voice_agent.policy import OPT_OUT_REPLY, OfflinePolicy
 from tests.voice_agent.test_brain import PROMPT, QUIET, SPEED, _texts, _turn
 
 FIRST = "Good morning, this is Sarah calling from Bright Dental about tomorrow's cleaning."
@@ -164,3 +164,57 @@ def test_the_operator_can_forbid_voicemail_messages() -> None:
     assert voicemail_action("leave_message", message) == "message"
     assert voicemail_action("hangup", message) == "hangup"
     assert voicemail_action("leave_message", hangup) == "hangup"
+
+
+# The LLM path's owed disclosure (the offline policy's: test_policy.py) -----------------------
+
+DISCLOSURE = "I'm an AI assistant, and this call is recorded."
+ON_THE_LLM = replace(PLAN, disclosure=DISCLOSURE)
+
+
+async def test_llm_a_first_sentence_cut_before_the_disclosure_says_it_before_the_model() -> None:
+    """The callee cut in right after the first sentence: on their turn the disclosure is said,
+    then the model answers them; once (the turn after goes straight to the model)."""
+    policy = OfflinePolicy(PROMPT, first_sentence=FIRST, disclosure=DISCLOSURE)
+    assert policy.opening().text == f"{FIRST} {DISCLOSURE}"
+    policy.interrupted(FIRST)
+    down, _ = await run_test(
+        LLMOpener(policy, replace(ON_THE_LLM, first_sentence=FIRST)),
+        frames_to_send=[_turn("Sorry, who?"), _turn("Sorry, who?", "Okay.")],
+        expected_down_frames=[*RESPONSE, LLMContextFrame, LLMContextFrame],
+    )
+    assert _texts(down) == [DISCLOSURE]
+
+
+async def test_llm_a_hello_cut_before_the_disclosure_says_it_before_the_model() -> None:
+    policy = OfflinePolicy(PROMPT, disclosure=DISCLOSURE)
+    assert policy.llm_opening().text == f"Hello! {DISCLOSURE}"
+    policy.interrupted("Hello!")
+    down, _ = await run_test(
+        LLMOpener(policy, ON_THE_LLM),
+        frames_to_send=[_turn("Hi, who is this?")],
+        expected_down_frames=[*RESPONSE, LLMContextFrame],
+    )
+    assert _texts(down) == [DISCLOSURE]
+
+
+async def test_llm_an_opening_heard_whole_owes_nothing() -> None:
+    policy = OfflinePolicy(PROMPT, disclosure=DISCLOSURE)
+    policy.llm_opening()
+    await run_test(
+        LLMOpener(policy, ON_THE_LLM),
+        frames_to_send=[_turn("Hi, who is this?")],
+        expected_down_frames=[LLMContextFrame],
+    )
+
+
+async def test_llm_an_opt_out_over_the_opening_gets_the_disclosure_first() -> None:
+    policy = OfflinePolicy(PROMPT, disclosure=DISCLOSURE)
+    policy.llm_opening()
+    policy.interrupted("Hello!")
+    down, _ = await run_test(
+        LLMOpener(policy, ON_THE_LLM),
+        frames_to_send=[_turn("Stop calling me and take me off your list.")],
+        expected_down_frames=[*RESPONSE, FinalReplyFrame],
+    )
+    assert _texts(down) == [f"{DISCLOSURE} {OPT_OUT_REPLY}"]

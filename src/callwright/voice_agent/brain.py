@@ -34,7 +34,14 @@ from callwright.voice_agent.keypad import (
     key_in_message,
     register_press_digits,
 )
-from callwright.voice_agent.policy import Intent, OfflinePolicy, Reply, classify, llm_opening
+from callwright.voice_agent.policy import (
+    Intent,
+    OfflinePolicy,
+    Reply,
+    classify,
+    llm_opening,
+    owing,
+)
 from callwright.voice_agent.tools import TOOLS_STYLE, ToolCalls, tool_schemas
 from callwright.voice_agent.transfer import (
     LLM_RULE,
@@ -261,10 +268,12 @@ class LLMOpener(_Replies):
                 # A phone menu: the model presses its keys; the disclosure waits for a person.
                 await self.push_frame(frame, direction)
                 return
+            # The disclosure a cut opening did not get to say is said before anything else.
+            owed = self.policy.owed_disclosure()
             if classify(heard) is Intent.OPT_OUT:
                 # Not left to the model: the acknowledgement and the hang-up are the rule's.
                 self._closing = True
-                await self.say(self.policy.opt_out())
+                await self.say(owing(owed, self.policy.opt_out()))
                 return
             voicemail = not self._human and classify(heard) is Intent.VOICEMAIL
             self._human = self._human or (bool(heard.strip()) and not voicemail)
@@ -280,6 +289,8 @@ class LLMOpener(_Replies):
             if self.plan.disclosure and not self.policy.greeted and not voicemail:
                 # The callee spoke first: the disclosure, then the model answers them.
                 await self.say(Reply(llm_opening(None, self.plan.disclosure)))
+            elif owed:
+                await self.say(Reply(owed))
             self.policy.greeted = True
         await self._watch_quiet(frame)
         await self.push_frame(frame, direction)

@@ -419,7 +419,7 @@ def _goodbye_last(heard: str) -> bool:
     return bool(sentences) and classify(sentences[-1]) is Intent.GOODBYE
 
 
-def _owing(disclosure: str | None, reply: Reply) -> Reply:
+def owing(disclosure: str | None, reply: Reply) -> Reply:
     """A reply that ends the conversation or hands it over (a transfer, an opt-out, a
     goodbye), after the AI disclosure when the cut opening still owes it: it is said before
     anything else the agent does, however short the call."""
@@ -481,6 +481,20 @@ class OfflinePolicy:
         question = self._next_question() or DO_YOU_HAVE_A_MINUTE
         self._opening = (f"Hi, {b.introduction}.", self.disclosure, b.purpose, question)
         return Reply(" ".join(part for part in self._opening if part))
+
+    def llm_opening(self) -> Reply:
+        """The LLM path's opening when the call has no first sentence: a hello and the
+        disclosure (the model introduces itself after it). Cut before the disclosure was said,
+        the disclosure is owed (`owed_disclosure`)."""
+        self.greeted = True
+        self._opening = (llm_opening(None, "").strip(), self.disclosure, "")
+        return Reply(llm_opening(None, self.disclosure))
+
+    def owed_disclosure(self) -> str | None:
+        """On the LLM path, at the callee's turn: the disclosure the cut opening did not get to
+        say, or None (taken: it is owed once; the model answers the turn after it)."""
+        unsaid, self._opening, self._unsaid = self._unsaid, (), ()
+        return self._owed(unsaid)
 
     def reopen(self) -> None:
         """The closing words were talked over; keep listening and answer the next turn."""
@@ -553,7 +567,7 @@ class OfflinePolicy:
         intent = classify(heard)
         answered, self.pending = self.pending, None
         if intent is Intent.OPT_OUT:
-            return _owing(self._owed(unsaid), self.opt_out())
+            return owing(self._owed(unsaid), self.opt_out())
         if not self.greeted:
             if intent is Intent.VOICEMAIL:
                 return self.voicemail_message()
@@ -572,14 +586,14 @@ class OfflinePolicy:
             return Reply(f"{ROBOT_REPLY} {question}", intent=Intent.WHO)
         if intent is Intent.TRANSFER or self._names_department(heard):
             self.pending = answered  # a request for a person answers no question
-            return _owing(self._owed(unsaid), self._transfer(heard))
+            return owing(self._owed(unsaid), self._transfer(heard))
         closing = self._closing(intent, heard)
         if closing is None and _goodbye_last(heard):
             # A question, then goodbye ("What is this about? Okay, thanks. Goodbye."): the
             # callee is leaving; answering the question would keep a line open nobody is on.
             closing = self._close(GOODBYE_REPLY, Intent.GOODBYE)
         if closing is not None:
-            return _owing(self._owed(unsaid), closing)
+            return owing(self._owed(unsaid), closing)
         if unsaid and intent is not Intent.WHO:
             # The opening was cut after the introduction: go on with the rest of it.
             question = answered or self._next_question() or "Do you have a minute?"

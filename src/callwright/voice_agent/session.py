@@ -83,7 +83,6 @@ from callwright.voice_agent.policy import (
     OfflinePolicy,
     Reply,
     classify,
-    llm_opening,
     opts_out,
 )
 from callwright.voice_agent.services import InlineSileroVAD, LocalTTSService, WhisperSTTService
@@ -446,7 +445,7 @@ class CallSession:
             # the line was said).
             self.policy.greeted = True
             if self.plan.disclosure:
-                await self._say(Reply(llm_opening(self.plan.first_sentence, self.plan.disclosure)))
+                await self._say(self.policy.llm_opening())
             await self.worker.queue_frames([LLMRunFrame()])
         else:
             await self._say(self.policy.opening())  # the policy's, or the call's first sentence
