@@ -16,17 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from alembic import command
+from fresh_app import run_fresh
 from sqlalchemy import delete, select
 
-from callwright.cli import _alembic_config
 from callwright.config import Settings
-from callwright.kit.serving import free_port, serving
+from callwright.kit.serving import serving
 from callwright.lab import repository, runner, starter
 from callwright.lab.endpoints import Suite, start_run
 from callwright.lab.record import call_record
@@ -156,18 +153,4 @@ VERBOSE = "-v" in sys.argv
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if a != "-v"]
     sizes_arg = [int(n) for n in (args[0] if args else "8,20").split(",")]
-    with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        cfg = Settings(
-            env="test",
-            data_dir=Path(tmp),
-            app_url=f"http://127.0.0.1:{port}",
-            port=port,
-            secret_key="benchmark-secret-key-0123456789abcdef",
-            warm_up_voice=False,
-            frontend_dist=Path(tmp) / "none",
-        )
-        command.upgrade(_alembic_config(cfg), "head")
-        started = time.perf_counter()
-        asyncio.run(main(sizes_arg, cfg))
-        print(f"wall time {time.perf_counter() - started:.0f} s")
+    run_fresh(lambda cfg: main(sizes_arg, cfg))

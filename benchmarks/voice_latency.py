@@ -19,18 +19,14 @@ import re
 import resource
 import statistics
 import sys
-import tempfile
-import time
-from pathlib import Path
 from typing import Any
 
-from alembic import command
+from fresh_app import run_fresh
 
 from callwright.calls import repository as calls
 from callwright.calls.service import CallOrder
-from callwright.cli import _alembic_config
 from callwright.config import Settings
-from callwright.kit.serving import free_port, serving
+from callwright.kit.serving import serving
 from callwright.main import create_app
 from callwright.realtime.events import LiveEvent
 from callwright.sandbox.network import SandboxCall
@@ -171,19 +167,4 @@ async def _measure(
 if __name__ == "__main__":
     calls_n = int(sys.argv[1]) if len(sys.argv) > 1 else 4
     speed_arg = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
-    with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        cfg = Settings(
-            env="test",
-            data_dir=Path(tmp),
-            app_url=f"http://127.0.0.1:{port}",
-            port=port,
-            secret_key="benchmark-secret-key-0123456789abcdef",
-            sandbox_speed=speed_arg,
-            warm_up_voice=False,
-            frontend_dist=Path(tmp) / "none",
-        )
-        command.upgrade(_alembic_config(cfg), "head")
-        started = time.perf_counter()
-        asyncio.run(main(calls_n, speed_arg, cfg))
-        print(f"wall time {time.perf_counter() - started:.0f} s")
+    run_fresh(lambda cfg: main(calls_n, speed_arg, cfg), sandbox_speed=speed_arg)
