@@ -44,13 +44,16 @@ step "ruff format" .venv/bin/ruff format --check src tests alembic benchmarks
 step "mypy (strict)" .venv/bin/mypy
 step "OpenAPI schema and generated types are current" openapi_is_current
 # The two pytest passes each run in two parts (tests/conftest.py CALLWRIGHT_TEST_PART):
-# `calls`, the tests that place calls at real time, at the normal priority, one process each,
-# the SQLite pass's then the PostgreSQL pass's (one stream of calls at a time: two at once
-# starved each other's conversations on a machine half as fast as the one this layout was
-# first measured on, session 20); and `rest`, everything else, on two worker processes each
-# (pytest-xdist, a test file to a worker) at the lowest priority (nice 19), beside the calls, so
-# that they take only the CPU the calls leave idle (they mostly wait: calls at real time). Each
-# process has its own database and Redis database (tests/conftest.py _per_worker; pub/sub
+# `rest`, everything but the calls at real time, first, on two worker processes each
+# (pytest-xdist, a test file to a worker), both passes at once; then `calls`, the tests that
+# place calls at real time, one process each, the SQLite pass's then the PostgreSQL pass's, with
+# only the frontend's checks beside them, at the idle priority (SCHED_IDLE: they get a CPU only
+# when nothing else wants it). Session 20 ran the rest beside the calls at nice 19: on a machine
+# half as fast as the first one, two to four conversations a run still went wrong (an opening
+# late, a callee's line cut, a goodbye lost), a different few each time; seven processes and
+# their PostgreSQL server's work, at the normal priority, kept the calls short of CPU at the
+# moments they needed it, and Vitest, starved, timed out.
+# Each process has its own database and Redis database (tests/conftest.py _per_worker; pub/sub
 # channels carry the number: realtime.server.channel): SQLite calls 10, rest 11-12; PostgreSQL
 # calls 13 (database `test`), rest 14-15 (`test_rest`, `test_rest_gw1`).
 # The longest conversations run in the PostgreSQL pass (tests/conftest.py SHARED_TO_POSTGRESQL).
@@ -68,13 +71,14 @@ waited() {  # a background part's result: waited NAME
   return "$rc"
 }
 beside pg-rest env CALLWRIGHT_TEST_DATABASE_URL="$PG_REST_URL" CALLWRIGHT_TEST_PART=rest \
-  CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/14 nice -n 19 .venv/bin/pytest "${REST[@]}" --durations=10 -p no:cacheprovider
+  CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/14 .venv/bin/pytest "${REST[@]}" --durations=10 -p no:cacheprovider
 beside sqlite-rest env CALLWRIGHT_TEST_SIDE_BY_SIDE=1 CALLWRIGHT_TEST_PART=rest \
-  CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/11 nice -n 19 .venv/bin/pytest "${REST[@]}" --durations=10 -p no:cacheprovider
+  CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/11 .venv/bin/pytest "${REST[@]}" --durations=10 -p no:cacheprovider
+step "pytest on SQLite: the rest" waited sqlite-rest
+step "pytest on PostgreSQL: the rest" waited pg-rest
 # The frontend's static checks, unit tests and production build need no database and place no
-# call: they run beside the pytest passes too, at the lowest priority (nice), so that they take
-# only the CPU the passes leave idle (about a core and a half). Playwright, which places calls,
-# runs after the passes.
+# call: they run beside the calls, one after the other, at the idle priority. Playwright, which
+# places calls, runs after the calls.
 FRONT_DIR="$(mktemp -d)"
 (
   cd frontend || exit 1
@@ -82,10 +86,10 @@ FRONT_DIR="$(mktemp -d)"
     local name="$1"; shift
     "$@" >"$FRONT_DIR/$name.log" 2>&1; echo $? >"$FRONT_DIR/$name.rc"
   }
-  front eslint nice -n 19 npx --no-install eslint . --max-warnings=0
-  front tsc nice -n 19 npx --no-install tsc -b
-  front vitest nice -n 19 npx --no-install vitest run
-  front build nice -n 19 bash -c "npx --no-install vite build --logLevel warn && node scripts/bundle-size.mjs"
+  front eslint chrt --idle 0 npx --no-install eslint . --max-warnings=0
+  front tsc chrt --idle 0 npx --no-install tsc -b
+  front vitest chrt --idle 0 npx --no-install vitest run
+  front build chrt --idle 0 bash -c "npx --no-install vite build --logLevel warn && node scripts/bundle-size.mjs"
 ) &
 FRONT_PID=$!
 frontend_check() {
@@ -97,12 +101,10 @@ step "pytest on SQLite: the calls" env CALLWRIGHT_TEST_SIDE_BY_SIDE=1 CALLWRIGHT
   CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/10 .venv/bin/pytest --durations=15
 step "pytest on PostgreSQL: the calls" env CALLWRIGHT_TEST_DATABASE_URL="$PG_URL" CALLWRIGHT_TEST_PART=calls \
   CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/13 .venv/bin/pytest --durations=15 -p no:cacheprovider
-step "pytest on SQLite: the rest (ran beside)" waited sqlite-rest
-step "pytest on PostgreSQL: the rest (ran beside)" waited pg-rest
-step "eslint (ran beside the pytest passes)" frontend_check eslint
-step "tsc (ran beside the pytest passes)" frontend_check tsc
-step "vitest (ran beside the pytest passes)" frontend_check vitest
-step "vite build (ran beside the pytest passes)" frontend_check build
+step "eslint (ran beside the calls)" frontend_check eslint
+step "tsc (ran beside the calls)" frontend_check tsc
+step "vitest (ran beside the calls)" frontend_check vitest
+step "vite build (ran beside the calls)" frontend_check build
 rm -rf "$FRONT_DIR"
 # Two groups of specs, each with its own server on its own port (playwright.config.ts), one
 # after the other: their calls at twice real time, two servers at once, were more than a

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from fastapi import FastAPI
 
+from callwright import roles
 from callwright.calls.domain import Calls
 from callwright.calls.flows import CallFlows
 from callwright.calls.service import CallOrder
@@ -24,7 +25,6 @@ from callwright.models import Call
 from callwright.realtime.events import TRANSCRIPT_LIVE, LiveEvent, wire
 from callwright.realtime.server import ADMIN_ROOM
 from callwright.sandbox.network import SandboxCall
-from callwright.speech import tts
 
 #: Sandbox calls in tests run this much faster than real time.
 TEST_SPEED = 2.0
@@ -127,8 +127,9 @@ async def live(migrated: Settings) -> AsyncIterator[Live]:
 
     app.state.sandbox.listeners.append(remember)
     async with serving(app.state.realtime.wrap(app), port):
-        await asyncio.to_thread(app.state.voice_engines.transcriber.load)
-        await asyncio.to_thread(tts.warm_up, tts.default_voice())
+        # The product's warm-up (a voice process's, before its first call): the first test's
+        # call is then like every other.
+        await asyncio.to_thread(roles.warm_up, app.state.voice_engines)
         yield live
 
 

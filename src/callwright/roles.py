@@ -14,6 +14,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import numpy as np
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
@@ -48,12 +49,21 @@ def build_engines(settings: Settings) -> Engines:
     )
 
 
+#: What the warm-up says and hears (any line: it warms the engines, not a cache).
+WARM_UP_LINE = "Hello, this is a warm-up."
+
+
 def warm_up(engines: Engines) -> None:
-    """Load the speech models before the first call needs them."""
+    """Load the speech models and run each once before the first call needs them: a model's
+    first run also pays for its allocations and set-up, and a voice process's first call,
+    which paid for it, opened seconds late (a callee said "Hello?" over its first line)."""
     try:
+        voice = tts.default_voice()
+        tts.warm_up(voice)
+        spoken = tts.synthesize(voice, WARM_UP_LINE, RATE)
         engines.transcriber.load()
-        tts.warm_up(tts.default_voice())
-        turn_end.smart_turn(RATE).load()
+        engines.transcriber.transcribe(np.ascontiguousarray(spoken), RATE)
+        turn_end.smart_turn(RATE).probability(spoken)
         gc.freeze()
     except Exception:
         log.exception("warming up the speech models failed")

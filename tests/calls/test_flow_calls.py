@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from callwright import roles
 from callwright.calls import repository as calls
 from callwright.calls.media_hooks import OPTED_OUT
 from callwright.calls.service import CallOrder
@@ -20,7 +21,6 @@ from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.models import Call
-from callwright.speech import tts
 from callwright.voice_agent.policy import OPT_OUT_REPLY
 from tests.calls.fake_openai import FakeOpenAI, scripted_brain
 from tests.factories import add_user, wipe
@@ -178,7 +178,7 @@ async def test_the_scripted_model_chooses_the_edges(migrated: Settings) -> None:
     llm_port, app_port = free_port(), free_port()
     settings = scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=TEST_SPEED)
     app = create_app(settings)
-    await asyncio.to_thread(tts.warm_up, tts.default_voice())
+    await asyncio.to_thread(roles.warm_up, app.state.voice_engines)
     scripts: dict[str, list[dict[str, Any]]] = {
         CONFIRMS: [{"edge": "Confirm"}],
         RESCHEDULES: [

@@ -12,12 +12,12 @@ import pytest
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 
+from callwright import roles
 from callwright.calls import repository as calls
 from callwright.calls.service import CallOrder
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
-from callwright.speech import tts
 from tests.calls.fake_openai import CLOSING, FakeOpenAI, scripted_brain
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.conversation]
@@ -75,7 +75,7 @@ async def test_a_scripted_model_presses_its_way_through_the_ivr(migrated: Settin
     llm_port, app_port = free_port(), free_port()
     settings = scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=2.0)
     app = create_app(settings)
-    await asyncio.to_thread(tts.warm_up, tts.default_voice())
+    await asyncio.to_thread(roles.warm_up, app.state.voice_engines)
     reports: list[Any] = []
 
     async def remember(call: Any) -> None:

@@ -13,6 +13,7 @@ import pytest
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 
+from callwright import roles
 from callwright.calls import repository as calls
 from callwright.calls.service import CallOrder
 from callwright.config import Settings
@@ -23,7 +24,6 @@ from callwright.lab.record import call_record
 from callwright.lab.starter import phone_menu_scenario
 from callwright.main import create_app
 from callwright.sandbox.persona_llm import RULES
-from callwright.speech import tts
 from tests.calls.fake_openai import FakeOpenAI, scripted_brain
 from tests.live import PROMPT, Live
 
@@ -76,7 +76,7 @@ async def test_a_persona_speaks_the_lines_the_llm_writes(migrated: Settings) -> 
     model.callee_lines = [WRITTEN] * 5
     llm_port, app_port = free_port(), free_port()
     app = create_app(scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=2.0))
-    await asyncio.to_thread(tts.warm_up, tts.default_voice())
+    await asyncio.to_thread(roles.warm_up, app.state.voice_engines)
     async with serving(model.app(), llm_port), serving(app.state.realtime.wrap(app), app_port):
         await asyncio.to_thread(app.state.voice_engines.transcriber.load)
         async for session in app.state.db.session():

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
+from callwright import roles
 from callwright.calls import repository as calls
 from callwright.calls.service import CallOrder
 from callwright.compliance.disclosure import DEFAULT_DISCLOSURE
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
-from callwright.speech import tts
 from tests.calls.fake_openai import CLOSING, GREETING, FakeOpenAI, scripted_brain
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.conversation]
@@ -27,9 +27,9 @@ async def test_a_call_with_an_llm_brain(migrated: Settings) -> None:
     # Real time: the first request to a model pays for the client's start-up.
     settings = scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=1.0)
     app = create_app(settings)
-    # Load the voice first, as the app's start-up warm-up does: a cold Piper load (2 to 3 s
+    # Warm the speech models first, as the app's start-up does: a cold Piper load (2 to 3 s
     # here) would outlast the callee's patience and its "Hello?" would talk over the greeting.
-    await asyncio.to_thread(tts.warm_up, tts.default_voice())  # "joe"
+    await asyncio.to_thread(roles.warm_up, app.state.voice_engines)
     async with serving(fake.app(), llm_port), serving(app.state.realtime.wrap(app), app_port):
         async for session in app.state.db.session():
             call = await app.state.calls.service.place(
@@ -82,7 +82,7 @@ async def test_the_llm_transfers_with_its_transfer_function(migrated: Settings) 
     llm_port, app_port = free_port(), free_port()
     settings = scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=1.5)
     app = create_app(settings)
-    await asyncio.to_thread(tts.warm_up, tts.default_voice())
+    await asyncio.to_thread(roles.warm_up, app.state.voice_engines)
     legs: list[Any] = []
 
     async def remember(call: Any) -> None:

@@ -20,6 +20,7 @@ from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 
+from callwright import roles
 from callwright.calls import repository as calls
 from callwright.calls.service import CallOrder
 from callwright.config import Settings
@@ -27,7 +28,6 @@ from callwright.kit.security import seal
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.models import Call, WebhookDelivery, WebhookEndpoint
-from callwright.speech import tts
 from tests.agents.tool_server import ToolServer
 from tests.calls.fake_openai import GREETING, FakeOpenAI, scripted_brain
 from tests.factories import add_api_key, add_user
@@ -93,7 +93,7 @@ async def rig(migrated: Settings, request: pytest.FixtureRequest) -> AsyncIterat
     # Real time: the tool's timeout is the wall clock's.
     settings = scripted_brain(migrated, llm_port=llm_port, app_port=app_port, speed=1.0)
     app = create_app(settings)
-    await asyncio.to_thread(tts.warm_up, tts.default_voice())
+    await asyncio.to_thread(roles.warm_up, app.state.voice_engines)
     async with (
         serving(llm.app(), llm_port),
         serving(server.app(), tools_port),

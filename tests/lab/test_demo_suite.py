@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
+from callwright import roles
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.lab.starter import AGENT_SUITE
 from callwright.main import create_app
 from callwright.seed import seed
-from callwright.speech import tts
 from tests.factories import ApiClient, make_client, wipe
 
 # Eight calls at once show what the box holds: the `alone` mark keeps it out of the test
@@ -69,8 +69,7 @@ async def test_the_demo_agent_s_starter_suite_passes_eight_at_once(migrated: Set
     async with serving(app.state.realtime.wrap(app), port):
         # From an empty database, as every test (the live app's calls share this one).
         await wipe(app.state.db)
-        await asyncio.to_thread(app.state.voice_engines.transcriber.load)
-        await asyncio.to_thread(tts.warm_up, tts.default_voice())
+        await asyncio.to_thread(roles.warm_up, app.state.voice_engines)
         await _demo_suite(app)
 
 

@@ -15,13 +15,13 @@ import pytest
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
+from callwright import roles
 from callwright.calls import repository as calls
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.main import create_app
 from callwright.models import Call
 from callwright.sandbox.network import SandboxCall
-from callwright.speech import tts
 from callwright.telephony import signature
 from tests.factories import make_client, signed_in, wipe
 from tests.lab.runs import finished_run
@@ -111,8 +111,7 @@ async def twilio_install(migrated: Settings) -> AsyncIterator[tuple[FastAPI, Fak
     app = create_app(settings)
     async with serving(fake.app(), twilio_port), serving(app.state.realtime.wrap(app), port):
         await wipe(app.state.db)
-        await asyncio.to_thread(app.state.voice_engines.transcriber.load)
-        await asyncio.to_thread(tts.warm_up, tts.default_voice())
+        await asyncio.to_thread(roles.warm_up, app.state.voice_engines)
         yield app, fake
 
 
