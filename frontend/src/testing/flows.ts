@@ -35,8 +35,6 @@ export function flowHandlers(store: Flow[], { problemsOf = () => [], turn }: Opt
     return HttpResponse.json({ success: true, data: flow }, { status: 201 })
   }
   return [
-    // A flow's lab suite: empty unless a test says otherwise (publishing asks for it).
-    http.get(url('flows/:id/lab/scenarios'), () => HttpResponse.json({ success: true, data: [] })),
     http.get(url('flows'), ({ request }) => {
       const query = new URL(request.url).searchParams
       const page = Number(query.get('page') ?? 1)

@@ -25,7 +25,8 @@ const askProblems = (graph: FlowGraph): Problem[] =>
 
 async function openEditor(flow: Flow, options: Parameters<typeof flowHandlers>[1] = {}) {
   const store = [flow]
-  server.use(...flowHandlers(store, options))
+  // The flow's lab suite, empty unless a test says otherwise (publishing asks for it).
+  server.use(...flowHandlers(store, options), http.get(url('flows/:id/lab/scenarios'), () => HttpResponse.json({ success: true, data: [] })))
   const user = userEvent.setup()
   const view = renderApp(`/dashboard/flows/${flow.id}`)
   await screen.findByRole('heading', { name: flow.name })
