@@ -17,6 +17,7 @@ import pytest
 from fastapi import FastAPI
 
 from callwright import roles
+from callwright.agents.schemas import AgentIn
 from callwright.config import Settings
 from callwright.kit.serving import free_port, serving
 from callwright.lab.starter import AGENT_SUITE
@@ -94,7 +95,8 @@ async def _demo_suite(app: FastAPI) -> None:
         assert first["agent_version"] == 1
 
         # The next version says its disclosure in other words.
-        body = (await client.api("GET", f"agents/{agent['id']}")).json()["data"]
+        shown = (await client.api("GET", f"agents/{agent['id']}")).json()["data"]
+        body = {k: v for k, v in shown.items() if k in AgentIn.model_fields}  # what a save sends
         body["disclosure"] = OTHER_WORDS
         saved = await client.api("PUT", f"agents/{agent['id']}", json=body)
         assert saved.status_code == 200, saved.text

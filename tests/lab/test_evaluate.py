@@ -122,6 +122,13 @@ def test_a_phrase_due_by_a_time_and_never_said_shows_what_was_said_by_then() -> 
     assert check.evidence is not None
     assert (check.evidence.index, check.evidence.at) == (2, 5.0)
     assert check.evidence.text == "agent: I'm a virtual helper, and this call is recorded."
+    # The line the phrase's words are in, not merely the last one by then.
+    on = [*lines[:3], RecordLine("agent", "Great. Does tomorrow still work?", 8.0)]
+    closest = only(
+        Expectations(says=[SaysWithin(phrase=DISCLOSURE, within_seconds=10)]), record(lines=on)
+    )
+    assert closest.evidence is not None
+    assert closest.evidence.index == 2
     late = [RecordLine("agent", "Hello, it's Sarah, I'm an assistant.", 12.0)]
     first = only(
         Expectations(says=[SaysWithin(phrase=DISCLOSURE, within_seconds=10)]), record(lines=late)

@@ -78,18 +78,24 @@ def _said(
 
 
 def _said_instead(
-    lines: Sequence[RecordLine], limit: float | None
+    phrase: str, lines: Sequence[RecordLine], limit: float | None
 ) -> tuple[int, RecordLine] | None:
-    """For a phrase due within `limit` seconds and never said: the agent's last line by then
-    (its first, when none came so soon), where the phrase was due. None: no limit, or the
-    agent said nothing."""
+    """For a phrase due within `limit` seconds and never said: the agent's line by then that
+    shares the most words with it (the same words, the later line), which is where it was due
+    (a disclosure in other words); its first line, when none came so soon. None: no limit, or
+    the agent said nothing."""
     if limit is None:
         return None
     agent = [(i, line) for i, line in enumerate(lines) if line.speaker == "agent"]
     due = [pair for pair in agent if pair[1].at <= limit]
-    if due:
-        return due[-1]
-    return agent[0] if agent else None
+    if not due:
+        return agent[0] if agent else None
+    wanted = set(_words(phrase))
+    return max(due, key=lambda pair: (len(wanted & set(_words(pair[1].text))), pair[0]))
+
+
+def _words(text: str) -> list[str]:
+    return _NOT_WORD.sub(" ", text.lower()).split()
 
 
 def check_says(name: str, expect: SaysWithin, record: CallRecord) -> Check:
@@ -98,7 +104,7 @@ def check_says(name: str, expect: SaysWithin, record: CallRecord) -> Check:
     wanted = f'says "{expect.phrase}"' + ("" if limit is None else f" within {limit:g} s")
     hit = _said(expect.phrase, record.lines)
     if hit is None:
-        instead = _said_instead(record.lines, limit)
+        instead = _said_instead(expect.phrase, record.lines, limit)
         return Check(
             expectation=name,
             passed=False,
