@@ -20,7 +20,7 @@ fails, which no callee line steers, is not covered."""
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -577,9 +577,25 @@ def default_variables(graph: FlowGraph, given: Mapping[str, str] | None = None) 
     return values | dict(given or {})
 
 
-def _name(graph: FlowGraph, number: int, moves: Sequence[Move]) -> str:
-    names = [graph.node(n).name for n in path_of(moves)]
-    return f"Branch {number}: " + " > ".join(names)[: 120 - len(f"Branch {number}: ")]
+def _route(graph: FlowGraph, moves: Sequence[Move]) -> str:
+    return " > ".join(graph.node(n).name for n in path_of(moves))
+
+
+def _name(graph: FlowGraph, number: int, moves: Sequence[Move], via: str = "") -> str:
+    """ "Branch 3: Greeting > Confirm > Office will call back", and `via` (the edge the branch
+    covers, when another branch goes through the same nodes) after it; 120 characters."""
+    head, tail = f"Branch {number}: ", f" (via {via})" if via else ""
+    return head + _route(graph, moves)[: 120 - len(head) - len(tail)] + tail
+
+
+def _named_apart(graph: FlowGraph, made: list[tuple[Scenario, Said, Edge | GlobalNode]]) -> None:
+    """Branches through the same nodes (two edges to one node) are named by the edge each
+    covers, so no two scenarios of the suite share a name."""
+    routes = Counter(_route(graph, said.moves) for _, said, _ in made)
+    for number, (scenario, said, target) in enumerate(made, start=1):
+        if routes[_route(graph, said.moves)] > 1:
+            via = (target.label or target.kind) if isinstance(target, Edge) else target.name
+            scenario.name = _name(graph, number, said.moves, via)
 
 
 def _scenario(graph: FlowGraph, number: int, said: Said) -> Scenario:
@@ -622,7 +638,7 @@ def flow_suite(
     day = today or date.today()
     start = Said(variables=default_variables(graph, variables))
     covered: set[tuple[str, str]] = set()
-    scenarios: list[Scenario] = []
+    made: list[tuple[Scenario, Said, Edge | GlobalNode]] = []
     for target in _targets(graph):
         key = ("node" if isinstance(target, GlobalNode) else "edge", target.id)
         if key in covered:
@@ -639,8 +655,9 @@ def flow_suite(
             continue
         covered |= {("edge", m.edge.id) for m in said.moves if m.edge}
         covered |= {("node", m.jump.id) for m in said.moves if m.jump}
-        scenarios.append(_scenario(graph, len(scenarios) + 1, said))
-    return scenarios
+        made.append((_scenario(graph, len(made) + 1, said), said, target))
+    _named_apart(graph, made)
+    return [scenario for scenario, _, _ in made]
 
 
 def starter_suite(
