@@ -98,13 +98,14 @@ test.describe('public site', () => {
     await expect(status).toHaveText('Ringing...')
     await expect(progress).toHaveAttribute('data-phase', 'connected', { timeout: 60_000 })
     await expect(status).toHaveText(/^Connected \d\d:\d\d$/)
+    // The timer runs while connected (read in the call's first seconds: a short call can be
+    // over by the time both sides' lines are kept).
+    const first = await status.textContent()
+    await expect(status).not.toHaveText(first ?? '', { timeout: 5_000 })
     const transcript = mockup.getByRole('log', { name: 'Call transcript' })
     // Kept lines from both sides (captions in flight carry data-in-flight).
     await expect(transcript.locator('[data-speaker="assistant"]:not([data-in-flight])').first()).toBeVisible({ timeout: 60_000 })
     await expect(transcript.locator('[data-speaker="user"]:not([data-in-flight])').first()).toBeVisible({ timeout: 60_000 })
-    // The timer runs while connected.
-    const first = await status.textContent()
-    await expect(status).not.toHaveText(first ?? '', { timeout: 5_000 })
     await expect(progress).toHaveAttribute('data-phase', 'ended', { timeout: 180_000 })
     await expect(status).toHaveText('Call ended')
     await expect(mockup.getByTestId('call-outcome')).toContainText(/Duration \d\d:\d\d/)
