@@ -90,12 +90,8 @@ def _said_instead(
     due = [pair for pair in agent if pair[1].at <= limit]
     if not due:
         return agent[0] if agent else None
-    wanted = set(_words(phrase))
-    return max(due, key=lambda pair: (len(wanted & set(_words(pair[1].text))), pair[0]))
-
-
-def _words(text: str) -> list[str]:
-    return _NOT_WORD.sub(" ", text.lower()).split()
+    wanted = set(plain(phrase).split())
+    return max(due, key=lambda pair: (len(wanted & set(plain(pair[1].text).split())), pair[0]))
 
 
 def check_says(name: str, expect: SaysWithin, record: CallRecord) -> Check:

@@ -493,8 +493,12 @@ class OfflinePolicy:
     def owed_disclosure(self) -> str | None:
         """On the LLM path, at the callee's turn: the disclosure the cut opening did not get to
         say, or None (taken: it is owed once; the model answers the turn after it)."""
+        return self._owed(self._take_unsaid())
+
+    def _take_unsaid(self) -> tuple[str, ...]:
+        """What the cut opening still owes, taken (the opening is over once the callee spoke)."""
         unsaid, self._opening, self._unsaid = self._unsaid, (), ()
-        return self._owed(unsaid)
+        return unsaid
 
     def reopen(self) -> None:
         """The closing words were talked over; keep listening and answer the next turn."""
@@ -562,7 +566,7 @@ class OfflinePolicy:
             return menu
         self.turns += 1
         self._just_asked = None
-        unsaid, self._opening, self._unsaid = self._unsaid, (), ()
+        unsaid = self._take_unsaid()
         self._apology = None
         intent = classify(heard)
         answered, self.pending = self.pending, None
