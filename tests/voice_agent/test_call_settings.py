@@ -212,9 +212,17 @@ async def test_llm_an_opt_out_over_the_opening_gets_the_disclosure_first() -> No
     policy = OfflinePolicy(PROMPT, disclosure=DISCLOSURE)
     policy.llm_opening()
     policy.interrupted("Hello!")
+    opener = LLMOpener(policy, ON_THE_LLM)
     down, _ = await run_test(
-        LLMOpener(policy, ON_THE_LLM),
+        opener,
         frames_to_send=[_turn("Stop calling me and take me off your list.")],
         expected_down_frames=[*RESPONSE, FinalReplyFrame],
     )
     assert _texts(down) == [f"{DISCLOSURE} {OPT_OUT_REPLY}"]
+    policy.interrupted(DISCLOSURE)  # "Bye." over the acknowledgement: it is said again
+    down, _ = await run_test(
+        opener,
+        frames_to_send=[_turn("Bye.")],
+        expected_down_frames=[*RESPONSE, FinalReplyFrame],
+    )
+    assert _texts(down) == [OPT_OUT_REPLY]

@@ -6,6 +6,7 @@ import pytest
 
 from callwright.sandbox.numbers import SCENARIOS, SPECIAL
 from callwright.voice_agent.policy import (
+    GOODBYE_REPLY,
     LOOKUP_REPLY,
     OPT_OUT_REPLY,
     Brief,
@@ -266,6 +267,26 @@ def test_an_opt_out_is_acknowledged_and_ends_the_call(greeted: bool) -> None:
     assert policy.ended
     assert opts_out("please don't ever call me again")
     assert not opts_out("No thanks, I am not interested.")
+
+
+def test_an_opt_out_s_reply_cut_before_it_was_heard_is_said_again() -> None:
+    """The opt-out callee's "Bye." over the acknowledgement (a lab run, docs/lab.md "Eight at
+    once"): what was not heard of it is said again, not a plain goodbye; what was heard is not."""
+    disclosure = "I'm an AI assistant, and this call is recorded."
+    policy = OfflinePolicy(DENTAL, disclosure=disclosure)
+    policy.opening()
+    policy.interrupted(INTRO)  # cut after the introduction: the disclosure is owed
+    assert policy.respond("Please stop calling me.").text == f"{disclosure} {OPT_OUT_REPLY}"
+    policy.interrupted(f"{disclosure} I understand, and I'm sorry for the trouble.")
+    policy.reopen()
+    again = policy.respond("Bye.")
+    assert (again.text, again.end_call, again.intent) == (OPT_OUT_REPLY, True, Intent.OPT_OUT)
+    heard = OfflinePolicy(DENTAL)
+    heard.opening()
+    heard.respond("Please stop calling me.")
+    heard.interrupted(OPT_OUT_REPLY)  # cut at its very end: heard whole
+    heard.reopen()
+    assert heard.respond("Bye.").text == GOODBYE_REPLY
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,6 @@ from callwright.voice_agent.policy import (
     Reply,
     classify,
     llm_opening,
-    owing,
 )
 from callwright.voice_agent.tools import TOOLS_STYLE, ToolCalls, tool_schemas
 from callwright.voice_agent.transfer import (
@@ -262,7 +261,11 @@ class LLMOpener(_Replies):
         await super().process_frame(frame, direction)
         if isinstance(frame, LLMContextFrame) and direction == FrameDirection.DOWNSTREAM:
             if self._closing:
-                return  # the voicemail's reply is on its way; the model is not asked again
+                # The opt-out's reply cut before it was heard is said again; otherwise the
+                # closing reply is on its way and the model is not asked again.
+                if again := self.policy.confirm_again():
+                    await self.say(again)
+                return
             heard = self.heard = _last_user_text(frame)
             if ivr.menu_options(heard) or ivr.system_talk(heard):
                 # A phone menu: the model presses its keys; the disclosure waits for a person.
@@ -273,7 +276,7 @@ class LLMOpener(_Replies):
             if classify(heard) is Intent.OPT_OUT:
                 # Not left to the model: the acknowledgement and the hang-up are the rule's.
                 self._closing = True
-                await self.say(owing(owed, self.policy.opt_out()))
+                await self.say(self.policy.opt_out(owed))
                 return
             voicemail = not self._human and classify(heard) is Intent.VOICEMAIL
             self._human = self._human or (bool(heard.strip()) and not voicemail)

@@ -458,6 +458,10 @@ class OfflinePolicy:
     #: The comeback's apology after a failed transfer, while it is the last reply: owed on
     #: the callee's turn if they cut in before it was said ("Hello? Are you still there?").
     _apology: str | None = field(default=None, init=False)
+    #: The opt-out's reply (the disclosure it owed, the acknowledgement), while it is the last
+    #: reply: what the callee cut in on before hearing it is said again on their turn ("Bye."
+    #: over it), so a callee who opts out hears that they will not be called again.
+    _confirming: tuple[str, ...] = field(default=(), init=False)
     #: A transfer of this call already failed (busy, no answer): not tried again.
     transfer_failed: bool = field(default=False, init=False)
     #: The keys already pressed on each phone menu heard (by the menu's keys): a menu said
@@ -510,6 +514,7 @@ class OfflinePolicy:
         whole; one cut later owes only its unsaid parts (said on the callee's turn, never the
         introduction twice). A question not yet said is not pending: it is asked next."""
         said = _plain(spoken)
+        self._confirming = tuple(p for p in self._confirming if _plain(p) not in said)
         if self._apology and _plain(self._apology) not in said:
             self._unsaid = (self._apology,)
         self._apology = None
@@ -542,10 +547,18 @@ class OfflinePolicy:
         text += " Please call us back when you can. Thank you, goodbye."
         return Reply(text, True, Intent.VOICEMAIL)
 
-    def opt_out(self) -> Reply:
-        """The callee asked not to be called again: acknowledge it and hang up."""
+    def opt_out(self, owed: str | None = None) -> Reply:
+        """The callee asked not to be called again: acknowledge it (after `owed`, the
+        disclosure a cut opening did not say) and hang up."""
         self.greeted = True
-        return self._close(OPT_OUT_REPLY, Intent.OPT_OUT)
+        self._confirming = tuple(part for part in (owed, OPT_OUT_REPLY) if part)
+        return self._close(" ".join(self._confirming), Intent.OPT_OUT)
+
+    def confirm_again(self) -> Reply | None:
+        """On the callee's turn after the opt-out's reply: what of it they cut in on before
+        hearing it, said again, and the hang-up; None when they heard it all."""
+        unheard, self._confirming = self._confirming, ()
+        return self._close(" ".join(unheard), Intent.OPT_OUT) if unheard else None
 
     def _next_question(self) -> str | None:
         if self.asked < len(self.brief.questions):
@@ -565,13 +578,15 @@ class OfflinePolicy:
         if menu is not None:
             return menu
         self.turns += 1
+        if again := self.confirm_again():
+            return again
         self._just_asked = None
         unsaid = self._take_unsaid()
         self._apology = None
         intent = classify(heard)
         answered, self.pending = self.pending, None
         if intent is Intent.OPT_OUT:
-            return owing(self._owed(unsaid), self.opt_out())
+            return self.opt_out(self._owed(unsaid))
         if not self.greeted:
             if intent is Intent.VOICEMAIL:
                 return self.voicemail_message()
