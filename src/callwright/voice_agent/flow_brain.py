@@ -82,6 +82,10 @@ class FlowBrain(_Replies):
         #: its first word: said again when they just say hello).
         self._last = ""
         self._unheard = ""
+        #: The last reply acknowledged an opt-out, and (once the callee cut in) whether they
+        #: did not hear it whole: it is then said again, not a plain goodbye.
+        self._opted_out = False
+        self._opt_out_unheard = False
 
     def interrupted(self, spoken: str) -> None:
         """The callee cut in on the agent's last reply after `spoken`: a disclosure not yet
@@ -92,6 +96,7 @@ class FlowBrain(_Replies):
             self._disclosed = " ".join(self.plan.disclosure.lower().split()) in said
         if not said:
             self._unheard = self._last
+        self._opt_out_unheard = self._opted_out and " ".join(self._last.lower().split()) not in said
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
@@ -113,8 +118,10 @@ class FlowBrain(_Replies):
             return
         if self.runner.state.ended:
             if not self._goodbye_heard():
-                # The callee talked over the last words: close again.
-                await self._say("Goodbye.", end_call=True)
+                # The callee talked over the last words: close again (an opt-out's reply not
+                # heard whole, again: they must hear that they will not be called).
+                again, self._opt_out_unheard = self._opt_out_unheard, False
+                await self._say(self._last if again else "Goodbye.", end_call=True)
             return
         node = self.runner.waiting_on
         if node is not None and isinstance(node.action, TransferAction):
@@ -168,6 +175,7 @@ class FlowBrain(_Replies):
         if turn.ended and turn.end_reason == "voicemail":
             await self._on_voicemail(Reply(text, end_call=True, intent=Intent.VOICEMAIL))
         elif turn.ended:
+            self._opted_out = turn.end_reason == "opt_out"
             await self._say(text, end_call=True)
         elif text:
             await self._say(text)
