@@ -151,9 +151,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     CALLWRIGHT_TEST_PART splits a pass in two (scripts/test.sh runs the four parts at once):
     `calls`, the tests that place calls at real time (`_places_calls`), and `rest`, the others,
     which need no real time and run at a lower priority, so that the calls get the CPU first;
-    `calls` leaves out the `alone` tests (many calls at once, to show what the box holds), run
-    on a quiet box as a part of their own (CALLWRIGHT_TEST_PART=alone), not by the test
-    command."""
+    `calls` leaves out the `alone` tests (many calls at once, to show what the box holds), a
+    part of their own (CALLWRIGHT_TEST_PART=alone) that the test command runs with the machine
+    to itself, after the calls and the frontend's checks."""
     wanted = _pass_keeps()
     keep = [item for item in items if wanted(item)]
     drop = [item for item in items if not wanted(item)]

@@ -25,9 +25,9 @@ from callwright.main import create_app
 from callwright.seed import seed
 from tests.factories import ApiClient, make_client, wipe
 
-# Eight calls at once show what the box holds: the `alone` mark keeps it out of the test
-# command's parts (it passes on a quiet two-core box most runs, not all: docs/lab.md, "Eight at
-# once"); run it with the box to itself: CALLWRIGHT_TEST_PART=alone .venv/bin/pytest.
+# Eight calls at once show what the box holds: the `alone` mark keeps it out of the `calls`
+# part; the test command runs it as a part of its own with the machine to itself (docs/lab.md,
+# "Eight at once"): CALLWRIGHT_TEST_PART=alone .venv/bin/pytest.
 pytestmark = [
     pytest.mark.asyncio(loop_scope="session"),
     pytest.mark.conversation,
