@@ -4,6 +4,7 @@ refused with nothing to run or past the daily quota; two runs compared."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from fastapi import FastAPI
 
 from callwright.kit.time import utcnow
 from callwright.lab.contract import Check, Evidence, Scenario
+from callwright.lab.runner import LabQuotaExceeded, LabRunner, Pin, calls_today, start
 from callwright.lab.views import compare, run_out
 from callwright.models import LabResult, LabRun
 from tests.agents.test_agents_api import agent_body
@@ -105,6 +107,49 @@ async def test_a_run_needs_a_scenario_and_stays_within_the_daily_quota(app: Fast
         }
         runs = await client.api("GET", f"agents/{agent_id}/lab/runs")
         assert runs.json()["data"] == []
+
+
+async def test_runs_started_together_share_what_is_left_of_the_quota(app: FastAPI) -> None:
+    """Two runs of two scenarios started at once with three calls left: each fits alone, not
+    both; one is refused, whichever counted second (each holds its transaction open a moment
+    after counting, the window in which an unlocked count let both through)."""
+    _, user = await signed_in(app, "lab-race@example.com")
+    pin = Pin(user.id, None, None, {}, None, None)
+    scenarios = [(None, Scenario.model_validate(SCENARIO))] * 2
+
+    async def started() -> str:
+        async with app.state.db.sessionmaker() as session:
+            run = await start(session, pin, scenarios, quota=3, source="web")
+            await asyncio.sleep(0.3)
+            await session.commit()
+            return run.id
+
+    outcomes = await asyncio.gather(started(), started(), return_exceptions=True)
+    refused = [o for o in outcomes if isinstance(o, LabQuotaExceeded)]
+    assert len(refused) == 1, outcomes
+    assert refused[0].errors == {
+        "scenarios": ["The lab places at most 3 calls a day: 1 left today."]
+    }
+    async with app.state.db.sessionmaker() as session:
+        assert await calls_today(session, user.id) == 2
+
+
+async def test_runs_at_once_share_the_lab_s_concurrency() -> None:
+    """Two runs of three in one process with a bound of 2: never more than 2 calls at once."""
+    lab = LabRunner(None, None, None, concurrency=2)  # type: ignore[arg-type]
+    calling, most = 0, 0
+
+    async def call(_run: LabRun, _result_id: str) -> None:
+        nonlocal calling, most
+        calling += 1
+        most = max(most, calling)
+        await asyncio.sleep(0.05)
+        calling -= 1
+
+    lab._call_and_judge = call  # type: ignore[method-assign]
+    runs = [LabRun(id="a"), LabRun(id="b")]
+    await asyncio.gather(*(lab._scenario(run, str(i), 0) for run in runs for i in range(3)))
+    assert most == 2
 
 
 def _check(name: str, passed: bool, text: str) -> dict[str, Any]:

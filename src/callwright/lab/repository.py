@@ -10,7 +10,7 @@ from sqlalchemy import ColumnElement, and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.kit.pagination import paged
-from callwright.models import LabResult, LabRun, LabScenario
+from callwright.models import LabResult, LabRun, LabScenario, User
 
 
 def _suite(
@@ -77,3 +77,8 @@ async def calls_since(session: AsyncSession, user_id: int, since: datetime) -> i
         .where(LabRun.user_id == user_id, LabRun.created_at >= since)
     )
     return int(count or 0)
+
+
+async def lock_user(session: AsyncSession, user_id: int) -> None:
+    """The user's row locked (`FOR UPDATE`, on PostgreSQL) until the transaction ends."""
+    await session.scalar(select(User.id).where(User.id == user_id).with_for_update())

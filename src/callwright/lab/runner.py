@@ -80,15 +80,14 @@ async def start(
 ) -> LabRun:
     """A run of `scenarios` (each with its stored id, or None) pinned to `pin`, stored running
     with its results queued; LabQuotaExceeded past the user's quota. The caller sends RUN_JOB
-    after the commit."""
+    after the commit.
+
+    The user's row is locked first (PostgreSQL) and the run written before the quota is
+    counted (SQLite lets one writer in at a time), so runs started together are counted one
+    after the other: they cannot all fit in what was left."""
     if not scenarios:
         raise ValidationFailed({"scenarios": ["The suite has no scenario to run."]})
-    used = await calls_today(session, pin.user_id)
-    if used + len(scenarios) > quota:
-        left = max(0, quota - used)
-        raise LabQuotaExceeded(
-            {"scenarios": [f"The lab places at most {quota} calls a day: {left} left today."]}
-        )
+    await repository.lock_user(session, pin.user_id)
     run = LabRun(**asdict(pin), status="running", source=source)
     session.add(run)
     await session.flush()
@@ -104,17 +103,25 @@ async def start(
             )
         )
     await session.flush()
+    used = await calls_today(session, pin.user_id)
+    if used > quota:
+        left = max(0, quota - (used - len(scenarios)))
+        raise LabQuotaExceeded(
+            {"scenarios": [f"The lab places at most {quota} calls a day: {left} left today."]}
+        )
     return run
 
 
 class LabRunner:
-    """Runs runs: `run(run_id)` is RUN_JOB."""
+    """Runs runs: `run(run_id)` is RUN_JOB. At most `concurrency` scenarios are called at once
+    across all the runs this process runs (two runs started together share the bound)."""
 
     def __init__(
         self, db: Database, service: CallService, flows: CallFlows, *, concurrency: int
     ) -> None:
         self.db, self.service, self.flows = db, service, flows
         self.concurrency = concurrency
+        self._gate = asyncio.Semaphore(concurrency)
 
     def register(self, jobs: JobQueue) -> None:
         jobs.register(RUN_JOB, self.run)
@@ -126,20 +133,17 @@ class LabRunner:
                 return
             run = found
             ids = [r.id for r in await repository.results(session, run_id, "queued")]
-        gate = asyncio.Semaphore(self.concurrency)
         await asyncio.gather(
             *(
-                self._scenario(run, result_id, gate, min(i, self.concurrency) * STAGGER_S)
+                self._scenario(run, result_id, min(i, self.concurrency) * STAGGER_S)
                 for i, result_id in enumerate(ids)
             )
         )
         await self._finish(run_id)
 
-    async def _scenario(
-        self, run: LabRun, result_id: str, gate: asyncio.Semaphore, after: float
-    ) -> None:
+    async def _scenario(self, run: LabRun, result_id: str, after: float) -> None:
         await asyncio.sleep(after)
-        async with gate:
+        async with self._gate:
             try:
                 await self._call_and_judge(run, result_id)
             except Exception as exc:  # one scenario's failure is its result, not the run's
