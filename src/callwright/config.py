@@ -245,8 +245,8 @@ class Settings(BaseSettings):
     default_timezone: str = "America/New_York"
     #: A user calls one number at most this many times in any 24 hours (0: no cap).
     max_calls_per_number_per_day: int = Field(3, ge=0)
-    #: The agent lab (docs/lab.md): how many of a run's scenarios are called at once, and how
-    #: many lab calls a user's runs may place in any 24 hours.
+    #: The agent lab (docs/lab.md): how many scenarios a process calls at once (across its
+    #: runs), and how many lab calls a user's runs may place in any 24 hours.
     lab_concurrency: int = Field(8, ge=1, le=50)
     lab_calls_per_day: int = Field(200, ge=0, le=100_000)
     #: The country (ISO 3166) a number written without "+" is read in ("(555) 123-0000"): the
