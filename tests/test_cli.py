@@ -14,6 +14,7 @@ from callwright.cli import app as cli
 from callwright.cli_call import CallOptions
 from callwright.config import Settings, get_settings
 from callwright.kit.phone import DIAL_FORMAT
+from callwright.kit.serving import free_port
 from tests.factories import ARABIC_INDIC, FULLWIDTH, in_digits
 
 runner = CliRunner()
@@ -128,3 +129,50 @@ def test_call_refuses_a_number_the_api_refuses(number: str, message: str) -> Non
     result = runner.invoke(cli, ["call", number])
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_test_agent_passes_its_options_and_exits_with_the_run_s_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command's options reach the run (the run itself: tests/lab/test_lab_runs.py), and
+    its exit code is the run's: 1 when a scenario failed."""
+    seen: dict[str, object] = {}
+
+    def run_and_report(url: str, key: str, agent: str, junit: Path, **kw: object) -> int:
+        seen.update(url=url, key=key, agent=agent, junit=junit, **kw)
+        return 1
+
+    monkeypatch.setattr("callwright.lab.cli.run_and_report", run_and_report)
+    report = tmp_path / "lab.xml"
+    args = ["test-agent", "ag_1", "--junit", str(report), "--suite", "starter"]
+    result = runner.invoke(
+        cli,
+        [*args, "--timeout", "60"],
+        env={"CALLWRIGHT_API_KEY": "cw_key", "CALLWRIGHT_URL": "http://h:1"},
+    )
+    assert result.exit_code == 1, result.output
+    assert {k: seen[k] for k in ("url", "key", "agent", "junit", "within", "suite")} == {
+        "url": "http://h:1",
+        "key": "cw_key",
+        "agent": "ag_1",
+        "junit": report,
+        "within": 60,
+        "suite": "starter",
+    }
+
+
+def test_test_agent_exits_2_without_a_key_or_a_server(tmp_path: Path) -> None:
+    """A pipeline tells "the suite failed" (1) from "the lab could not run" (2)."""
+    report = tmp_path / "lab.xml"
+    keyless = runner.invoke(
+        cli, ["test-agent", "ag_1", "--junit", str(report)], env={"CALLWRIGHT_API_KEY": ""}
+    )
+    assert keyless.exit_code == 2
+    assert "an API key is needed" in keyless.output
+    closed = f"http://127.0.0.1:{free_port()}"
+    unreachable = runner.invoke(
+        cli, ["test-agent", "ag_1", "--junit", str(report), "--url", closed, "--api-key", "cw_key"]
+    )
+    assert unreachable.exit_code == 2
+    assert unreachable.output.startswith("test-agent: ")
+    assert not report.exists()

@@ -102,12 +102,16 @@ def run_and_report(
     sleep: Callable[[float], None] = time.sleep,
 ) -> int:
     """The command: 0 when every scenario passed, 1 when one failed or could not run (`suite`:
-    only that suite's scenarios)."""
+    only that suite's scenarios); LabClientError when the server refused or was not reached,
+    which the command tells apart (exit 2)."""
     headers = {"Authorization": api_key}
     with httpx.Client(
         base_url=base_url, headers=headers, timeout=30, transport=transport
     ) as client:
-        run = run_suite(client, agent_id, within=within, suite=suite, say=say, sleep=sleep)
+        try:
+            run = run_suite(client, agent_id, within=within, suite=suite, say=say, sleep=sleep)
+        except httpx.TransportError as exc:
+            raise LabClientError(f"{base_url} could not be reached: {exc}") from exc
     write_junit([suite_result(run)], junit)
     say(f"{run.passed_count} passed, {run.failed_count} failed: {run.status}; wrote {junit}")
     return 0 if run.status == "passed" else 1
