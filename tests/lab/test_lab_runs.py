@@ -17,7 +17,7 @@ from callwright.lab.cli import run_and_report
 from callwright.voice_agent.policy import OPT_OUT_REPLY
 from tests.factories import add_api_key, make_client, signed_in
 from tests.lab.runs import finished_run
-from tests.live import Live
+from tests.live import Live, decode_mp3
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -79,6 +79,12 @@ async def test_a_suite_runs_and_a_changed_version_fails_exactly_its_check(
         said = confirms["checks"][0]["evidence"]
         assert said["kind"] == "line"
         assert "Bright Dental" in said["text"]
+        # The result keeps its call's recording, served to its owner, as long as the call.
+        recording = await client.api("GET", f"lab/results/{confirms['id']}/recording")
+        assert recording.status_code == 200, recording.text
+        assert recording.headers["content-type"] == "audio/mpeg"
+        samples, rate = decode_mp3(recording.content)
+        assert len(samples) / rate > 5
 
         # A new version: the business's name changed in the prompt.
         body = AGENT | {"prompt": PROMPT.replace("Bright Dental", "Sunny Dental")}
