@@ -161,6 +161,7 @@ def _register_services(
     app.state.voice_engines = build_engines(settings)
     if network is not None:  # free-text personas hear the agent with the calls' own model
         ears = transcriber_ears(app.state.voice_engines.transcriber)
+        network.hear_with(ears)
         network.play_personas_with(PersonaLLM.of(settings, ears))
 
 

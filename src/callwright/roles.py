@@ -121,9 +121,11 @@ def create_sandbox_app(settings: Settings | None = None) -> FastAPI:
     """`callwright sandbox`: the sandbox network's Twilio-style REST API and its callees."""
     settings = settings or get_settings()
     network = SandboxNetwork(settings.secret_key, speed=settings.sandbox_speed)
-    if settings.llm_base_url:  # free-text personas: the LLM, and a Whisper model to hear
-        ears = transcriber_ears(Transcriber(settings.data_dir / "models" / "whisper-base"))
-        network.play_personas_with(PersonaLLM.of(settings, ears))
+    # Callees hear the agent with a Whisper model (loaded when a callee first listens): for
+    # answers by the kind of question and, with an LLM, free-text personas.
+    ears = transcriber_ears(Transcriber(settings.data_dir / "models" / "whisper-base"))
+    network.hear_with(ears)
+    network.play_personas_with(PersonaLLM.of(settings, ears))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

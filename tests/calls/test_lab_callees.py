@@ -119,3 +119,26 @@ async def test_a_menu_as_data_gets_the_agents_keys_to_its_person(live: Live) -> 
     checks = {c.expectation: c for c in judge(scenario.expect, record)}
     assert checks["keys"].passed, checks["keys"]
     assert checks["callee_says[0]"].passed, (checks["callee_says[0]"], record.lines)
+
+
+async def test_a_callee_answers_the_kind_of_question_it_heard(live: Live) -> None:
+    """The agent asks whether the time still works: the callee's answer for that question, not
+    its next line in order; an answer for a question never asked is never said."""
+    callee = Callee(
+        lines=["Yes, that is fine.", "Thank you, goodbye."],
+        answers=[
+            {"when": ["credit card"], "say": "I never give my card on the phone."},
+            {"when": ["still works", "still work"], "say": "No, can we move it to Friday?"},
+        ],
+    )
+    async for session in live.app.state.db.session():
+        call = await live.app.state.calls.service.place(session, _lab_order(callee))
+        call_id = call.id
+    row = await live.wait_finalized(call_id, within=150)
+    async for session in live.app.state.db.session():
+        lines = [(e.speaker, e.text.lower()) for e in await calls.transcript(session, call_id)]
+    asked = next(i for i, (who, text) in enumerate(lines) if who == "assistant" and "still" in text)
+    answer = next(text for who, text in lines[asked:] if who == "user")
+    assert "friday" in answer, lines
+    assert not any("card" in text for who, text in lines if who == "user"), lines
+    assert row.end_reason in ("completed", "callee-hung-up"), lines

@@ -23,6 +23,7 @@ from callwright.lab.contract import (
 from callwright.lab.evaluate import judge
 from callwright.lab.starter import DESK_LINES, agent_suite, phone_menu_scenario
 from callwright.models import Agent
+from callwright.sandbox.callee import answer_for
 from callwright.sandbox.noise import NOISES, NoiseBed
 from callwright.sandbox.numbers import ACME_MENU, Desk, Menu, persona_of
 from callwright.sandbox.phone_menu import MenuWalker
@@ -129,6 +130,16 @@ def test_a_menu_written_as_data_is_the_menu_the_sandbox_plays() -> None:
             "A free-text persona plays a callee who talks: person, interrupts, opts-out, "
             "wants-a-person.",
         ),
+        (
+            {"kind": "silent", "answers": [{"when": ["time"], "say": "Friday."}]},
+            "answers",
+            "Answers are for a callee who talks: person, interrupts, opts-out, wants-a-person.",
+        ),
+        (
+            {"answers": [{"when": [], "say": "Friday."}]},
+            "answers.0.when",
+            "List should have at least 1 item after validation, not 0",
+        ),
         ({"noise": "jackhammer"}, "noise", "Input should be 'none', 'office', 'street' or 'cafe'"),
         ({"persona": "x" * 2001}, "persona", "String should have at most 2000 characters"),
     ],
@@ -143,6 +154,27 @@ def test_a_persona_and_a_noise_reach_the_sandbox() -> None:
     callee = Callee(persona="  a busy nurse who wants Friday afternoon  ", noise="street")
     persona = persona_of(callee)
     assert (persona.persona, persona.noise) == ("a busy nurse who wants Friday afternoon", "street")
+
+
+def test_answers_by_the_kind_of_question_reach_the_sandbox_and_pick_by_whole_words() -> None:
+    callee = Callee(
+        lines=["Yes, that works.", "Bye."],
+        answers=[
+            {"when": ["still work", "works for you"], "say": "No, can we do Friday?"},
+            {"when": ["card"], "say": "[press 1]"},
+        ],
+    )
+    persona = persona_of(callee)
+    assert persona.answers == (
+        (("still work", "works for you"), "No, can we do Friday?"),
+        (("card",), "[press 1]"),
+    )
+    asks = [when for when, _ in persona.answers]
+    assert answer_for(asks, "Could you tell me if the time STILL works... still work?") == 0
+    assert answer_for(asks, "Does three pm work for you?") is None, "whole words only"
+    assert answer_for(asks, "Which card would you like to use?") == 1
+    assert answer_for(asks, "Discard that, please.") is None
+    assert answer_for(asks, "") is None
 
 
 def test_the_noise_bed_is_heard_and_never_taken_for_speech() -> None:

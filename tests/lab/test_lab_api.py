@@ -134,7 +134,7 @@ async def test_runs_started_together_share_what_is_left_of_the_quota(app: FastAP
         assert await calls_today(session, user.id) == 2
 
 
-async def test_runs_at_once_share_the_lab_s_concurrency() -> None:
+async def test_runs_at_once_share_the_lab_s_concurrency(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two runs of three in one process with a bound of 2: never more than 2 calls at once."""
     lab = LabRunner(None, None, None, concurrency=2)  # type: ignore[arg-type]
     calling, most = 0, 0
@@ -146,7 +146,7 @@ async def test_runs_at_once_share_the_lab_s_concurrency() -> None:
         await asyncio.sleep(0.05)
         calling -= 1
 
-    lab._call_and_judge = call  # type: ignore[method-assign]
+    monkeypatch.setattr(lab, "_call_and_judge", call)
     runs = [LabRun(id="a"), LabRun(id="b")]
     await asyncio.gather(*(lab._scenario(run, str(i), 0) for run in runs for i in range(3)))
     assert most == 2

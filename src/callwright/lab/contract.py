@@ -66,6 +66,23 @@ ArgumentValue = (
 )
 
 LINES_MAX = 30
+#: Words an answer is for: a few, each short.
+WHEN_MAX = 10
+
+
+class Answer(BaseModel):
+    """What a callee says when the agent's turn, as the callee heard it, holds one of `when`
+    (case and punctuation aside): its answer to that kind of question, said once, before its
+    next line in order."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    when: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(
+        min_length=1, max_length=WHEN_MAX
+    )
+    say: Line
+
+
 #: The suite a scenario is in unless it says another.
 DEFAULT_SUITE = "main"
 #: A suite's name: letters, digits, spaces, "-" and "_", starting with a letter or digit.
@@ -150,6 +167,9 @@ class Callee(BaseModel):
     hello: str = Field("Hello?", min_length=1, max_length=300)
     #: Its replies, one per agent turn, in order ("[press 1]" presses a key).
     lines: list[Line] = Field(default_factory=list, max_length=LINES_MAX)
+    #: Its answers by the kind of question: a turn of the agent's that holds one of an answer's
+    #: words gets that answer (once) instead of the next of `lines`.
+    answers: list[Answer] = Field(default_factory=list, max_length=LINES_MAX)
     #: For "interrupts": the line said over the agent.
     interruption: str = Field("", max_length=300)
     #: Seconds of silence at each "|" in a line (a pause in the middle of a sentence).
@@ -189,6 +209,15 @@ class Callee(BaseModel):
         if options > MENU_OPTIONS_MAX:
             raise ValueError(f"A menu has at most {MENU_OPTIONS_MAX} options in all.")
         return menu
+
+    @field_validator("answers")
+    @classmethod
+    def _answers_talk(cls, answers: list[Answer], info: ValidationInfo) -> list[Answer]:
+        if answers and info.data.get("kind") not in TALKING_KINDS:
+            raise ValueError(
+                "Answers are for a callee who talks: " + ", ".join(TALKING_KINDS) + "."
+            )
+        return answers
 
     @field_validator("persona")
     @classmethod

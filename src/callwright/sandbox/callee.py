@@ -15,6 +15,7 @@ import base64
 import contextlib
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -27,7 +28,7 @@ import websockets
 from callwright.sandbox.keys import KeyDetector
 from callwright.sandbox.noise import NoiseBed
 from callwright.sandbox.numbers import Persona, pressed_in
-from callwright.sandbox.persona_llm import MAX_REPLIES, PersonaLLM, Reply, Speaker
+from callwright.sandbox.persona_llm import MAX_REPLIES, Hear, PersonaLLM, Reply, Speaker
 from callwright.sandbox.phone_menu import MAX_REPEATS, NO_CHOICE, MenuWalker
 from callwright.speech import tts
 from callwright.speech.audio import FRAME_SAMPLES, PCM, PHONE_RATE, tone, ulaw_decode, ulaw_encode
@@ -40,6 +41,9 @@ SILENCE_ULAW = b"\xff" * FRAME_SAMPLES
 #: Human-ish timings (seconds of call time).
 PICKUP_PATIENCE = 2.5  # the callee says hello if the agent has not spoken by then
 THINKING_PAUSE = 0.3  # before answering, once the agent has stopped
+#: Seconds of call time a callee with answers waits for the agent's words to be made out
+#: before it answers without them (its next line).
+HEAR_WAIT_S = 4.0
 GIVE_UP_AFTER = 15.0  # hang up when the agent neither talks nor hangs up (a loaded agent
 # can take several seconds of call time to say goodbye: a busy 2-core CI box, 3 calls at once)
 HANGS_UP_AT = 4.0  # the "hangs-up" persona
@@ -157,6 +161,10 @@ class _Conversation:
     hearing: dict[float, asyncio.Task[str]] = field(default_factory=dict)
     written: int = 0
     written_all: bool = False
+    #: Answers by the kind of question not said yet ((words, line)), and how the callee makes
+    #: out the agent's words for them (set only together: without ears, lines in order).
+    answers: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    ears: Hear | None = None
 
     @property
     def in_menu(self) -> bool:
@@ -166,7 +174,7 @@ class _Conversation:
         """Whether the callee has more to say: its LLM part is not over, or lines are left."""
         if self.writer is not None:
             return not self.written_all
-        return bool(self.lines)
+        return bool(self.lines) or bool(self.answers)
 
     def dialogue(self) -> list[tuple[Speaker, str]]:
         """The call so far, in spoken order: the callee's lines and the agent's words."""
@@ -254,10 +262,13 @@ class SimulatedCallee:
         headers: dict[str, str] | None = None,
         tap: Tap | None = None,
         writer: PersonaLLM | None = None,
+        ears: Hear | None = None,
     ) -> None:
         self.persona = persona
         #: The LLM that writes a free-text persona's lines (None: none is configured).
         self.writer = writer
+        #: How it makes out the agent's words for its answers (None: its lines in order).
+        self.ears = ears
         #: The noise under its voice (none: clean).
         self.noise = NoiseBed(persona.noise)
         self.call_sid = call_sid
@@ -316,6 +327,8 @@ class SimulatedCallee:
             talk.writer = self.writer
             if self.writer is None:
                 log.warning("sandbox call %s: no LLM for its persona: its lines", self.call_sid)
+        if self.persona.answers and self.ears is not None:
+            talk.answers, talk.ears = list(self.persona.answers), self.ears
         async with websockets.connect(
             self.stream_url, max_size=2**20, additional_headers=self.headers
         ) as ws:
@@ -474,6 +487,8 @@ class SimulatedCallee:
         talk.done_saying(now, ends_after_lines=talking)
         if talk.writer is not None:
             self._ask_ahead(talk)
+        elif talk.ears is not None:
+            _hear_turns(talk, talk.ears)
         action = (
             self._menu_turn(now, talk) if talk.in_menu else self._decide(now, self.persona, talk)
         )
@@ -615,10 +630,7 @@ class SimulatedCallee:
         agent's after the question asks again."""
         writer = talk.writer
         assert writer is not None
-        for segment in talk.segments:
-            if segment.speaker == "agent" and segment.start not in talk.hearing:
-                audio = talk.agent_audio(segment)
-                talk.hearing[segment.start] = asyncio.create_task(writer.hear(audio))
+        _hear_turns(talk, writer.hear)
         if talk.written_all or talk.vad.speaking or talk.agent_from is not None:
             return
         if talk.agent_turns <= talk.asked_at:
@@ -645,7 +657,7 @@ class SimulatedCallee:
         """The callee's next line: its next scripted one, or the LLM's once written (None: not
         yet). When the LLM failed, a scripted line; none left, the callee is done."""
         if talk.writer is None:
-            return talk.lines.pop(0)
+            return _answer_or_line(talk, now) if talk.ears is not None else talk.lines.pop(0)
         if talk.writing is None or not talk.writing.done():
             return None
         reply, talk.writing = talk.writing.result(), None
@@ -657,6 +669,47 @@ class SimulatedCallee:
         talk.written += 1
         talk.written_all = reply.done or talk.written >= MAX_REPLIES
         return reply.text
+
+
+def _hear_turns(talk: _Conversation, hear: Hear) -> None:
+    """Each of the agent's turns is made out once it is over (a task per turn, by its start)."""
+    for segment in talk.segments:
+        if segment.speaker == "agent" and segment.start not in talk.hearing:
+            audio = talk.agent_audio(segment)
+            talk.hearing[segment.start] = asyncio.create_task(hear(audio))
+
+
+def _answer_or_line(talk: _Conversation, now: float) -> str | None:
+    """The answer the agent's words since the callee last spoke ask for, else the next line
+    (None: those words are still being made out, for at most HEAR_WAIT_S; or nothing is left
+    to say, and the callee is done)."""
+    since = max((s.end for s in talk.segments if s.speaker == "callee"), default=-1.0)
+    turns = [s for s in talk.segments if s.speaker == "agent" and s.start >= since]
+    waiting = [t for t in turns if t.start in talk.hearing and not talk.hearing[t.start].done()]
+    if waiting and now - turns[-1].end < HEAR_WAIT_S:
+        return None
+    heard = " ".join(talk.heard_at(t.start) for t in turns)
+    index = answer_for([when for when, _ in talk.answers], heard)
+    if index is not None:
+        return talk.answers.pop(index)[1]
+    if talk.lines:
+        return talk.lines.pop(0)
+    talk.answers, talk.done_at = [], now
+    return None
+
+
+def answer_for(answers: list[tuple[str, ...]], heard: str) -> int | None:
+    """The first answer one of whose words the agent's turn `heard` holds, as whole words,
+    case and punctuation aside (None: none)."""
+    said = f" {_plain(heard)} "
+    for index, when in enumerate(answers):
+        if any(_plain(words) and f" {_plain(words)} " in said for words in when):
+            return index
+    return None
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s']", " ", text.lower()).split())
 
 
 def _frames(pcm: PCM) -> list[bytes]:

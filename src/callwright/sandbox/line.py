@@ -25,7 +25,7 @@ import httpx
 import numpy as np
 import websockets
 
-from callwright.sandbox.persona_llm import PersonaLLM
+from callwright.sandbox.persona_llm import Hear, PersonaLLM
 from callwright.sandbox.twiml import Stream
 from callwright.speech.audio import FRAME_SAMPLES, PHONE_RATE, ulaw_encode
 from callwright.telephony import signature
@@ -46,6 +46,9 @@ class Wire:
     http: httpx.AsyncClient
     #: The LLM that plays free-text personas (None: none configured; their lines instead).
     writer: PersonaLLM | None = None
+    #: How callees make out the agent's words, for their answers by the kind of question
+    #: (None: they answer in order).
+    ears: Hear | None = None
 
 
 async def callback(wire: Wire, url: str, method: str, form: dict[str, str]) -> httpx.Response:

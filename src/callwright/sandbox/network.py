@@ -35,7 +35,7 @@ from callwright.sandbox.callee import CalleeReport, Segment, SimulatedCallee
 from callwright.sandbox.dial import DialLeg
 from callwright.sandbox.line import ForkReport, Wire
 from callwright.sandbox.numbers import Persona, persona_for, persona_of
-from callwright.sandbox.persona_llm import PersonaLLM
+from callwright.sandbox.persona_llm import Hear, PersonaLLM
 from callwright.sandbox.rest import TwilioError, call_resource, make_router
 from callwright.sandbox.rest import install_error_handler as install_error_handler
 from callwright.sandbox.runner import CallRunner
@@ -139,6 +139,10 @@ class SandboxNetwork:
     def play_personas_with(self, writer: PersonaLLM | None) -> None:
         """The LLM that writes free-text personas' lines (None: their scripted lines)."""
         self._wire.writer = writer
+
+    def hear_with(self, ears: Hear) -> None:
+        """How callees make out the agent's words (their answers by the kind of question)."""
+        self._wire.ears = ears
 
     async def close(self) -> None:
         for call in list(self.calls.values()):

@@ -57,6 +57,9 @@ class Persona:
     hello: str = "Hello?"
     #: Replies, one per agent turn, in order.
     lines: tuple[str, ...] = ()
+    #: Answers by the kind of question: (words, line); an agent's turn holding one of the
+    #: words (as the callee heard it) gets the line, once, instead of the next of `lines`.
+    answers: tuple[tuple[tuple[str, ...], str], ...] = ()
     #: For "interrupts": the line said over the agent.
     interruption: str = ""
     #: Seconds of silence at each "|" in a line: a pause in the middle of a sentence.
@@ -280,6 +283,7 @@ def persona_of(callee: Callee) -> Persona:
         ring_seconds=callee.ring_seconds,
         hello=callee.hello,
         lines=tuple(callee.lines),
+        answers=tuple((tuple(a.when), a.say) for a in callee.answers),
         interruption=callee.interruption,
         pauses=callee.pauses,
         thinking=callee.thinking,

@@ -148,6 +148,7 @@ class CallRunner:
             headers={"X-Twilio-Signature": signature.compute(self.wire.auth_token, stream.url)},
             tap=self.line.tap,
             writer=self.wire.writer,
+            ears=self.wire.ears,
         )
         self.call.callee = callee
         if self.call.hangup_requested.is_set():
