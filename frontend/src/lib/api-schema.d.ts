@@ -3381,6 +3381,18 @@ export interface components {
             success?: boolean;
         };
         /**
+         * Answer
+         * @description What a callee says when the agent's turn, as the callee heard it, holds one of `when`
+         *     (case and punctuation aside): its answer to that kind of question, said once, before its
+         *     next line in order.
+         */
+        Answer: {
+            /** Say */
+            say: string;
+            /** When */
+            when: string[];
+        };
+        /**
          * AnsweredBy
          * @description Who picked up (Bland's `answered_by`): unknown from the answer until the callee is heard.
          * @enum {string}
@@ -4062,6 +4074,8 @@ export interface components {
          *     it behaves. The same fields as the sandbox's personas (docs/sandbox.md).
          */
         "Callee-Input": {
+            /** Answers */
+            answers?: components["schemas"]["Answer"][];
             /**
              * Hello
              * @default Hello?
@@ -4125,6 +4139,8 @@ export interface components {
          *     it behaves. The same fields as the sandbox's personas (docs/sandbox.md).
          */
         "Callee-Output": {
+            /** Answers */
+            answers?: components["schemas"]["Answer"][];
             /**
              * Hello
              * @default Hello?
@@ -8522,6 +8538,7 @@ export type SchemaAnalyzeCallIn = components['schemas']['AnalyzeCallIn'];
 export type SchemaAnalyzeCallOut = components['schemas']['AnalyzeCallOut'];
 export type SchemaAnalyzeIn = components['schemas']['AnalyzeIn'];
 export type SchemaAnalyzeOut = components['schemas']['AnalyzeOut'];
+export type SchemaAnswer = components['schemas']['Answer'];
 export type SchemaAnsweredBy = components['schemas']['AnsweredBy'];
 export type SchemaApiKeyCreated = components['schemas']['ApiKeyCreated'];
 export type SchemaApiKeyIn = components['schemas']['ApiKeyIn'];

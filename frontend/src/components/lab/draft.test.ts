@@ -4,7 +4,7 @@ import { draftOf, emptyDraft, jsonOf, readJson, toScenario, type ScenarioJson } 
 const FULL: ScenarioJson = {
   name: 'Reschedules to Friday',
   suite: 'main',
-  callee: { kind: 'interrupts', label: 'a busy patient', hello: 'Yes?', lines: ['Reschedule.', 'Friday at 2 pm.'], interruption: 'Wait, wait.', pauses: 0.5, thinking: 1, ring_seconds: 3, voice: 'amy' },
+  callee: { kind: 'interrupts', label: 'a busy patient', hello: 'Yes?', lines: ['Reschedule.', 'Friday at 2 pm.'], interruption: 'Wait, wait.', pauses: 0.5, thinking: 1, ring_seconds: 3, voice: 'amy', answers: [{ when: ['still works', 'still work'], say: 'No, can we do Friday?' }] },
   expect: {
     outcome: 'completed',
     values: { new_time: 'Friday 2 pm' },
@@ -87,5 +87,11 @@ describe('the scenario draft', () => {
       'expect.outcome': 'The outcome must be one of completed, voicemail, transferred, no-answer, busy, failed, callee-hung-up, time-limit.',
     })
     expect(readJson('[]').problems).toEqual({ json: 'The scenario must be a JSON object.' })
+    expect(toScenario({ ...draftOf(FULL), answers: '[{"when": [], "say": "Friday."}]' }).problems).toEqual({
+      'callee.answers': 'callee.answers must be a list like [{"when": ["still works"], "say": "No, Friday?"}].',
+    })
+    expect(readJson('{"name": "A", "callee": {"answers": [{"when": "time", "say": "Friday."}]}}').problems).toEqual({
+      'callee.answers': 'callee.answers must be a list like [{"when": ["still works"], "say": "No, Friday?"}].',
+    })
   })
 })

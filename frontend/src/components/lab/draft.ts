@@ -48,6 +48,8 @@ export interface Draft {
   persona: string
   /** For "ivr": its phone menu as JSON text. */
   menu: string
+  /** Its answers by the kind of question as JSON text ('': none). */
+  answers: string
   /** The callee's fields the form does not edit (joined, resumed, voice), kept as they were. */
   calleeRest: Partial<Pick<Callee, 'joined' | 'resumed' | 'voice'>>
   outcome: '' | Outcome
@@ -85,6 +87,7 @@ export function emptyDraft(suite: string = DEFAULT_SUITE): Draft {
     noise: 'none',
     persona: '',
     menu: '',
+    answers: '',
     calleeRest: {},
     outcome: '',
     keys: '',
@@ -127,6 +130,7 @@ export function draftOf(scenario: Omit<ScenarioJson, 'callee'> & { callee: Calle
     noise: (callee.noise ?? 'none') as Noise,
     persona: callee.persona ?? '',
     menu: callee.menu ? JSON.stringify(callee.menu, null, 2) : '',
+    answers: callee.answers?.length ? JSON.stringify(callee.answers, null, 2) : '',
     calleeRest: rest,
     outcome: expect.outcome ?? '',
     keys: expect.keys ?? '',
@@ -255,6 +259,25 @@ function menuOf(problems: Problems, draft: Draft): Callee['menu'] {
   return menu as Callee['menu']
 }
 
+const ANSWERS_SHAPE = 'callee.answers must be a list like [{"when": ["still works"], "say": "No, Friday?"}].'
+const isAnswers = (value: unknown) => Array.isArray(value) && value.every((a) => isObject(a) && Array.isArray(a.when) && a.when.length > 0 && strings(a.when) && typeof a.say === 'string')
+
+/** The answers by the kind of question as typed (JSON), or undefined (none, or a problem). */
+function answersOf(problems: Problems, draft: Draft): Callee['answers'] {
+  if (!draft.answers.trim()) return undefined
+  let answers: unknown
+  try {
+    answers = JSON.parse(draft.answers)
+  } catch {
+    answers = null
+  }
+  if (!isAnswers(answers)) {
+    problems['callee.answers'] = ANSWERS_SHAPE
+    return undefined
+  }
+  return answers as Callee['answers']
+}
+
 function calleeOf(draft: Draft, problems: Problems): Callee {
   if (draft.lines.length > LINES_MAX) problems['callee.lines'] = `At most ${LINES_MAX} lines.`
   const callee: Callee = {
@@ -272,6 +295,8 @@ function calleeOf(draft: Draft, problems: Problems): Callee {
   }
   const menu = menuOf(problems, draft)
   if (menu) callee.menu = menu
+  const answers = answersOf(problems, draft)
+  if (answers?.length) callee.answers = answers
   return callee
 }
 
@@ -290,7 +315,7 @@ export function toScenario(draft: Draft): { scenario: ScenarioJson; problems: Pr
 export const jsonOf = (draft: Draft) => JSON.stringify(toScenario(draft).scenario, null, 2)
 
 const SCENARIO_KEYS = ['name', 'suite', 'callee', 'expect', 'variables']
-const CALLEE_KEYS = ['kind', 'label', 'hello', 'lines', 'interruption', 'pauses', 'thinking', 'ring_seconds', 'joined', 'resumed', 'voice', 'menu', 'noise', 'persona']
+const CALLEE_KEYS = ['kind', 'label', 'hello', 'lines', 'interruption', 'pauses', 'thinking', 'ring_seconds', 'joined', 'resumed', 'voice', 'menu', 'noise', 'persona', 'answers']
 const EXPECT_KEYS = ['outcome', 'values', 'says', 'never_says', 'tools', 'keys', 'callee_says', 'transferred', 'path', 'max_call_seconds', 'max_reply_seconds']
 
 /** What JSON.parse refused, and where: "line L, column C" (from the position its message gives;
@@ -325,6 +350,7 @@ function shapeProblems(value: unknown): Problems {
     for (const key of ['lines', 'joined', 'resumed']) if (!strings(value.callee[key])) problems[`callee.${key}`] = `callee.${key} must be a list of texts.`
     if (value.callee.noise !== undefined && !NOISES.includes(value.callee.noise as Noise)) problems['callee.noise'] = `The noise must be one of ${NOISES.join(', ')}.`
     if (value.callee.persona !== undefined && typeof value.callee.persona !== 'string') problems['callee.persona'] = 'The persona must be a text.'
+    if (value.callee.answers !== undefined && !isAnswers(value.callee.answers)) problems['callee.answers'] = ANSWERS_SHAPE
     if (value.callee.menu != null && !isObject(value.callee.menu)) problems['callee.menu'] = 'The menu must be an object.'
     for (const key of ['pauses', 'thinking', 'ring_seconds']) if (value.callee[key] !== undefined && typeof value.callee[key] !== 'number') problems[`callee.${key}`] = `callee.${key} must be a number.`
   }
