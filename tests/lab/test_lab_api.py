@@ -212,3 +212,8 @@ async def test_two_runs_compared_show_the_changed_setting_and_check(app: FastAPI
         read = await again.api("GET", f"lab/runs/{runs[0].id}/compare/{runs[1].id}")
     assert read.status_code == 200, read.text
     assert read.json()["data"]["changed"][0]["expectation"] == "says[0]"
+    # A flow's runs: the flow's published version each ran is a setting that changed.
+    flow_runs = [
+        runs[0].model_copy(update={"flow_id": "flow_1", "flow_version": v}) for v in (3, 4)
+    ]
+    assert compare(*flow_runs).settings_changed["flow_version"] == [3, 4]

@@ -12,8 +12,9 @@ from callwright.models import LabResult, LabRun
 
 
 def compare(before: RunOut, after: RunOut) -> RunComparison:
-    """`after` against `before`: the settings that differ, and each expectation of a scenario
-    both ran whose result differs (with both checks, and both results to open their calls)."""
+    """`after` against `before`: the settings that differ (the flow's published version among
+    them, for a flow's runs), and each expectation of a scenario both ran whose result differs
+    (with both checks, and both results to open their calls)."""
     old = {r.scenario.name: r for r in before.results}
     new = {r.scenario.name: r for r in after.results}
     changed = []
@@ -38,6 +39,8 @@ def compare(before: RunOut, after: RunOut) -> RunComparison:
         for name in sorted(before.agent_settings.keys() | after.agent_settings.keys())
         if before.agent_settings.get(name) != after.agent_settings.get(name)
     }
+    if before.flow_version != after.flow_version:
+        settings["flow_version"] = [before.flow_version, after.flow_version]
     return RunComparison(
         before=RunSummary.model_validate(before.model_dump(exclude={"agent_settings", "results"})),
         after=RunSummary.model_validate(after.model_dump(exclude={"agent_settings", "results"})),
