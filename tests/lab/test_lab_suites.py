@@ -12,10 +12,13 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
+from callwright.calls.builder import CallRequest, build_order
 from callwright.lab.contract import Check, Evidence, Scenario
+from callwright.lab.runner import LAB_NUMBER, pinned_agent
 from callwright.lab.starter import AGENT_SUITE, BRANCH_SUITE
 from callwright.lab.views import compare, run_out
 from callwright.models import LabResult, LabRun
+from tests.agents.test_agent_tools import tool_body
 from tests.agents.test_agents_api import agent_body
 from tests.factories import ApiClient, finished_call, signed_in
 
@@ -58,6 +61,38 @@ async def test_every_change_is_a_version_and_a_run_is_pinned_to_its_own(app: Fas
         run = started.json()["data"]
         assert run["agent_version"] == 2
         assert run["agent_settings"]["prompt"] == changed["prompt"]
+
+        # A custom tool is part of the agent: a version of its own, its header's value sealed
+        # in it and never shown; a run of the version before it calls without the tool.
+        tool = await client.api("POST", f"agents/{agent['id']}/tools", json=tool_body())
+        assert tool.status_code == 201, tool.text
+        versions = await client.api("GET", f"agents/{agent['id']}/versions")
+        assert [v["version"] for v in versions.json()["data"]] == [3, 2, 1]
+        shown = versions.json()["data"][0]["settings"]["tools"]
+        assert [(t["name"], t["headers"]) for t in shown] == [("check_calendar", ["Authorization"])]
+        assert "s3cret" not in versions.text
+        with_tool = await client.api("POST", f"agents/{agent['id']}/lab/runs", json={})
+        assert with_tool.json()["data"]["agent_version"] == 3
+        assert with_tool.json()["data"]["agent_settings"]["tools"] == shown
+        orders = {}
+        async with app.state.db.sessionmaker() as session:
+            for pinned in (run, with_tool.json()["data"]):
+                row = await session.get(LabRun, pinned["id"])
+                assert row is not None
+                request = CallRequest(
+                    kind="lab",
+                    to_number=LAB_NUMBER,
+                    user_id=row.user_id,
+                    agent_id=row.agent_id,
+                    variables={"name": "Ann", "day": "Friday"},
+                )
+                orders[row.agent_version] = await build_order(session, request, *pinned_agent(row))
+        assert orders[2].tools is None
+        assert orders[3].tools is not None
+        assert [t["name"] for t in orders[3].tools] == ["check_calendar"]
+        sealed = orders[3].tools[0]["headers"]["Authorization"]
+        assert sealed
+        assert "s3cret" not in sealed
 
         other, _ = await signed_in(app, "lab-versions-other@example.com")
         async with other:

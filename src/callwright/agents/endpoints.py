@@ -122,7 +122,11 @@ async def list_versions(
     )
     return AgentVersionsPage(
         data=[
-            AgentVersionOut(version=v.version, created_at=v.created_at, settings=v.settings)
+            AgentVersionOut(
+                version=v.version,
+                created_at=v.created_at,
+                settings=service.shown_settings(v.settings),
+            )
             for v in rows
         ],
         pagination=paging.pagination(total),

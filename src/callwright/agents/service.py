@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from callwright.agents import repository as agents
+from callwright.agents import tools as agent_tools
 from callwright.compliance import disclosure
 from callwright.flows.schemas import NAME_MAX
 from callwright.kit.errors import AppError, NotFound, ValidationFailed
@@ -43,9 +44,13 @@ async def owned(session: AsyncSession, user_id: int, agent_id: str) -> Agent:
 _NOT_SETTINGS = frozenset({"id", "user_id", "created_at", "updated_at"})
 
 
+#: A version's key for the agent's custom tools, as calls keep them (header values sealed);
+#: left out when it has none, so the versions of an agent without tools are its columns alone.
+TOOLS_KEY = "tools"
+
+
 def settings_of(agent: Agent) -> dict[str, Any]:
-    """The agent's settings as a version keeps them: every column but its id, owner and times
-    (its custom tools are rows of their own, not in a version)."""
+    """The agent's columns as a version keeps them: every column but its id, owner and times."""
     return {
         column.key: getattr(agent, column.key)
         for column in Agent.__table__.columns
@@ -53,10 +58,29 @@ def settings_of(agent: Agent) -> dict[str, Any]:
     }
 
 
-async def current_version(session: AsyncSession, agent: Agent) -> AgentVersion:
-    """The agent's version for its settings now: the newest kept when they are the same, else
-    a new one numbered after it (an agent saved before versions were kept gets its first)."""
+async def version_settings(session: AsyncSession, agent: Agent) -> dict[str, Any]:
+    """What a version of the agent keeps: its columns, and its custom tools (`TOOLS_KEY`)."""
     settings = settings_of(agent)
+    rows = await agents.tools(session, agent.id)
+    if rows:
+        settings[TOOLS_KEY] = [agent_tools.stored(tool) for tool in rows]
+    return settings
+
+
+def shown_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A version's settings as the API shows them: its tools' headers by name only (their
+    values are secrets, sealed in the version, never shown)."""
+    if TOOLS_KEY not in settings:
+        return dict(settings)
+    tools = [{**tool, "headers": sorted(tool.get("headers", {}))} for tool in settings[TOOLS_KEY]]
+    return {**settings, TOOLS_KEY: tools}
+
+
+async def current_version(session: AsyncSession, agent: Agent) -> AgentVersion:
+    """The agent's version for its settings now (its custom tools too): the newest kept when
+    they are the same, else a new one numbered after it (an agent saved before versions were
+    kept gets its first)."""
+    settings = await version_settings(session, agent)
     latest = await agents.latest_version(session, agent.id)
     if latest is not None and latest.settings == settings:
         return latest

@@ -192,16 +192,20 @@ _COPIED = tuple(
 
 
 async def build_order(
-    session: AsyncSession, request: CallRequest, pinned: Agent | None = None
+    session: AsyncSession,
+    request: CallRequest,
+    pinned: Agent | None = None,
+    pinned_tools: Sequence[dict[str, Any]] = (),
 ) -> CallOrder:
     """The order `request` asks for: its agent found (NotFound when it is not the user's), or
-    `pinned`, a version of it as it was saved (a lab run's; not a row), then `order_from`."""
+    `pinned`, a version of it as it was saved with its tools then, `pinned_tools` (a lab run's;
+    not a row), then `order_from`."""
     agent = pinned
-    agent_tools: list[dict[str, Any]] = []
+    agent_tools: list[dict[str, Any]] = list(pinned_tools)
     if agent is None and request.agent_id:
         assert request.user_id is not None, "an agent is always a user's"
         agent = await agents.owned(session, request.user_id, request.agent_id)
-    if agent is not None:
+    if agent is not None and pinned is None:
         agent_tools = [tools.stored(t) for t in await agents_repository.tools(session, agent.id)]
     choice = request.flow
     if choice is None and not request.no_flow and agent is not None and agent.flow_id:

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.agents.service import TOOLS_KEY
 from callwright.calls.builder import CallRequest, FlowChoice, build_order
 from callwright.calls.flows import CallFlows
 from callwright.calls.service import CallService
@@ -186,11 +187,7 @@ class LabRunner:
             flow=flow,
             lab_callee=scenario.callee.model_dump(mode="json"),
         )
-        pinned = None
-        if run.agent_id is not None:
-            # The agent as the run's version saved it, not as it is now.
-            pinned = Agent(id=run.agent_id, user_id=run.user_id, **run.agent_settings)
-        order = await build_order(session, request, pinned)
+        order = await build_order(session, request, *pinned_agent(run))
         lab = replace(order, max_duration=min(order.max_duration, LAB_MAX_MINUTES))
         call = await self.service.place(session, lab)
         return call.id
@@ -227,6 +224,16 @@ class LabRunner:
             else:
                 run.status = "failed"
             run.finished_at = utcnow()
+
+
+def pinned_agent(run: LabRun) -> tuple[Agent | None, list[dict[str, Any]]]:
+    """The agent as the run's version saved it and its custom tools then, not as they are now
+    (None and []: a flow's own suite)."""
+    if run.agent_id is None:
+        return None, []
+    columns = dict(run.agent_settings)
+    tools: list[dict[str, Any]] = columns.pop(TOOLS_KEY, [])
+    return Agent(id=run.agent_id, user_id=run.user_id, **columns), tools
 
 
 def _not_placed(call: Call) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from callwright.agents.service import shown_settings
 from callwright.lab import repository
 from callwright.lab.contract import Check, Scenario
 from callwright.lab.schemas import CheckChange, ResultOut, RunComparison, RunOut, RunSummary
@@ -72,7 +73,7 @@ async def run_out(session: AsyncSession, run: LabRun) -> RunOut:
     results = await repository.results(session, run.id)
     return RunOut(
         **run_summary(run, results).model_dump(),
-        agent_settings=run.agent_settings,
+        agent_settings=shown_settings(run.agent_settings),
         results=[
             ResultOut(
                 id=r.id,

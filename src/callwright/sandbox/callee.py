@@ -18,7 +18,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -698,7 +698,7 @@ def _answer_or_line(talk: _Conversation, now: float) -> str | None:
     return None
 
 
-def answer_for(answers: list[tuple[str, ...]], heard: str) -> int | None:
+def answer_for(answers: Sequence[Sequence[str]], heard: str) -> int | None:
     """The first answer one of whose words the agent's turn `heard` holds, as whole words,
     case and punctuation aside (None: none)."""
     said = f" {_plain(heard)} "
