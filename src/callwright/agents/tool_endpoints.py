@@ -43,6 +43,7 @@ async def add_tool(
 ) -> ToolSaved:
     agent = await service.owned(session, user.id, agent_id)
     tool = await tools.save(session, agent, body, settings.secret_key)
+    await service.current_version(session, agent)  # its tools are part of a version
     return ToolSaved(message="Tool added", data=tools.tool_out(tool))
 
 
@@ -58,6 +59,7 @@ async def replace_tool(
     agent = await service.owned(session, user.id, agent_id)
     tool = await tools.owned_tool(session, agent, tool_id)
     tool = await tools.save(session, agent, body, settings.secret_key, tool)
+    await service.current_version(session, agent)
     return ToolSaved(message="Tool saved", data=tools.tool_out(tool))
 
 
@@ -67,6 +69,7 @@ async def delete_tool(
 ) -> ToolDeleted:
     agent = await service.owned(session, user.id, agent_id)
     await agents.delete_tool(session, await tools.owned_tool(session, agent, tool_id))
+    await service.current_version(session, agent)
     return ToolDeleted(message="Tool deleted")
 
 
