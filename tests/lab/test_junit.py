@@ -4,6 +4,7 @@ would: the suites, the counts, each failed check's message and evidence."""
 from __future__ import annotations
 
 from pathlib import Path
+from xml.etree import ElementTree
 
 from junitparser import Error, Failure, JUnitXml, TestCase
 
@@ -84,3 +85,27 @@ def test_each_failed_check_is_a_failure_with_expected_found_and_evidence(tmp_pat
     silent = cases["Silent callee"]
     assert [(type(r), r.message) for r in silent.result] == [(Error, "the call was never answered")]
     assert cases["e1 e3"].is_passed
+
+
+def test_the_file_is_the_schema_ci_servers_read(tmp_path: Path) -> None:
+    """Read with the standard library, not the library that wrote it: the JUnit shape CI
+    servers (Jenkins, GitLab, GitHub's reporters) read: <testsuites> of <testsuite name tests
+    failures errors time>, each <testcase name classname time> with <failure message type> or
+    <error message>."""
+    path = tmp_path / "lab.xml"
+    write_junit(_run(), path)
+    root = ElementTree.parse(path).getroot()  # noqa: S314 (the file this test just wrote)
+    assert root.tag == "testsuites"
+    assert [(s.get("name"), s.get("tests"), s.get("failures"), s.get("errors")) for s in root] == [
+        ("Dental reminder", "3", "2", "1"),
+        ("Appointment flow", "1", "0", "0"),
+    ]
+    cases = {c.get("name"): c for c in root.iter("testcase")}
+    assert {c.get("classname") for c in cases.values()} == {"Dental reminder", "Appointment flow"}
+    assert float(cases["Happy path"].get("time") or 0) == 21.5
+    failures = cases["Voicemail"].findall("failure")
+    assert [f.get("type") for f in failures] == ["says[0]", "outcome"]
+    assert all(f.get("message") for f in failures)
+    errors = cases["Silent callee"].findall("error")
+    assert [e.get("message") for e in errors] == ["the call was never answered"]
+    assert not cases["Happy path"].findall("failure")
