@@ -53,6 +53,9 @@ test('a suite written in the Tests tab runs as sandbox calls, its progress shown
   await expect(page).toHaveURL(/\?run=/)
   const progress = page.getByRole('progressbar', { name: 'Run progress' })
   await expect(progress).toHaveAttribute('aria-valuemax', '2')
+  // Live, while the calls go on: the bar short of the end, a scenario shown calling.
+  await expect(progress).toHaveAttribute('aria-valuetext', /^[01] of 2 done$/)
+  await expect(page.getByText('Calling', { exact: true }).first()).toBeVisible()
   await expect(page.getByTestId('run-status')).toHaveText('Failed', { timeout: 180_000 })
   await expect(progress).toHaveAttribute('aria-valuetext', '2 of 2 done')
   await expect(result(page, 'Never mentions prices').getByText('Passed', { exact: true })).toBeVisible()
