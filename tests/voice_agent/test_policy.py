@@ -172,6 +172,22 @@ def test_an_opening_cut_before_its_disclosure_says_it_before_a_transfer_an_opt_o
     assert disclosure not in said.respond("Can I speak to a real person, please?").text
 
 
+def test_who_is_calling_over_the_opening_s_disclosure_gets_it_with_the_introduction() -> None:
+    """The interrupter of the lab's starter suite ("Sorry, can I stop you there? What is this
+    call about?") cut in before the disclosure: who calls, the disclosure, then the purpose."""
+    disclosure = "I'm an AI assistant, and this call is recorded."
+    policy = OfflinePolicy(DENTAL, disclosure=disclosure)
+    policy.opening()
+    policy.interrupted(INTRO)
+    reply = policy.respond("Sorry, can I stop you there? What is this call about?")
+    assert reply.text.startswith(f"Sorry, this is Sarah from Bright Dental. {disclosure} ")
+    assert reply.text.endswith(QUESTION)
+    said = OfflinePolicy(DENTAL, disclosure=disclosure)
+    said.opening()
+    said.interrupted(f"{INTRO} {disclosure}")
+    assert disclosure not in said.respond("Sorry, who is this?").text
+
+
 def test_asked_for_a_person_before_the_opening_was_heard() -> None:
     disclosure = "I'm an AI assistant, and this call is recorded."
     policy = OfflinePolicy(DENTAL, disclosure=disclosure, can_transfer=True)

@@ -620,7 +620,7 @@ class OfflinePolicy:
             return Reply(" ".join((*unsaid, question)), intent=intent)
         if intent is Intent.YES:
             return self._yes(heard, answered)
-        return self._go_on(intent, answered)
+        return self._go_on(intent, answered, self._owed(unsaid))
 
     def _owed(self, unsaid: tuple[str, ...]) -> str | None:
         """The disclosure, when the cut opening did not get to say it (or no opening was
@@ -746,12 +746,13 @@ class OfflinePolicy:
             return Reply(f"{YES_LEAD} {GO_AHEAD}", intent=intent)
         return self._close(AGREED_REPLY, intent)
 
-    def _go_on(self, intent: Intent, answered: str | None) -> Reply:
-        """Every other turn keeps the conversation going (who, price, no, hello, a question)."""
+    def _go_on(self, intent: Intent, answered: str | None, owed: str | None = None) -> Reply:
+        """Every other turn keeps the conversation going (who, price, no, hello, a question);
+        `owed`: the disclosure a cut opening did not say, said with who is calling."""
         b = self.brief
         if intent is Intent.WHO:
             self.pending = answered
-            text = f"Sorry, {b.introduction}."
+            text = f"Sorry, {b.introduction}." + (f" {owed}" if owed else "")
             if b.purpose:
                 text += f" {b.purpose}"
             question = self.pending or self._next_question()
