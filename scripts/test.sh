@@ -107,9 +107,18 @@ step "vitest (ran beside the calls)" frontend_check vitest
 step "vite build (ran beside the calls)" frontend_check build
 rm -rf "$FRONT_DIR"
 # Eight calls at once (the `alone` mark: the lab's demo suite, issue 32), with the machine to
-# itself: after the frontend's checks, before the e2e servers start.
-step "pytest on SQLite: eight lab calls at once" env CALLWRIGHT_TEST_PART=alone \
-  CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/10 .venv/bin/pytest -p no:cacheprovider
+# itself: after the frontend's checks, before the e2e servers start. Eight conversations on two
+# cores are what the machine holds, not more: a moment of a neighbour's load can cut one line
+# (docs/lab.md, "Eight at once"), so a failed run is run once more, said in the output; a
+# failure that repeats fails the step.
+alone_part() {
+  local run=(env CALLWRIGHT_TEST_PART=alone CALLWRIGHT_TEST_REDIS_URL=redis://127.0.0.1:6379/10
+    .venv/bin/pytest -p no:cacheprovider)
+  "${run[@]}" && return 0
+  echo "   the eight calls at once failed once (above); running them again"
+  "${run[@]}"
+}
+step "pytest on SQLite: eight lab calls at once" alone_part
 # Two groups of specs, each with its own server on its own port (playwright.config.ts), one
 # after the other: their calls at twice real time, two servers at once, were more than a
 # machine half as fast as the first one held (session 20).
