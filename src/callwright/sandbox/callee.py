@@ -15,7 +15,6 @@ import base64
 import contextlib
 import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -25,6 +24,7 @@ from typing import Any, Literal
 import numpy as np
 import websockets
 
+from callwright.lab.evaluate import said_in
 from callwright.sandbox.keys import KeyDetector
 from callwright.sandbox.noise import NoiseBed
 from callwright.sandbox.numbers import Persona, pressed_in
@@ -700,16 +700,11 @@ def _answer_or_line(talk: _Conversation, now: float) -> str | None:
 
 def answer_for(answers: Sequence[Sequence[str]], heard: str) -> int | None:
     """The first answer one of whose words the agent's turn `heard` holds, as whole words,
-    case and punctuation aside (None: none)."""
-    said = f" {_plain(heard)} "
+    case and punctuation aside, as the lab's judge reads a phrase (None: none)."""
     for index, when in enumerate(answers):
-        if any(_plain(words) and f" {_plain(words)} " in said for words in when):
+        if any(said_in(words, heard) for words in when):
             return index
     return None
-
-
-def _plain(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s']", " ", text.lower()).split())
 
 
 def _frames(pcm: PCM) -> list[bytes]:
