@@ -103,14 +103,17 @@ async def test_a_scripted_model_presses_its_way_through_the_ivr(migrated: Settin
             lines = [(e.speaker, e.text) for e in await calls.transcript(session, call_id)]
             events = await calls.events(session, call_id)
     report = reports[0]
-    assert report.keys_heard == ["3", "1"], (report.keys_heard, lines)
-    assert report.reached == "Jordan"
-    assert [e.message for e in events if e.category == "action"] == ["Pressed 3", "Pressed 1"]
+    # Each check shows the call as heard: a failure on a slow machine is read from it.
+    seen = (report.keys_heard, lines)
+    assert report.keys_heard == ["3", "1"], seen
+    assert report.reached == "Jordan", seen
+    actions = [e.message for e in events if e.category == "action"]
+    assert actions == ["Pressed 3", "Pressed 1"], seen
     said = [t for s, t in lines if s == "assistant"]
-    assert said[0].startswith("Hello! "), "the disclosure is for the person, not the menu"
-    assert ASK in said, said
-    assert said[-1] == CLOSING
-    assert row.status == "completed"
+    assert said[0].startswith("Hello! "), ("the disclosure is for the person, not the menu", seen)
+    assert ASK in said, seen
+    assert said[-1] == CLOSING, seen
+    assert row.status == "completed", seen
     first = model.requests[0]
     assert [t["function"]["name"] for t in first["tools"]] == ["end_call", "press_digits"]
     assert "press_digits" in first["messages"][0]["content"]

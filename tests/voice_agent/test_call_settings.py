@@ -186,6 +186,20 @@ async def test_llm_a_first_sentence_cut_before_the_disclosure_says_it_before_the
     assert _texts(down) == [DISCLOSURE]
 
 
+async def test_llm_a_phone_systems_own_talk_is_not_answered_a_person_is() -> None:
+    # A turn ended on a menu prompt's first sentence: neither the model nor the disclosure.
+    policy = OfflinePolicy(PROMPT)
+    down, _ = await run_test(
+        LLMOpener(policy, ON_THE_LLM),
+        frames_to_send=[
+            _turn("Thanks for calling Acme Supplies."),
+            _turn("Thanks for calling Acme Supplies.", "Thank you for calling, how can I help?"),
+        ],
+        expected_down_frames=[*RESPONSE, LLMContextFrame],
+    )
+    assert _texts(down) == [f"Hello! {DISCLOSURE}"]
+
+
 async def test_llm_a_hello_cut_before_the_disclosure_says_it_before_the_model() -> None:
     policy = OfflinePolicy(PROMPT, disclosure=DISCLOSURE)
     assert policy.llm_opening().text == f"Hello! {DISCLOSURE}"

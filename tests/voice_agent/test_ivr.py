@@ -93,6 +93,9 @@ def test_system_talk_and_refusals() -> None:
     assert system_talk("Thanks for calling Acme Supplies.")
     assert system_talk("Please hold while I connect you.")
     assert not system_talk("Hi, this is Jordan in deliveries. How can I help you?")
+    receptionist = "Thank you for calling Acme, Jordan speaking, how can I help you"
+    assert not system_talk(receptionist), "a person's greeting, though it thanks for calling"
+    assert OfflinePolicy(LATE).respond(receptionist).text, "a person is answered"
     assert refused("Our sales team is closed right now. Thanks for calling Acme.")
     assert refused("Sorry, that is not a valid choice.")
     assert not refused("Sorry, I did not get a choice.")

@@ -28,7 +28,10 @@ from callwright.voice_agent.turn_timer import TurnTimer, TurnTimerObserver
 
 STOP_SECS = 0.3
 STT, LLM, TTS = 0.1, 0.05, 0.08
-TICK_MS = 2
+# The observer stamps a frame when a processor pushes it, a little after the test's source sent
+# it; on a loaded machine that lag moves a stage's boundary (one stage loses what the next
+# gains: 54 + 76 ms for 50 + 80 ms in one CI run). Each stage is checked to within it.
+LAG_MS = 15
 
 
 class PassThrough(FrameProcessor):
@@ -71,12 +74,13 @@ async def test_one_timing_per_reply_with_each_stage() -> None:
     assert timing.turn == 1
     assert timing.end_of_speech_ms == 300
     assert timing.stt_ms is not None
-    # Whole milliseconds, truncated; the event loop may wake a sleep up to a tick early.
-    assert timing.stt_ms >= STT * 1000 - TICK_MS
+    assert timing.stt_ms >= STT * 1000 - LAG_MS
     assert timing.llm_ms is not None
-    assert timing.llm_ms >= LLM * 1000 - TICK_MS
+    assert timing.llm_ms >= LLM * 1000 - LAG_MS
     assert timing.tts_ms is not None
-    assert timing.tts_ms >= TTS * 1000 - TICK_MS
+    assert timing.tts_ms >= TTS * 1000 - LAG_MS
+    # The stages follow each other: together they span the three sleeps, less a lag at most.
+    assert timing.stt_ms + timing.llm_ms + timing.tts_ms >= (STT + LLM + TTS) * 1000 - LAG_MS
     # From the callee's last word (the VAD stop less its silence window) to the first audio.
     assert timing.total_ms is not None
     stages = timing.end_of_speech_ms + timing.stt_ms + timing.llm_ms + timing.tts_ms

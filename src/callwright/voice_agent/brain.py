@@ -267,9 +267,14 @@ class LLMOpener(_Replies):
                     await self.say(again)
                 return
             heard = self.heard = _last_user_text(frame)
-            if ivr.menu_options(heard) or ivr.system_talk(heard):
+            if ivr.menu_options(heard):
                 # A phone menu: the model presses its keys; the disclosure waits for a person.
                 await self.push_frame(frame, direction)
+                return
+            if ivr.system_talk(heard):
+                # A phone system's own talk ("Thanks for calling Acme."), the first sentence of
+                # a menu prompt when the turn ended on it: not answered, as in the offline
+                # policy. The model hears it with the menu or the person that follows.
                 return
             # The disclosure a cut opening did not get to say is said before anything else.
             owed = self.policy.owed_disclosure()

@@ -118,6 +118,9 @@ _SYSTEM_TALK = re.compile(
     re.I,
 )
 
+#: A receptionist's greeting, not a recording's: a question, an offer of help, a name given.
+_PERSON_TALK = re.compile(r"\?|how (can|may) (i|we) help|\bspeaking\b", re.I)
+
 
 @dataclass(frozen=True)
 class Option:
@@ -225,5 +228,7 @@ def refused(heard: str) -> bool:
 
 def system_talk(heard: str) -> bool:
     """Whether `heard` is a phone system's own talk ("Thanks for calling Acme.", "Please
-    hold.", "That is not a valid choice."), which a caller does not answer."""
-    return bool(_SYSTEM_TALK.search(heard))
+    hold.", "That is not a valid choice."), which a caller does not answer; not when it asks
+    the caller something, as a person who answers does ("Thank you for calling Acme, Jordan
+    speaking, how can I help you?")."""
+    return bool(_SYSTEM_TALK.search(heard)) and not _PERSON_TALK.search(heard)
