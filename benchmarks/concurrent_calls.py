@@ -20,7 +20,8 @@ carrier had to play without a frame of the agent's audio in hand (the agent's ou
 without a break, so each is a gap the callee hears), per thousand frames; from the voice
 process's log, Whisper runs per call, speculative guesses used and dropped, and sentences
 spoken with how many came from the speech cache; then the agent's own stages per reply (STT
-after the VAD stop, the brain, TTS to first audio), to tell where a slow reply's time went.
+after the VAD stop, the brain, TTS to first audio), to tell where a slow reply's time went;
+and this process's CPU per call-minute (the API and the simulated callees share the cores).
 Target on the 2-core machine: 4 calls at once with the heard latency p90 at or under 1.5 s.
 """
 
@@ -70,6 +71,9 @@ class Step:
     words: int = 0
     call_seconds: float = 0.0
     cpu: float = 0.0
+    #: This process's CPU seconds (the API role and the sandbox's callees): the two cores
+    #: the agents' share with.
+    callee_cpu: float = 0.0
     frames: int = 0
     late: int = 0
     ended: dict[str, int] = field(default_factory=dict)
@@ -100,7 +104,13 @@ class Step:
             for name, v in self.stages.items()
             if v
         ]
-        return "      agent stages ms (p50 / p90 / max): " + ", ".join(parts)
+        minutes = max(self.call_seconds / 60, 1e-9)
+        return (
+            "      agent stages ms (p50 / p90 / max): "
+            + ", ".join(parts)
+            + f"\n      this process (API, sandbox callees): {self.callee_cpu / minutes:.1f}"
+            " CPU s per call-minute"
+        )
 
 
 async def wave(app: Any, n: int, offset: int, done: dict[str, SandboxCall], step: Step) -> None:
@@ -200,8 +210,10 @@ async def main(steps: list[int], waves: int, settings: Settings, voice_pid: int,
             step = Step(n)
             for w in range(waves):
                 before, logged = cpu_seconds(voice_pid), log_size(log)
+                own = cpu_seconds(os.getpid())
                 await wave(app, n, w * n, done, step)
                 step.cpu += cpu_seconds(voice_pid) - before
+                step.callee_cpu += cpu_seconds(os.getpid()) - own
                 await asyncio.sleep(0.5)  # the calls' last log lines
                 counts = call_log_counts(log, logged)
                 step.log_counts = [a + b for a, b in zip(step.log_counts, counts, strict=True)]
