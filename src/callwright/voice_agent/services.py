@@ -26,7 +26,7 @@ from pipecat.transcriptions.language import Language
 from pipecat.utils.text.base_text_aggregator import BaseTextAggregator
 from pipecat.utils.time import time_now_iso8601
 
-from callwright.speech import languages, stt_queue, tts
+from callwright.speech import languages, stt_queue, tts, tts_queue
 from callwright.speech.audio import rms
 from callwright.speech.stt import Transcriber
 from callwright.speech.vad import EnergyVAD
@@ -235,15 +235,29 @@ class LocalTTSService(TTSService):
         #: Sentences spoken on this call, and of those, how many the speech cache held.
         self.sentences = 0
         self.from_cache = 0
+        #: The reply whose sentences are being said (Pipecat's context id for one reply).
+        self._replying: str | None = None
 
     def can_generate_metrics(self) -> bool:
         return True
+
+    async def _synthesize(self, text: str, rate: int, *, first: bool) -> tuple[np.ndarray, bool]:
+        """The sentence's audio: from the speech cache at once, else through the process's
+        synthesis queue (speech/tts_queue.py), a reply's first sentence ahead of the rest."""
+        if tts.cache_key(self._voice, text, rate) in tts.speech_cache:
+            return await asyncio.to_thread(tts.synthesize_cached, self._voice, text, rate)
+        queued = tts_queue.synthesis_queue().submit(
+            tts.synthesize_cached, self._voice, text, rate, first=first
+        )
+        pcm, cached = await asyncio.wrap_future(queued)
+        return pcm, cached
 
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame | None, None]:
         rate = self.sample_rate
         try:
             await self.start_tts_usage_metrics(text)
-            pcm, cached = await asyncio.to_thread(tts.synthesize_cached, self._voice, text, rate)
+            pcm, cached = await self._synthesize(text, rate, first=context_id != self._replying)
+            self._replying = context_id
             self.sentences += 1
             self.from_cache += cached
             # Ahead of the audio, through the output transport: the live captions learn when
