@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from callwright.speech import tts
+from callwright.speech import stt, tts
 from callwright.speech.audio import PHONE_RATE, tone
 from callwright.speech.stt import FITTED_MAX_SECS, MIN_WINDOW_SECS, Transcriber
 from callwright.speech.vad import EnergyVAD
@@ -85,6 +85,70 @@ def test_a_short_utterance_is_heard_in_a_fitted_window(
     assert len(pcm) / PHONE_RATE < MIN_WINDOW_SECS
     assert _words(transcriber.transcribe(pcm, PHONE_RATE)) == ["hello", "yes", "this", "is", "me"]
     assert fixed_window.calls == 0
+
+
+class _Rejecting:
+    """`stt._judged`, but the first `times` fitted results are taken as wrong (a decoder loop or
+    a lost decoder, as on flite kal's "Hi, who is this?")."""
+
+    def __init__(self, times: int) -> None:
+        self.times = times
+        self.judged = stt._judged
+
+    def __call__(self, tokenizer: Any, result: Any) -> str | None:
+        if self.times > 0:
+            self.times -= 1
+            return None
+        return self.judged(tokenizer, result)
+
+
+def test_a_rejected_greedy_result_is_decoded_again_with_a_beam_not_in_the_30_s_window(
+    transcriber: Transcriber, fixed_window: _FixedWindowCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stt, "_judged", _Rejecting(1))
+    retries = transcriber.beam_retries
+    pcm = _spoken("Hello, yes, this is me.")
+    assert _words(transcriber.transcribe(pcm, PHONE_RATE)) == ["hello", "yes", "this", "is", "me"]
+    assert transcriber.beam_retries == retries + 1
+    assert fixed_window.calls == 0  # the 30 s window's four-times-dearer encoder is not run
+
+
+def test_a_batch_retries_only_its_rejected_segments(
+    transcriber: Transcriber, fixed_window: _FixedWindowCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stt, "_judged", _Rejecting(1))  # the batch's first segment
+    retries = transcriber.beam_retries
+    texts = transcriber.transcribe_batch(
+        [_spoken("Hello, yes, this is me."), _spoken("No thanks, I am not interested.")],
+        PHONE_RATE,
+    )
+    assert [_words(t) for t in texts] == [
+        ["hello", "yes", "this", "is", "me"],
+        ["no", "thanks", "i", "am", "not", "interested"],
+    ]
+    assert transcriber.beam_retries == retries + 1
+    assert fixed_window.calls == 0
+
+
+def test_a_result_the_beam_also_gets_wrong_takes_the_30_s_window(
+    transcriber: Transcriber, fixed_window: _FixedWindowCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stt, "_judged", _Rejecting(2))  # greedy, then the beam
+    pcm = _spoken("Hello, yes, this is me.")
+    assert _words(transcriber.transcribe(pcm, PHONE_RATE)) == ["hello", "yes", "this", "is", "me"]
+    assert fixed_window.calls == 1
+
+
+def test_without_the_beam_retry_a_rejected_result_takes_the_30_s_window(
+    transcriber: Transcriber, fixed_window: _FixedWindowCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The retry turned off (retry_beam_size 1) to show what it saves; its default is above.
+    monkeypatch.setattr(transcriber, "retry_beam_size", 1)
+    monkeypatch.setattr(stt, "_judged", _Rejecting(1))
+    retries = transcriber.beam_retries
+    pcm = _spoken("Hello, yes, this is me.")
+    assert _words(transcriber.transcribe(pcm, PHONE_RATE)) == ["hello", "yes", "this", "is", "me"]
+    assert (transcriber.beam_retries, fixed_window.calls) == (retries, 1)
 
 
 LONG = (

@@ -14,7 +14,12 @@ from pipecat.pipeline.worker import PipelineParams
 from pipecat.tests.utils import run_test
 
 from callwright.speech import tts
-from callwright.voice_agent.sentences import SentenceAggregator, sentence_end, split_sentences
+from callwright.voice_agent.sentences import (
+    SentenceAggregator,
+    clause_end,
+    sentence_end,
+    split_sentences,
+)
 from callwright.voice_agent.services import LocalTTSService
 
 CASES: list[tuple[str, list[str]]] = [
@@ -126,8 +131,71 @@ async def test_the_tts_speaks_a_title_and_its_name_as_one_sentence() -> None:
     )
     spoken = [f.text for f in down if isinstance(f, TTSTextFrame)]
     assert spoken == [
-        "Hi, this is Sam.",
+        "Hi,",  # the reply's opening clause, said on its own (see below)
+        "this is Sam.",
         "Your visit with Dr. Patel takes approx. 30 min.",
         "Okay?",
     ]
     assert any(isinstance(f, TTSAudioRawFrame) for f in down)
+
+
+# A reply's opening clause said on its own (its first audio sooner): at most four words up to
+# the first comma, before the first sentence ends; never inside a number.
+CLAUSE_CASES: list[tuple[str, list[str]]] = [
+    (
+        "Sorry, this is Mike from Acme Solar. Is now a good time?",
+        ["Sorry,", "this is Mike from Acme Solar.", "Is now a good time?"],
+    ),
+    ("Hi, Sam, this is Jo.", ["Hi,", "Sam, this is Jo."]),
+    ("Okay, no problem at all, thanks.", ["Okay,", "no problem at all, thanks."]),
+    ("Dr. Patel, hello.", ["Dr. Patel,", "hello."]),
+    # Five words before the comma: a sentence as usual.
+    (
+        "I am calling about tomorrow, is that okay?",
+        ["I am calling about tomorrow, is that okay?"],
+    ),
+    # The first sentence ends before the comma: only sentences.
+    ("Yes. Well, no.", ["Yes.", "Well, no."]),
+    # A comma inside a number is no clause's end.
+    ("It costs 1,500 dollars. Okay?", ["It costs 1,500 dollars.", "Okay?"]),
+    ("Great!", ["Great!"]),
+]
+
+
+@pytest.mark.parametrize(("text", "chunks"), CLAUSE_CASES)
+def test_a_replys_opening_clause_is_a_chunk_of_its_own(text: str, chunks: list[str]) -> None:
+    assert split_sentences(text, first_clause=True) == chunks
+
+
+async def _streamed_clauses(replies: list[str], step: int) -> list[list[str]]:
+    aggregator = SentenceAggregator(first_clause=True)
+    said = []
+    for text in replies:
+        out: list[str] = []
+        for i in range(0, len(text), step):
+            out += [a.text async for a in aggregator.aggregate(text[i : i + step])]
+        rest = await aggregator.flush()  # the reply's end (Pipecat flushes at each one)
+        said.append(out + ([rest.text] if rest else []))
+    return said
+
+
+@pytest.mark.parametrize("step", [1, 3, 1000])
+async def test_each_streamed_reply_opens_with_its_clause(step: int) -> None:
+    replies = [text for text, _ in CLAUSE_CASES]
+    assert await _streamed_clauses(replies, step) == [chunks for _, chunks in CLAUSE_CASES]
+
+
+async def test_only_the_start_of_a_reply_is_split_at_a_comma() -> None:
+    aggregator = SentenceAggregator(first_clause=True)
+    assert [a.text async for a in aggregator.aggregate("Sure, I can. Well, maybe")] == [
+        "Sure,",
+        "I can.",
+    ]
+    await aggregator.handle_interruption()  # cut off: the next reply opens afresh
+    assert [a.text async for a in aggregator.aggregate("Right, so. ")] == ["Right,"]
+
+
+def test_a_comma_waits_for_the_next_word() -> None:
+    assert clause_end("Sure,") == 0  # "Sure,5" would be a number
+    assert clause_end("Sure, I") == len("Sure,")
+    assert clause_end("1,500 dollars, you") == len("1,500 dollars,")

@@ -48,6 +48,14 @@ def resample(pcm: PCM, from_rate: int, to_rate: int) -> PCM:
     return np.clip(np.asarray(out) * 32768.0, -32768, 32767).astype(np.int16)
 
 
+def trim_end(pcm: PCM, keep: int, level: int = 200) -> PCM:
+    """`pcm` with at most `keep` samples of quiet (under `level`) after its last sound."""
+    loud = np.flatnonzero(np.abs(pcm.astype(np.int32)) > level)
+    if not len(loud):
+        return pcm
+    return pcm[: min(len(pcm), int(loud[-1]) + 1 + keep)]
+
+
 def rms(pcm: PCM) -> float:
     if len(pcm) == 0:
         return 0.0

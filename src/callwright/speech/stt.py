@@ -86,6 +86,12 @@ COMPRESSION_RATIO_LIMIT = 2.4
 LOG_PROB_LIMIT = -1.0
 #: Above this no-speech probability (with a low log probability) the segment is silence.
 NO_SPEECH_LIMIT = 0.6
+#: A fitted window's greedy result that looks wrong (or hears nothing) is decoded again from the
+#: same encoding with this beam (faster-whisper's default) before the 30 s window is tried: the
+#: whole segment then costs about 0.5 CPU s against the 30 s window's 1.1 (one segment alone,
+#: 2 threads). flite kal's "Hi, who is this?" is the case in point: greedy hears nothing, the
+#: beam and the 30 s window both "Hi, who was this?". 1 turns it off.
+RETRY_BEAM_SIZE = 5
 #: A bound on the decoder for a fitted window: far more tokens than anyone says in a second.
 TOKENS_PER_SEC = 12
 
@@ -95,7 +101,8 @@ class Transcriber:
 
     `window_pad` is the padding added after a segment to make its encoder window and
     `min_window` the shortest window (seconds); `window_pad` None keeps faster-whisper's fixed
-    30 s window for every segment. `beam_size` 1 is greedy decoding.
+    30 s window for every segment. `beam_size` 1 is greedy decoding; `retry_beam_size` is the
+    beam of the second decode of a fitted window whose first result looks wrong.
     """
 
     def __init__(
@@ -105,12 +112,14 @@ class Transcriber:
         window_pad: float | None = WINDOW_PAD_SECS,
         min_window: float = MIN_WINDOW_SECS,
         beam_size: int = 1,
+        retry_beam_size: int = RETRY_BEAM_SIZE,
     ) -> None:
         self.model_dir = model_dir
         self.threads = threads
         self.window_pad = window_pad
         self.min_window = min_window
         self.beam_size = beam_size
+        self.retry_beam_size = retry_beam_size
         #: Seconds of encoder output the decoder attends to (the fitted window, then silence).
         self.memory_secs = MEMORY_SECS
         self._model: Any = None
@@ -121,6 +130,8 @@ class Transcriber:
         self._lock = threading.Lock()
         #: Segments the fitted window gave back to the 30 s window (looped, lost or heard nothing).
         self.fallbacks = 0
+        #: Segments decoded again from the fitted window with a beam search.
+        self.beam_retries = 0
         #: Transcriptions running or waiting for the model now, across every call.
         self.in_flight = 0
 
@@ -239,17 +250,33 @@ class Transcriber:
         tokenizer = self._tokenizer(model, language)
         prompt = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
         seconds = max(len(audio) for audio in audios) / WHISPER_RATE
+        options = {
+            "max_length": min(model.max_length, len(prompt) + 16 + round(TOKENS_PER_SEC * seconds)),
+            "return_scores": True,
+            "return_no_speech_prob": True,
+            "suppress_blank": True,
+            "suppress_tokens": list(get_suppressed_tokens(tokenizer, (-1,))),
+        }
         results = model.model.generate(
-            _storage(memory),
-            [prompt] * len(features),
-            beam_size=self.beam_size,
-            max_length=min(model.max_length, len(prompt) + 16 + round(TOKENS_PER_SEC * seconds)),
-            return_scores=True,
-            return_no_speech_prob=True,
-            suppress_blank=True,
-            suppress_tokens=list(get_suppressed_tokens(tokenizer, (-1,))),
+            _storage(memory), [prompt] * len(features), beam_size=self.beam_size, **options
         )
-        return [_judged(tokenizer, result) for result in results]
+        texts = [_judged(tokenizer, result) for result in results]
+        # A segment the greedy pass got wrong (or heard nothing in) is decoded again from the
+        # same encoding with a beam search before the 30 s window is tried: no encoder runs
+        # again, and the 30 s window's costs about four times the fitted one's (a fallback
+        # took 1.2-2.2 s with 8 calls at once; docs/performance.md, "Session 24").
+        again = [i for i, text in enumerate(texts) if not text]
+        if again and self.retry_beam_size > self.beam_size:
+            self.beam_retries += len(again)
+            retried = model.model.generate(
+                _storage(memory[again]),
+                [prompt] * len(again),
+                beam_size=self.retry_beam_size,
+                **options,
+            )
+            for i, result in zip(again, retried, strict=True):
+                texts[i] = _judged(tokenizer, result)
+        return texts
 
 
 def _judged(tokenizer: Any, result: Any) -> str | None:

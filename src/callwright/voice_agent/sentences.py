@@ -92,10 +92,38 @@ def sentence_end(text: str, *, final: bool = False) -> int:
     return 0
 
 
-def split_sentences(text: str) -> list[str]:
-    """The sentences of a whole text, stripped."""
+#: A reply's opening clause is said on its own when it is this many words or fewer ("Sure,",
+#: "Hi, Sam,", "Okay, no problem,"): see `clause_end`.
+CLAUSE_WORDS = 4
+_CLAUSE = re.compile(r",(?=\s+\S)")
+
+
+def clause_end(text: str) -> int:
+    """The end of `text`'s opening clause (its first comma, with the next word begun) when the
+    clause has at most `CLAUSE_WORDS` words and comes before the first sentence ends; 0: none.
+
+    A reply's first audio waits for the whole of its first chunk to be synthesised, and that
+    cost grows with the chunk's length: "Sorry," alone is about a quarter of "Sorry, this is
+    Mike from Acme Solar." The rest of the sentence is synthesised while the clause plays, where
+    a speaker pauses anyway (docs/performance.md, "Session 24")."""
+    match = _CLAUSE.search(text)
+    if match is None:
+        return 0
+    end = match.end()
+    if len(text[:end].split()) > CLAUSE_WORDS:
+        return 0
+    sentence = sentence_end(text)
+    return end if sentence == 0 or end < sentence else 0
+
+
+def split_sentences(text: str, *, first_clause: bool = False) -> list[str]:
+    """The sentences of a whole text, stripped (`first_clause`: the opening clause apart, as
+    `SentenceAggregator(first_clause=True)` speaks it)."""
     sentences: list[str] = []
     rest = text
+    if first_clause and (end := clause_end(text)):
+        sentences.append(text[:end].strip())
+        rest = text[end:]
     while rest.strip():
         end = sentence_end(rest, final=True)
         sentences.append(rest[:end].strip())
@@ -110,9 +138,13 @@ class SentenceAggregator(BaseTextAggregator):
     but splits "approx. 30" and keeps "at 3 p.m. Thanks." as one; this one follows the rule above
     and is tested with the texts an agent speaks (tests/voice_agent/test_sentences.py)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, first_clause: bool = False) -> None:
         super().__init__(aggregation_type=TextType.SENTENCE)
         self._text = ""
+        #: Say a reply's opening clause on its own (`clause_end`).
+        self.first_clause = first_clause
+        #: Whether this reply has yielded a chunk (the opening clause is looked for before).
+        self._started = False
 
     @property
     def text(self) -> Aggregation:
@@ -120,17 +152,25 @@ class SentenceAggregator(BaseTextAggregator):
 
     async def aggregate(self, text: str) -> AsyncIterator[Aggregation]:
         self._text += text
+        if self.first_clause and not self._started and (end := clause_end(self._text)):
+            clause, self._text = self._text[:end].strip(), self._text[end:]
+            self._started = True
+            yield Aggregation(text=clause, type=TextType.SENTENCE)
         while end := sentence_end(self._text):
             sentence, self._text = self._text[:end].strip(), self._text[end:]
             if sentence:
+                self._started = True
                 yield Aggregation(text=sentence, type=TextType.SENTENCE)
 
     async def flush(self) -> Aggregation | None:
         rest, self._text = self._text.strip(), ""
+        self._started = False  # the reply is over: the next one may open with a clause
         return Aggregation(text=rest, type=TextType.SENTENCE) if rest else None
 
     async def handle_interruption(self) -> None:
         self._text = ""
+        self._started = False
 
     async def reset(self) -> None:
         self._text = ""
+        self._started = False

@@ -27,7 +27,7 @@ from pipecat.utils.text.base_text_aggregator import BaseTextAggregator
 from pipecat.utils.time import time_now_iso8601
 
 from callwright.speech import languages, stt_queue, tts, tts_queue
-from callwright.speech.audio import rms
+from callwright.speech.audio import rms, trim_end
 from callwright.speech.stt import Transcriber
 from callwright.speech.vad import EnergyVAD
 from callwright.voice_agent.frames import SpeechStartFrame
@@ -45,6 +45,9 @@ FRAME_SECS = 0.02
 #: opened a turn of their own that talked over the agent. The wait ends as soon as the
 #: transcript arrives, so this only bounds the slow case.
 TRANSCRIPT_WAIT_SECS = 3.0
+#: The quiet kept after a reply's opening clause said on its own (a comma's pause; Piper ends
+#: every chunk with about 0.25 s, and the rest's own start adds 0.05 s).
+CLAUSE_PAUSE_SECS = 0.1
 
 
 class WhisperSTTService(SegmentedSTTService):
@@ -230,13 +233,18 @@ class LocalTTSService(TTSService):
             **kwargs,
         )
         # Pipecat 1.14's TTSService takes no aggregator argument; this attribute is its splitter.
-        self._text_aggregator = text_aggregator or SentenceAggregator()  # type: ignore[assignment]
+        # A reply's opening clause ("Sure,") is said on its own: its first audio comes sooner.
+        self._text_aggregator = text_aggregator or SentenceAggregator(  # type: ignore[assignment]
+            first_clause=True
+        )
         self._voice = voice
         #: Sentences spoken on this call, and of those, how many the speech cache held.
         self.sentences = 0
         self.from_cache = 0
         #: The reply whose sentences are being said (Pipecat's context id for one reply).
         self._replying: str | None = None
+        #: Whether the chunk just said was a reply's opening clause (`sentences.clause_end`).
+        self._clause_said = False
 
     def can_generate_metrics(self) -> bool:
         return True
@@ -256,7 +264,15 @@ class LocalTTSService(TTSService):
         rate = self.sample_rate
         try:
             await self.start_tts_usage_metrics(text)
-            pcm, cached = await self._synthesize(text, rate, first=context_id != self._replying)
+            # A reply's first sentence goes ahead of the others, both its parts when its
+            # opening clause was said apart (the rest is due as soon as the clause has played).
+            first = context_id != self._replying or self._clause_said
+            pcm, cached = await self._synthesize(text, rate, first=first)
+            self._clause_said = context_id != self._replying and text.rstrip().endswith(",")
+            if self._clause_said:
+                # The voice ends each chunk with about 0.25 s of quiet, a sentence's pause: a
+                # comma's is shorter (the rest of the sentence follows at once).
+                pcm = trim_end(pcm, round(CLAUSE_PAUSE_SECS * rate))
             self._replying = context_id
             self.sentences += 1
             self.from_cache += cached
