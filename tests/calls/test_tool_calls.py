@@ -8,6 +8,7 @@ and a model that never calls end_call still ends the call with its goodbye."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -254,11 +255,18 @@ async def test_a_tool_that_times_out_leaves_no_more_silence_than_its_wait(rig: R
     callee = _speech(samples[:, 1], rate, bridge=1.0)
     question = callee[1]  # "Yes, speaking." then "Do you have a free time on Tuesday afternoon?"
     after = [span for span in agent if span[0] >= question[1]]
-    waiting, apology = after[0], after[1]
+    waiting = after[0]
     assert waiting[0] - question[1] < 3.0, (question, agent)
-    gap = apology[0] - waiting[1]
-    assert gap <= TIMEOUT + 1.5, (gap, waiting, apology, agent)
-    assert not any(waiting[1] < s[0] < apology[0] for s in callee), "the callee waited"
+    # The agent's speech from the waiting line until the callee speaks again: the waiting line
+    # and the apology, with no pause longer than the timeout and a model's turn. (A quick
+    # apology follows the waiting line closer than the spans' bridge: one span for both.)
+    answer = next((s[0] for s in callee if s[0] > waiting[0]), float("inf"))
+    turn = [span for span in after if span[0] < answer]
+    gaps = [b[0] - a[1] for a, b in itertools.pairwise(turn)]
+    assert max(gaps, default=0.0) <= TIMEOUT + 1.5, (gaps, turn, agent)
+    # Both lines were said before the callee spoke again (at 0.2 s a word at least).
+    spoken = sum(end - start for start, end in turn)
+    assert spoken >= 0.2 * len(f"{WAITING} {SORRY}".split()), ("the callee waited", turn, callee)
 
 
 async def test_v1_tools_and_dynamic_data_through_the_bland_sdk(rig: Rig) -> None:
