@@ -14,8 +14,11 @@ import numpy as np
 
 from callwright.speech.audio import PCM, resample
 
-#: CTranslate2's threads for one run of the model (CALLWRIGHT_STT_THREADS; docs/performance.md).
-THREADS = int(os.environ.get("CALLWRIGHT_STT_THREADS", "2") or 2)
+#: CTranslate2's threads for one run of the model (CALLWRIGHT_STT_THREADS). One: with 8 calls at
+#: once on 2 cores a second thread waited at each step for its partner, which the calls' other
+#: work had preempted; one thread gave 8 calls a lower p90 in three alternated pairs, and one
+#: call alone its latency unchanged (docs/performance.md, "Session 24").
+THREADS = int(os.environ.get("CALLWRIGHT_STT_THREADS", "1") or 1)
 # CTranslate2's OpenMP threads (its bundled libgomp reads this when it loads, on the first
 # transcription) sleep between parallel steps instead of spinning: with the other calls' work
 # on the same cores, a spinning second thread cost a run about a tenth more CPU than one
